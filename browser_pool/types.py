@@ -1,0 +1,93 @@
+"""Small data types shared by the pool, the actions and their callers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from playwright.async_api import Page
+
+
+@dataclass(frozen=True, slots=True)
+class TabInfo:
+    """One tab of a session, as callers and the dashboard see it."""
+
+    id: str
+    title: str
+    url: str
+    favicon: str = ""
+    active: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "title": self.title, "url": self.url, "favicon": self.favicon, "active": self.active}
+
+
+@dataclass(slots=True)
+class ActionResult:
+    """What an action did: ok or a readable error, and what changed on the page."""
+
+    ok: bool
+    action: str
+    data: dict[str, Any] = field(default_factory=dict)
+    error: str = ""
+    suggestion: str = ""
+    navigated: bool = False
+    url: str = ""
+    new_tab: TabInfo | None = None
+    dialog: str = ""
+    screenshot: bytes | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"ok": self.ok, "action": self.action}
+        if self.data:
+            out["data"] = self.data
+        if self.error:
+            out["error"] = self.error
+        if self.suggestion:
+            out["suggestion"] = self.suggestion
+        if self.navigated:
+            out["navigated"] = True
+        if self.url:
+            out["url"] = self.url
+        if self.new_tab is not None:
+            out["new_tab"] = self.new_tab.as_dict()
+        if self.dialog:
+            out["dialog"] = self.dialog
+        return out
+
+
+@dataclass(slots=True)
+class SavedSession:
+    """What survives a session being reaped or its worker dying: cookies, storage and open tabs."""
+
+    storage_state: dict[str, Any] = field(default_factory=dict)
+    tab_urls: list[str] = field(default_factory=list)
+    active_index: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"storage_state": self.storage_state, "tab_urls": self.tab_urls, "active_index": self.active_index}
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any] | None) -> SavedSession | None:
+        if not raw:
+            return None
+        return cls(
+            storage_state=dict(raw.get("storage_state") or {}),
+            tab_urls=[str(u) for u in raw.get("tab_urls") or []],
+            active_index=int(raw.get("active_index") or 0),
+        )
+
+
+class TabControl(Protocol):
+    """The tab operations actions need; a pool `Session` provides them."""
+
+    @property
+    def active_page(self) -> Page: ...
+
+    async def list_tabs(self) -> list[TabInfo]: ...
+
+    async def open_tab(self, url: str | None = None) -> TabInfo: ...
+
+    async def switch_tab(self, tab_id: str) -> TabInfo: ...
+
+    async def close_tab(self, tab_id: str) -> list[TabInfo]: ...
