@@ -1,0 +1,47 @@
+"""How the pool launches Chromium and sizes itself. Plain values; callers fill them from their settings."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+CHROMIUM_PATH = "/usr/bin/chromium"
+
+# Background networking, component updates and sync reach out to Google; this network is closed and the
+# pool must never phone home, so they are off. WebMCP is behind a feature flag in Chromium 146+.
+BASE_ARGS = (
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--enable-features=WebMCP",
+)
+
+
+def _default_max_sessions() -> int:
+    """About 90 MB of PSS per live session; keep a quarter of memory for everything else."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError):
+        return 20
+    return max(4, int(total * 0.75 // (90 * 1024 * 1024)))
+
+
+@dataclass(slots=True)
+class BrowserConfig:
+    executable_path: str = CHROMIUM_PATH
+    headless: bool = True
+    extra_args: tuple[str, ...] = ()
+    viewport_width: int = 1280
+    viewport_height: int = 800
+    # Sessions this worker holds at once, warm contexts kept ready, and how long an unused session lives.
+    max_sessions: int = field(default_factory=_default_max_sessions)
+    warm_contexts: int = 2
+    idle_timeout_s: float = 600.0
+    navigation_timeout_ms: int = 15_000
+    action_timeout_ms: int = 5_000
+
+    @property
+    def args(self) -> list[str]:
+        return [*BASE_ARGS, *self.extra_args]

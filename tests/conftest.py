@@ -1,0 +1,149 @@
+"""Shared fixtures: real Redis, the scripted model server, real Celery workers and Daphne.
+
+Django is imported inside the fixtures that need it, so the plain-library suites (browser_pool, agents)
+also run without Django configured.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import redis
+
+from tests.support import network_guard
+from tests.support.llm_server import ScriptedLLM
+from tests.support.processes import Managed, service_env, start_daphne, start_redis, start_worker, wait_until
+
+
+@pytest.fixture(autouse=True)
+def _no_real_model_calls() -> Iterator[None]:
+    network_guard.violations.clear()
+    yield
+    assert not network_guard.violations, f"a test tried to leave this machine: {network_guard.violations}"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def redis_url() -> Iterator[str]:
+    server, url = start_redis()
+    os.environ["REDIS_URL"] = url
+    from django.conf import settings
+
+    if not settings.configured:
+        yield url
+        server.stop()
+        return
+    settings.REDIS_URL = url
+    settings.CELERY_BROKER_URL = url
+    settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"] = [url]
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    from webapp.core import queue
+
+    queue._producer = None
+    yield url
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def scripted_llm_server() -> Iterator[ScriptedLLM]:
+    server = ScriptedLLM()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def llm(scripted_llm_server: ScriptedLLM, settings: object) -> Iterator[ScriptedLLM]:
+    """The scripted model, reset for this test and configured as the server's default model."""
+    scripted_llm_server.reset()
+    settings.HIVE_LLM_BASE_URL = scripted_llm_server.base_url  # type: ignore[attr-defined]
+    settings.HIVE_LLM_MODEL = "scripted"  # type: ignore[attr-defined]
+    yield scripted_llm_server
+    scripted_llm_server.reset()
+
+
+def _db_path() -> str:
+    from django.conf import settings
+
+    return str(settings.DATABASES["default"]["NAME"])
+
+
+@pytest.fixture(scope="session")
+def services_env(redis_url: str, scripted_llm_server: ScriptedLLM, django_db_setup: None) -> dict[str, str]:
+    return service_env(
+        redis_url=redis_url,
+        db_path=_db_path(),
+        extra={"HIVE_LLM_BASE_URL": scripted_llm_server.base_url, "HIVE_LLM_MODEL": "scripted"},
+    )
+
+
+def worker_ids(url: str) -> set[str]:
+    client = redis.Redis.from_url(url)
+    try:
+        return {k.decode().removeprefix("hive:worker:") for k in client.scan_iter(match="hive:worker:*")}
+    finally:
+        client.close()
+
+
+def start_ready_worker(name: str, env: dict[str, str], redis_url: str, *, queues: str = "hive") -> Managed:
+    before = worker_ids(redis_url)
+    worker = start_worker(name, env, queues=queues)
+    try:
+        wait_until(lambda: bool(worker_ids(redis_url) - before) or not worker.alive(), 60, f"worker {name}")
+    except TimeoutError:
+        worker.stop()
+        raise
+    if not worker.alive():
+        raise RuntimeError(f"worker {name} died at start:\n{worker.log_tail()}")
+    return worker
+
+
+@pytest.fixture(scope="session")
+def celery_worker(services_env: dict[str, str], redis_url: str, django_db_blocker: object) -> Iterator[Managed]:
+    """One real Celery worker (threads pool, its own asyncio loop) consuming the shared queue."""
+    redis.Redis.from_url(redis_url).delete("hive")  # tasks queued by earlier tests for rows long gone
+    worker = start_ready_worker("main", services_env, redis_url)
+    yield worker
+    worker.stop()
+
+
+@pytest.fixture(scope="session")
+def web_server(services_env: dict[str, str]) -> Iterator[str]:
+    """Daphne serving the whole app (API, websockets, the built dashboard) on a free port."""
+    server, url = start_daphne(services_env)
+    yield url
+    server.stop()
+
+
+@pytest.fixture
+def user() -> object:
+    from tests.factories import UserFactory
+
+    return UserFactory()
+
+
+@pytest.fixture
+def other_user() -> object:
+    from tests.factories import UserFactory
+
+    return UserFactory()
+
+
+@pytest.fixture
+def conversation(user: object) -> object:
+    from tests.factories import ConversationFactory
+
+    return ConversationFactory(owner=user)
+
+
+@pytest.fixture
+def api(user: object) -> Any:
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_login(user)  # type: ignore[arg-type]
+    return client

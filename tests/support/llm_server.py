@@ -1,0 +1,199 @@
+"""A scripted OpenAI-compatible model server for tests: real HTTP, streaming and not, tool calls.
+
+Each test scripts it with a handler that reads the request (the messages, the tools) and decides the
+answer from what it read, e.g. "click the element whose text is 'Submit' in the observation I got".
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Reply:
+    content: str = ""
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)  # [{"name": ..., "arguments": {...}}]
+    status: int = 200
+    error: str = ""
+    delay_s: float = 0.0  # before the first byte
+    chunk_delay_s: float = 0.0  # between streamed chunks
+    chunk_size: int = 8
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+Handler = Callable[[dict[str, Any]], Reply]
+
+
+def last_user_text(request: dict[str, Any]) -> str:
+    for message in reversed(request.get("messages", [])):
+        if message.get("role") == "user":
+            content = message.get("content")
+            if isinstance(content, list):
+                return " ".join(part.get("text", "") for part in content if isinstance(part, dict))
+            return str(content or "")
+    return ""
+
+
+def echo_handler(request: dict[str, Any]) -> Reply:
+    return Reply(content=f"You said: {last_user_text(request)}")
+
+
+class ScriptedLLM:
+    def __init__(self) -> None:
+        self.requests: list[dict[str, Any]] = []
+        self._handler: Handler = echo_handler
+        self._lock = threading.Lock()
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def base_url(self) -> str:
+        assert self._server is not None
+        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    def script(self, handler: Handler) -> None:
+        with self._lock:
+            self._handler = handler
+
+    def reset(self) -> None:
+        with self._lock:
+            self._handler = echo_handler
+            self.requests.clear()
+
+    def _record(self, request: dict[str, Any]) -> Handler:
+        with self._lock:
+            self.requests.append(request)
+            return self._handler
+
+    def start(self) -> None:
+        owner = self
+
+        class RequestHandler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+                return
+
+            def _json(self, status: int, body: dict[str, Any]) -> None:
+                data = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self) -> None:
+                if self.path.rstrip("/").endswith("/models"):
+                    self._json(200, {"object": "list", "data": [{"id": "scripted", "object": "model"}]})
+                else:
+                    self._json(404, {"error": {"message": "not found"}})
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                request = json.loads(self.rfile.read(length) or b"{}")
+                if not self.path.rstrip("/").endswith("/chat/completions"):
+                    self._json(404, {"error": {"message": f"unknown path {self.path}"}})
+                    return
+                reply = owner._record(request)(request)
+                if reply.delay_s:
+                    time.sleep(reply.delay_s)
+                if reply.status != 200:
+                    self._json(reply.status, {"error": {"message": reply.error or "scripted failure"}})
+                    return
+                try:
+                    if request.get("stream"):
+                        self._stream(request, reply)
+                    else:
+                        self._json(200, _completion(request, reply))
+                except (BrokenPipeError, ConnectionResetError):
+                    return  # the client went away (an aborted turn)
+
+            def _stream(self, request: dict[str, Any], reply: Reply) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Cache-Control", "no-cache")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                for chunk in _chunks(request, reply):
+                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                    self.wfile.flush()
+                    if reply.chunk_delay_s:
+                        time.sleep(reply.chunk_delay_s)
+                self.wfile.write(b"data: [DONE]\n\n")
+                self.wfile.flush()
+                self.close_connection = True
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), RequestHandler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, name="scripted-llm", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+
+def _usage(reply: Reply) -> dict[str, int]:
+    completion = reply.completion_tokens or max(1, len(reply.content) // 4)
+    prompt = reply.prompt_tokens or 10
+    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+
+
+def _tool_call_objects(reply: Reply) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": f"call_{uuid.uuid4().hex[:12]}",
+            "type": "function",
+            "function": {"name": call["name"], "arguments": json.dumps(call.get("arguments", {}))},
+        }
+        for call in reply.tool_calls
+    ]
+
+
+def _completion(request: dict[str, Any], reply: Reply) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": reply.content or None}
+    if reply.tool_calls:
+        message["tool_calls"] = _tool_call_objects(reply)
+    return {
+        "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": request.get("model", "scripted"),
+        "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if reply.tool_calls else "stop"}],
+        "usage": _usage(reply),
+    }
+
+
+def _chunks(request: dict[str, Any], reply: Reply) -> list[dict[str, Any]]:
+    base = {"id": f"chatcmpl-{uuid.uuid4().hex[:12]}", "object": "chat.completion.chunk", "created": int(time.time())}
+    base["model"] = request.get("model", "scripted")
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        return {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+    out = [chunk({"role": "assistant", "content": ""})]
+    text = reply.content
+    out += [chunk({"content": text[i : i + reply.chunk_size]}) for i in range(0, len(text), reply.chunk_size)]
+    for index, call in enumerate(_tool_call_objects(reply)):
+        args = call["function"]["arguments"]
+        head = {"index": index, "id": call["id"], "type": "function", "function": {"name": call["function"]["name"]}}
+        out.append(chunk({"tool_calls": [{**head, "function": {**head["function"], "arguments": ""}}]}))
+        out += [
+            chunk({"tool_calls": [{"index": index, "function": {"arguments": args[i : i + 16]}}]})
+            for i in range(0, len(args), 16)
+        ]
+    out.append(chunk({}, "tool_calls" if reply.tool_calls else "stop"))
+    if (request.get("stream_options") or {}).get("include_usage"):
+        out.append({**base, "choices": [], "usage": _usage(reply)})
+    return out

@@ -1,0 +1,31 @@
+"""Serve a folder over HTTP on 127.0.0.1 from a background thread, for pages the browser tests open."""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class names it so
+        return
+
+
+@contextmanager
+def serve_directory(root: Path) -> Iterator[str]:
+    """Yield the base URL (``http://127.0.0.1:<port>``) of a server for ``root``; stop it afterwards."""
+    handler = functools.partial(_QuietHandler, directory=str(root))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, name=f"static:{root.name}", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)

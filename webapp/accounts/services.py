@@ -1,0 +1,51 @@
+"""Writes for accounts: users and their personal API tokens."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from rest_framework.authtoken.models import Token
+
+from webapp.core.exceptions import ApplicationError
+
+User = get_user_model()
+
+
+@transaction.atomic
+def user_create(*, username: str, password: str) -> AbstractBaseUser:
+    if User.objects.filter(username__iexact=username).exists():
+        raise ApplicationError("That username is taken.")
+    user = User(username=username)
+    try:
+        validate_password(password, user)
+    except ValidationError as exc:
+        raise ValidationError({"password": exc.messages}) from exc
+    user.set_password(password)
+    user.full_clean(exclude=["password"])
+    user.save()
+    return user
+
+
+@transaction.atomic
+def admin_ensure(*, username: str, password: str, email: str = "") -> tuple[AbstractBaseUser, bool]:
+    """Create the administrator, or reset its password: safe to run at every deployment."""
+    user, created = User.objects.get_or_create(username=username, defaults={"email": email})
+    user.is_staff = True
+    user.is_superuser = True
+    user.set_password(password)
+    user.save()
+    return user, created
+
+
+@transaction.atomic
+def api_token_rotate(*, user: AbstractBaseUser) -> Token:
+    Token.objects.filter(user=user).delete()
+    return Token.objects.create(user=user)
+
+
+@transaction.atomic
+def api_token_revoke(*, user: AbstractBaseUser) -> None:
+    Token.objects.filter(user=user).delete()

@@ -1,0 +1,76 @@
+"""Conversations and their messages."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from webapp.conversations.selectors import conversation_get, conversation_list, message_list
+from webapp.conversations.serializers import ConversationOutput, MessageOutput
+from webapp.conversations.services import conversation_create, conversation_delete, conversation_update, message_send
+from webapp.runs.serializers import RunOutput
+
+
+class ConversationInput(serializers.Serializer):
+    title = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+
+
+class ConversationListApi(APIView):
+    @extend_schema(responses={200: ConversationOutput(many=True)})
+    def get(self, request: Request) -> Response:
+        return Response(ConversationOutput(conversation_list(user=request.user), many=True).data)
+
+    @extend_schema(request=ConversationInput, responses={201: ConversationOutput})
+    def post(self, request: Request) -> Response:
+        data = ConversationInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        conversation = conversation_create(owner=request.user, title=data.validated_data["title"])
+        return Response(ConversationOutput(conversation).data, status=status.HTTP_201_CREATED)
+
+
+class ConversationDetailApi(APIView):
+    @extend_schema(responses={200: ConversationOutput})
+    def get(self, request: Request, conversation_id: int) -> Response:
+        return Response(ConversationOutput(conversation_get(user=request.user, conversation_id=conversation_id)).data)
+
+    @extend_schema(request=ConversationInput, responses={200: ConversationOutput})
+    def patch(self, request: Request, conversation_id: int) -> Response:
+        conversation = conversation_get(user=request.user, conversation_id=conversation_id)
+        data = ConversationInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        conversation = conversation_update(conversation=conversation, title=data.validated_data["title"])
+        return Response(ConversationOutput(conversation).data)
+
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request, conversation_id: int) -> Response:
+        conversation_delete(conversation=conversation_get(user=request.user, conversation_id=conversation_id))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MessageInput(serializers.Serializer):
+    # The length limit is the service's (a setting); this cap only keeps absurd bodies out early.
+    content = serializers.CharField(max_length=1_000_000, trim_whitespace=False)
+    tab_ids = serializers.ListField(child=serializers.CharField(max_length=64), required=False, max_length=50)
+
+
+class MessageListApi(APIView):
+    @extend_schema(responses={200: MessageOutput(many=True)})
+    def get(self, request: Request, conversation_id: int) -> Response:
+        conversation = conversation_get(user=request.user, conversation_id=conversation_id)
+        return Response(MessageOutput(message_list(conversation=conversation), many=True).data)
+
+    @extend_schema(
+        request=MessageInput,
+        responses={201: inline_serializer("MessageSent", {"message": MessageOutput(), "run": RunOutput()})},
+    )
+    def post(self, request: Request, conversation_id: int) -> Response:
+        conversation = conversation_get(user=request.user, conversation_id=conversation_id)
+        data = MessageInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        message, run = message_send(conversation=conversation, content=data.validated_data["content"])
+        return Response(
+            {"message": MessageOutput(message).data, "run": RunOutput(run).data}, status=status.HTTP_201_CREATED
+        )

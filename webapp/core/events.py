@@ -1,0 +1,42 @@
+"""Publishing to a conversation's websocket group, and commands to the worker holding its session.
+
+Events are published after the transaction that made them commits, so a client that re-reads the API
+on an event always finds what the event announced. The channel layer may drop messages; anything that
+must not be lost is in the database first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+
+def conversation_group(conversation_id: int) -> str:
+    return f"conversation-{conversation_id}"
+
+
+def session_group(conversation_id: int) -> str:
+    """The worker that holds a conversation's live browser session listens here."""
+    return f"session-{conversation_id}"
+
+
+def publish(conversation_id: int, event: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    async_to_sync(layer.group_send)(conversation_group(conversation_id), {"type": "conversation.event", "event": event})
+
+
+def publish_on_commit(conversation_id: int, event: dict[str, Any]) -> None:
+    transaction.on_commit(lambda: publish(conversation_id, event))
+
+
+def command_session(conversation_id: int, command: dict[str, Any]) -> None:
+    """Send a low-latency command (abort, input ...) to whichever worker holds the conversation's session."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    async_to_sync(layer.group_send)(session_group(conversation_id), {"type": "session.command", "command": command})

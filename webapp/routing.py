@@ -1,0 +1,7 @@
+from django.urls import path
+
+from webapp.conversations.consumers import ConversationConsumer
+
+websocket_urlpatterns = [
+    path("ws/conversations/<int:conversation_id>/", ConversationConsumer.as_asgi()),
+]

@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+from django.db import models
+
+
+class Run(models.Model):
+    """One agent turn: from the user's message to the assistant's answer (or a failure, or an abort)."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        WAITING = "waiting"
+        SUCCEEDED = "succeeded"
+        FAILED = "failed"
+        ABORTED = "aborted"
+
+    ACTIVE = (Status.QUEUED, Status.RUNNING, Status.WAITING)
+
+    conversation = models.ForeignKey("conversations.Conversation", on_delete=models.CASCADE, related_name="runs")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED, db_index=True)
+    error = models.TextField(blank=True)
+    prompt_tokens = models.PositiveIntegerField(default=0)
+    completion_tokens = models.PositiveIntegerField(default=0)
+    # The worker process executing the turn; the reaper fails the run when that worker stops heartbeating.
+    worker_id = models.CharField(max_length=200, blank=True)
+    abort_requested = models.BooleanField(default=False)
+    metadata = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["conversation"],
+                condition=models.Q(status__in=["queued", "running", "waiting"]),
+                name="one_active_run_per_conversation",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Run {self.pk} ({self.status})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in self.ACTIVE
+
+
+class Step(models.Model):
+    """One thing the agent did in a run: a thought, or an action with its arguments and observation."""
+
+    class Kind(models.TextChoices):
+        THOUGHT = "thought"
+        ACTION = "action"
+        SYSTEM = "system"
+
+    class Status(models.TextChoices):
+        RUNNING = "running"
+        SUCCEEDED = "succeeded"
+        FAILED = "failed"
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="steps")
+    index = models.PositiveIntegerField()
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.ACTION)
+    action = models.CharField(max_length=200, blank=True)
+    arguments = models.JSONField(default=dict, blank=True)
+    observation = models.TextField(blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.RUNNING)
+    error = models.TextField(blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    duration_ms = models.PositiveIntegerField(null=True, blank=True)
+    screenshot = models.FileField(upload_to="screenshots/%Y/%m/%d/", blank=True)
+
+    class Meta:
+        ordering = ["run", "index"]
+        constraints = [models.UniqueConstraint(fields=["run", "index"], name="unique_step_index_per_run")]
+
+    def __str__(self) -> str:
+        return f"Step {self.index} of run {self.run_id}: {self.action or self.kind}"

@@ -1,0 +1,136 @@
+"""Writes for runs and steps. Each publishes what changed to the conversation's group after commit."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils import timezone
+
+from webapp.core.events import command_session, publish_on_commit
+from webapp.core.queue import enqueue
+from webapp.runs.models import Run, Step
+from webapp.runs.serializers import RunOutput, StepOutput
+
+RUN_TURN_TASK = "workers.tasks.run_turn"
+
+ORPHANED_RUN_ERROR = (
+    "The worker running this turn stopped (it crashed or was shut down) before the turn finished. "
+    "Send the message again to retry."
+)
+
+
+def _publish_run(run: Run) -> None:
+    publish_on_commit(run.conversation_id, {"type": "run.updated", "run": RunOutput(run).data})
+
+
+def _publish_step(step: Step, conversation_id: int, *, created: bool) -> None:
+    kind = "step.created" if created else "step.updated"
+    publish_on_commit(conversation_id, {"type": kind, "step": StepOutput(step).data})
+
+
+@transaction.atomic
+def run_create(*, conversation: Any, metadata: dict[str, Any] | None = None) -> Run:
+    run = Run.objects.create(conversation=conversation, metadata=metadata or {})
+    _publish_run(run)
+    transaction.on_commit(lambda: enqueue(RUN_TURN_TASK, run.pk))
+    return run
+
+
+@transaction.atomic
+def run_start(*, run_id: int, worker_id: str) -> Run | None:
+    """Claim a queued run for a worker. None when it is no longer queued (aborted, or already claimed)."""
+    run = Run.objects.select_for_update().select_related("conversation").filter(pk=run_id).first()
+    if run is None or run.status != Run.Status.QUEUED:
+        return None
+    run.status = Run.Status.RUNNING
+    run.worker_id = worker_id
+    run.started_at = timezone.now()
+    run.save(update_fields=["status", "worker_id", "started_at"])
+    _publish_run(run)
+    return run
+
+
+@transaction.atomic
+def run_set_status(*, run_id: int, status: str) -> Run:
+    run = Run.objects.select_for_update().get(pk=run_id)
+    if run.is_active and run.status != status:
+        run.status = status
+        run.save(update_fields=["status"])
+        _publish_run(run)
+    return run
+
+
+@transaction.atomic
+def run_finish(*, run_id: int, status: str, error: str = "", prompt_tokens: int = 0, completion_tokens: int = 0) -> Run:
+    """End a run once. A run that already ended keeps its first ending."""
+    run = Run.objects.select_for_update().get(pk=run_id)
+    if not run.is_active:
+        return run
+    run.status = status
+    run.error = error
+    run.prompt_tokens += prompt_tokens
+    run.completion_tokens += completion_tokens
+    run.finished_at = timezone.now()
+    run.save(update_fields=["status", "error", "prompt_tokens", "completion_tokens", "finished_at"])
+    _publish_run(run)
+    return run
+
+
+@transaction.atomic
+def run_abort(*, run: Run) -> Run:
+    """Stop a run. A queued run ends at once; a running one is cancelled by its worker, which records it."""
+    run = Run.objects.select_for_update().get(pk=run.pk)
+    if not run.is_active:
+        return run
+    if run.status == Run.Status.QUEUED:
+        return run_finish(run_id=run.pk, status=Run.Status.ABORTED, error="Stopped before it started.")
+    run.abort_requested = True
+    run.save(update_fields=["abort_requested"])
+    conversation_id, run_id = run.conversation_id, run.pk
+    transaction.on_commit(lambda: command_session(conversation_id, {"type": "run.abort", "run_id": run_id}))
+    return run
+
+
+@transaction.atomic
+def runs_fail_orphaned(*, alive_worker_ids: Iterable[str]) -> list[Run]:
+    """Fail running runs whose worker no longer heartbeats: their turn cannot finish."""
+    orphans = list(
+        Run.objects.select_for_update()
+        .filter(status__in=[Run.Status.RUNNING, Run.Status.WAITING])
+        .exclude(worker_id__in=list(alive_worker_ids))
+    )
+    return [run_finish(run_id=run.pk, status=Run.Status.FAILED, error=ORPHANED_RUN_ERROR) for run in orphans]
+
+
+@transaction.atomic
+def step_start(*, run_id: int, kind: str, action: str = "", arguments: dict[str, Any] | None = None) -> Step:
+    run = Run.objects.select_for_update().get(pk=run_id)
+    index = run.steps.count()
+    step = Step.objects.create(run=run, index=index, kind=kind, action=action, arguments=arguments or {})
+    _publish_step(step, run.conversation_id, created=True)
+    return step
+
+
+@transaction.atomic
+def step_finish(
+    *,
+    step_id: int,
+    status: str,
+    observation: str = "",
+    error: str = "",
+    duration_ms: int | None = None,
+    screenshot: bytes | None = None,
+) -> Step:
+    step = Step.objects.select_related("run").get(pk=step_id)
+    step.status = status
+    step.observation = observation
+    step.error = error
+    step.duration_ms = duration_ms
+    if screenshot:
+        step.screenshot.save(f"step-{step.pk}.jpg", ContentFile(screenshot), save=False)
+    step.save()
+    _publish_step(step, step.run.conversation_id, created=False)
+    return step

@@ -1,0 +1,10 @@
+from django.urls import path
+
+from webapp.runs import apis
+
+urlpatterns = [
+    path("conversations/<int:conversation_id>/runs/", apis.RunListApi.as_view(), name="run-list"),
+    path("runs/<int:run_id>/", apis.RunDetailApi.as_view(), name="run-detail"),
+    path("runs/<int:run_id>/abort/", apis.RunAbortApi.as_view(), name="run-abort"),
+    path("steps/<int:step_id>/screenshot/", apis.StepScreenshotApi.as_view(), name="step-screenshot"),
+]

@@ -1,0 +1,22 @@
+"""Celery: Redis broker, acks late so a crashed worker's turn is not silently dropped."""
+
+import environ
+
+env = environ.Env()
+
+REDIS_URL = env("REDIS_URL", default="redis://127.0.0.1:6379/0")
+
+CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL)
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_DEFAULT_QUEUE = "hive"
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+CELERY_TASK_ALWAYS_EAGER = False
+
+# A worker heartbeats its id in Redis; a run whose worker's heartbeat has expired is failed by the reaper.
+HIVE_WORKER_HEARTBEAT_S = env.float("HIVE_WORKER_HEARTBEAT_S", default=5.0)
+HIVE_WORKER_HEARTBEAT_TTL_S = env.float("HIVE_WORKER_HEARTBEAT_TTL_S", default=20.0)
+HIVE_TURN_TIMEOUT_S = env.float("HIVE_TURN_TIMEOUT_S", default=600.0)

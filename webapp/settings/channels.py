@@ -1,0 +1,17 @@
+"""Channels over Redis. Frames are many and small: the capacity is sized for them, and they may drop."""
+
+import environ
+
+env = environ.Env()
+
+CHANNEL_LAYERS = {
+    "default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {
+            "hosts": [env("CHANNELS_REDIS_URL", default=env("REDIS_URL", default="redis://127.0.0.1:6379/0"))],
+            "capacity": 1000,
+            "expiry": 30,
+            "prefix": "hive:asgi",
+        },
+    }
+}

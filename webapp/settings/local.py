@@ -1,0 +1,5 @@
+"""For `make run` on a developer's machine."""
+
+from webapp.settings.base import *  # noqa: F403
+
+DEBUG = env.bool("DJANGO_DEBUG", default=True)  # noqa: F405

@@ -1,0 +1,13 @@
+"""For pytest. Web and worker subprocesses share one SQLite file so they see the test's data."""
+
+import os
+
+from webapp.settings.base import *  # noqa: F403
+
+DEBUG = False
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+HIVE_TEST_DB = os.environ.get("HIVE_TEST_DB", str(VAR_DIR / "test.sqlite3"))  # noqa: F405
+DATABASES["default"]["NAME"] = HIVE_TEST_DB  # noqa: F405
+DATABASES["default"]["TEST"] = {"NAME": HIVE_TEST_DB}  # noqa: F405
+HIVE_WORKER_HEARTBEAT_S = 1.0
+HIVE_WORKER_HEARTBEAT_TTL_S = env.float("HIVE_WORKER_HEARTBEAT_TTL_S", default=4.0)  # noqa: F405

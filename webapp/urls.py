@@ -1,0 +1,20 @@
+from django.contrib import admin
+from django.urls import include, path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from webapp.core.views import dashboard
+
+api_patterns = [
+    path("auth/", include("webapp.accounts.urls")),
+    path("", include("webapp.conversations.urls")),
+    path("", include("webapp.runs.urls")),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/", include(api_patterns)),
+    path("", dashboard, name="dashboard"),
+    re_path(r"^(?P<path>(?!api/|ws/|admin/|static/|demo/|media/).+)$", dashboard),
+]

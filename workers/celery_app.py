@@ -1,0 +1,31 @@
+"""The Celery app. Start a worker with `celery -A workers.celery_app worker --pool threads`."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import django
+from celery import Celery
+from celery.signals import worker_ready, worker_shutdown
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "webapp.settings.local")
+django.setup()
+
+app = Celery("hive", include=["workers.tasks"])
+app.config_from_object("django.conf:settings", namespace="CELERY")
+
+
+@worker_ready.connect
+def _start_runtime(sender: Any = None, **kwargs: Any) -> None:
+    from workers.runtime import runtime_start
+
+    hostname = getattr(sender, "hostname", None) or os.uname().nodename
+    runtime_start(hostname=hostname)
+
+
+@worker_shutdown.connect
+def _stop_runtime(**kwargs: Any) -> None:
+    from workers.runtime import runtime_stop
+
+    runtime_stop()

@@ -1,0 +1,177 @@
+"""Everything a worker process runs on its loop: heartbeat, orphan reaper, command channel, live turns."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import threading
+import time
+import uuid
+from typing import Any
+
+import redis.asyncio as aioredis
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.conf import settings
+
+from webapp.core.events import session_group
+from webapp.runs.services import runs_fail_orphaned
+from workers.loop import LoopThread
+
+log = logging.getLogger(__name__)
+
+WORKER_KEY_PREFIX = "hive:worker:"
+
+
+class WorkerRuntime:
+    def __init__(self, hostname: str) -> None:
+        # A fresh id per process start: runs claimed by a previous life of this worker are orphans.
+        self.worker_id = f"{hostname}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
+        self.loop_thread = LoopThread()
+        self.turns: dict[int, asyncio.Task[Any]] = {}
+        self.aborted: set[int] = set()
+        self._redis: aioredis.Redis | None = None
+        self._background: list[asyncio.Task[None]] = []
+        self._channel = ""
+        self._attached: dict[int, int] = {}
+
+    # -- lifecycle (called from Celery's threads) --------------------------------------------------
+    def start(self) -> None:
+        self.loop_thread.start()
+        self.loop_thread.run(self._start(), timeout=30)
+        log.info("worker %s ready", self.worker_id)
+
+    def stop(self) -> None:
+        with contextlib.suppress(Exception):
+            self.loop_thread.run(self._stop(), timeout=30)
+        self.loop_thread.stop()
+
+    def run_turn(self, run_id: int, timeout: float) -> None:
+        from workers.turns import turn_entry
+
+        self.loop_thread.run(turn_entry(self, run_id), timeout=timeout)
+
+    # -- on the loop -------------------------------------------------------------------------------
+    async def _start(self) -> None:
+        self._redis = aioredis.from_url(settings.REDIS_URL)
+        await self._heartbeat_once()
+        layer = get_channel_layer()
+        self._channel = await layer.new_channel(prefix="worker.")
+        self._background = [
+            asyncio.create_task(self._heartbeat_forever(), name="heartbeat"),
+            asyncio.create_task(self._reap_forever(), name="reaper"),
+            asyncio.create_task(self._listen_commands(), name="commands"),
+        ]
+
+    async def _stop(self) -> None:
+        for task in [*self.turns.values(), *self._background]:
+            task.cancel()
+        await asyncio.gather(*self.turns.values(), *self._background, return_exceptions=True)
+        if self._redis is not None:
+            await self._redis.delete(WORKER_KEY_PREFIX + self.worker_id)
+            await self._redis.aclose()
+
+    def load(self) -> dict[str, Any]:
+        return {"id": self.worker_id, "turns": len(self.turns), "sessions": len(self._attached), "ts": time.time()}
+
+    async def _heartbeat_once(self) -> None:
+        assert self._redis is not None
+        ttl = max(1, int(settings.HIVE_WORKER_HEARTBEAT_TTL_S))
+        await self._redis.set(WORKER_KEY_PREFIX + self.worker_id, json.dumps(self.load()), ex=ttl)
+
+    async def _heartbeat_forever(self) -> None:
+        while True:
+            await asyncio.sleep(settings.HIVE_WORKER_HEARTBEAT_S)
+            try:
+                await self._heartbeat_once()
+            except Exception:
+                log.exception("heartbeat failed")
+
+    async def alive_workers(self) -> list[str]:
+        assert self._redis is not None
+        keys = [key.decode() async for key in self._redis.scan_iter(match=WORKER_KEY_PREFIX + "*", count=500)]
+        return [key.removeprefix(WORKER_KEY_PREFIX) for key in keys]
+
+    async def reap_orphans(self) -> list[int]:
+        alive = await self.alive_workers()
+        failed = await database_sync_to_async(runs_fail_orphaned)(alive_worker_ids=[*alive, self.worker_id])
+        for run in failed:
+            log.warning("run %s failed: its worker %s is gone", run.pk, run.worker_id)
+        return [run.pk for run in failed]
+
+    async def _reap_forever(self) -> None:
+        while True:
+            try:
+                await self.reap_orphans()
+            except Exception:
+                log.exception("orphan sweep failed")
+            await asyncio.sleep(settings.HIVE_WORKER_HEARTBEAT_S * 2)
+
+    # -- commands from the web (abort, live input) ---------------------------------------------------
+    async def attach(self, conversation_id: int) -> None:
+        """Listen to commands for a conversation whose session this worker holds."""
+        self._attached[conversation_id] = self._attached.get(conversation_id, 0) + 1
+        if self._attached[conversation_id] == 1:
+            await get_channel_layer().group_add(session_group(conversation_id), self._channel)
+
+    async def detach(self, conversation_id: int) -> None:
+        count = self._attached.get(conversation_id, 0) - 1
+        if count > 0:
+            self._attached[conversation_id] = count
+            return
+        self._attached.pop(conversation_id, None)
+        await get_channel_layer().group_discard(session_group(conversation_id), self._channel)
+
+    async def _listen_commands(self) -> None:
+        layer = get_channel_layer()
+        while True:
+            try:
+                message = await layer.receive(self._channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("command channel failed; retrying")
+                await asyncio.sleep(0.5)
+                continue
+            self.handle_command(message.get("command") or {})
+
+    def handle_command(self, command: dict[str, Any]) -> None:
+        if command.get("type") == "run.abort":
+            self.abort(int(command.get("run_id", 0)))
+
+    def abort(self, run_id: int) -> bool:
+        task = self.turns.get(run_id)
+        if task is None or task.done():
+            return False
+        self.aborted.add(run_id)
+        task.cancel()
+        return True
+
+
+_runtime: WorkerRuntime | None = None
+_runtime_lock = threading.Lock()
+
+
+def runtime_start(*, hostname: str) -> WorkerRuntime:
+    global _runtime
+    with _runtime_lock:
+        if _runtime is None:
+            runtime = WorkerRuntime(hostname)
+            runtime.start()
+            _runtime = runtime
+        return _runtime
+
+
+def runtime_get() -> WorkerRuntime:
+    return _runtime if _runtime is not None else runtime_start(hostname=os.uname().nodename)
+
+
+def runtime_stop() -> None:
+    global _runtime
+    with _runtime_lock:
+        if _runtime is not None:
+            _runtime.stop()
+            _runtime = None
