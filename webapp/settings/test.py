@@ -6,7 +6,8 @@ from webapp.settings.base import *  # noqa: F403
 
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-HIVE_TEST_DB = os.environ.get("HIVE_TEST_DB", str(VAR_DIR / "test.sqlite3"))  # noqa: F405
+# One file per pytest process (parallel runs never share it); the servers it starts get it by name.
+HIVE_TEST_DB = os.environ.get("HIVE_TEST_DB", str(VAR_DIR / f"test-{os.getpid()}.sqlite3"))  # noqa: F405
 DATABASES["default"]["NAME"] = HIVE_TEST_DB  # noqa: F405
 DATABASES["default"]["TEST"] = {"NAME": HIVE_TEST_DB}  # noqa: F405
 HIVE_WORKER_HEARTBEAT_S = 1.0

@@ -1,0 +1,123 @@
+"""Tabs of a session: popups are tracked, switch and close behave like a desktop browser, changes are reported."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+
+from browser_pool.errors import TabNotFoundError
+from browser_pool.pool import BrowserPool
+from browser_pool.session import Session
+
+from .conftest import PoolEvents, eventually, running_pool
+
+pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def pool_and_events() -> AsyncIterator[tuple[BrowserPool, PoolEvents]]:
+    async with running_pool(max_sessions=6, warm_contexts=1) as started:
+        yield started
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def session(
+    pool_and_events: tuple[BrowserPool, PoolEvents], request: pytest.FixtureRequest
+) -> AsyncIterator[Session]:
+    pool = pool_and_events[0]
+    async with pool.lease(request.node.name) as leased:
+        yield leased
+    await pool.close_session(request.node.name, save=False)
+
+
+@pytest.fixture
+def events(pool_and_events: tuple[BrowserPool, PoolEvents]) -> PoolEvents:
+    return pool_and_events[1]
+
+
+@pytest.mark.parametrize("opener", ["#blank-link", "#open-window"])
+async def test_a_popup_becomes_a_tracked_active_tab_and_is_reported(
+    session: Session, events: PoolEvents, site: str, opener: str
+) -> None:
+    await session.active_page.goto(f"{site}/index.html")
+
+    async with session.context.expect_page() as popup_info:
+        await session.active_page.click(opener)
+    popup = await popup_info.value
+    await popup.wait_for_load_state()
+
+    assert session.active_page is popup
+    tabs = await session.list_tabs()
+    assert [(t.id, t.title, t.active) for t in tabs] == [("t1", "Home", False), ("t2", "Popup", True)]
+    await eventually(
+        lambda: [t.title for t in events.tabs.get(session.key, [])] == ["Home", "Popup"],
+        what="tabs.updated with the popup",
+    )
+
+
+async def test_switch_and_close_activate_neighbours_and_keep_one_tab(session: Session, site: str) -> None:
+    await session.active_page.goto(f"{site}/plain.html?1")
+    await session.open_tab(f"{site}/plain.html?2")
+    await session.open_tab(f"{site}/plain.html?3")
+
+    switched = await session.switch_tab("t2")
+    assert switched.active
+    assert switched.url.endswith("?2")
+    assert session.active_page.url.endswith("?2")
+
+    remaining = await session.close_tab("t2")
+    assert [(t.id, t.active) for t in remaining] == [("t1", False), ("t3", True)], "the right neighbour takes over"
+
+    remaining = await session.close_tab("t3")
+    assert [(t.id, t.active) for t in remaining] == [("t1", True)], "the left one when there is none to the right"
+
+    remaining = await session.close_tab("t1")
+    assert len(remaining) == 1, "a session always keeps one tab"
+    assert remaining[0].id == "t4"
+    assert remaining[0].url == "about:blank"
+    assert remaining[0].active
+
+
+async def test_a_page_closing_its_own_last_tab_gets_a_blank_replacement(session: Session, site: str) -> None:
+    await session.active_page.goto(f"{site}/index.html")
+    async with session.context.expect_page() as popup_info:
+        await session.active_page.click("#open-window")
+    popup = await popup_info.value
+    await session.close_tab("t1")
+    assert [t.id for t in session.tabs.all] == ["t2"]
+
+    # Only a window opened by a script may close itself, hence the popup.
+    await popup.click("#close-me")
+
+    await eventually(lambda: [t.id for t in session.tabs.all] == ["t3"], what="the replacement tab")
+    assert session.active_page.url == "about:blank"
+
+
+async def test_tab_info_carries_the_page_icon_or_the_origin_favicon(session: Session, site: str) -> None:
+    await session.active_page.goto(f"{site}/index.html")
+    await session.open_tab(f"{site}/plain.html")
+
+    home, plain = await session.list_tabs()
+
+    assert home.favicon == f"{site}/icons/home.png"
+    assert plain.favicon == f"{site}/favicon.ico"
+    assert plain.as_dict() == {"id": "t2", "title": "Plain", "url": f"{site}/plain.html", "favicon": plain.favicon,
+                               "active": True}  # fmt: skip
+
+
+async def test_navigation_is_reported_with_the_new_title(session: Session, events: PoolEvents, site: str) -> None:
+    await session.active_page.goto(f"{site}/plain.html")
+    await eventually(lambda: [t.title for t in events.tabs.get(session.key, [])] == ["Plain"], what="first page")
+
+    await session.active_page.goto(f"{site}/index.html")
+
+    await eventually(lambda: [t.title for t in events.tabs.get(session.key, [])] == ["Home"], what="navigation")
+
+
+async def test_unknown_tab_ids_are_refused_with_the_open_ones_named(session: Session) -> None:
+    with pytest.raises(TabNotFoundError, match=r"no tab 't9'.*t1"):
+        await session.switch_tab("t9")
+    with pytest.raises(TabNotFoundError):
+        await session.close_tab("t9")
