@@ -1,0 +1,25 @@
+# One image for the web and worker services (docker-compose.yml). Debian's Chromium, never `playwright install`.
+FROM node:20-bookworm-slim AS frontend
+WORKDIR /src/frontend
+COPY frontend/package.json frontend/package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY frontend/ ./
+RUN npm run build
+
+FROM python:3.11-slim-bookworm
+ENV PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 DJANGO_SETTINGS_MODULE=webapp.settings.production
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends chromium fonts-liberation fonts-noto-cjk curl \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY webapp/ webapp/
+COPY agents/ agents/
+COPY workers/ workers/
+COPY browser_pool/ browser_pool/
+COPY manage.py ./
+RUN pip install --upgrade pip && pip install .
+COPY --from=frontend /src/frontend/dist frontend/dist
+RUN DJANGO_SECRET_KEY=build-only python manage.py collectstatic --noinput
+EXPOSE 8000
+CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "webapp.asgi:application"]

@@ -1,0 +1,75 @@
+# Hive: `make run` starts everything on this machine; `make test` runs the whole suite.
+# Both install what is missing first (Debian packages, the virtualenv, the dashboard build, migrations)
+# and are cheap when it is already there.
+
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+REDIS_PORT ?= 6390
+WORKER_CONCURRENCY ?= 4
+export REDIS_URL ?= redis://127.0.0.1:$(REDIS_PORT)/0
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+FRONTEND_SOURCES := $(shell find frontend/src -type f 2>/dev/null) frontend/index.html frontend/vite.config.ts frontend/tsconfig.json
+
+.PHONY: run test lint typecheck system venv frontend migrate admin bench clean
+
+run: system venv frontend migrate
+	@echo ""
+	@echo "  Hive is starting at http://localhost:$(PORT)/  (sign up there; admin: make admin)"
+	@echo ""
+	PORT=$(PORT) REDIS_PORT=$(REDIS_PORT) WORKER_CONCURRENCY=$(WORKER_CONCURRENCY) \
+		DJANGO_SETTINGS_MODULE=webapp.settings.local PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/honcho start -f Procfile
+
+test: system venv frontend
+	$(VENV)/bin/ruff check .
+	cd frontend && npm test --silent
+	$(PY) -m pytest
+
+lint: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+typecheck: venv
+	$(VENV)/bin/mypy agents browser_pool workers webapp
+
+# Debian's Chromium and Redis, installed only when missing (never `playwright install`).
+system:
+	@missing=""; \
+	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
+	command -v node >/dev/null || missing="$$missing nodejs npm"; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing Debian packages:$$missing"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+venv: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $@
+
+frontend: frontend/dist/index.html
+
+frontend/node_modules/.installed: frontend/package.json frontend/package-lock.json
+	cd frontend && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+frontend/dist/index.html: frontend/node_modules/.installed $(FRONTEND_SOURCES)
+	cd frontend && npm run build --silent
+
+migrate: venv
+	DJANGO_SETTINGS_MODULE=webapp.settings.local $(PY) manage.py migrate --noinput
+
+# Create the administrator (Django admin at /admin/): `make admin` prompts for a password.
+admin: venv migrate
+	DJANGO_SETTINGS_MODULE=webapp.settings.local $(PY) manage.py hive_admin
+
+bench: venv
+	@for script in bench/*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
+
+clean:
+	rm -rf $(VENV) frontend/node_modules frontend/dist staticfiles var/test-*.sqlite3*
