@@ -21,7 +21,10 @@ def _start_runtime(sender: Any = None, **kwargs: Any) -> None:
     from workers.runtime import runtime_start
 
     hostname = getattr(sender, "hostname", None) or os.uname().nodename
-    runtime_start(hostname=hostname)
+    runtime = runtime_start(hostname=hostname)
+    # Turns for sessions this worker holds are sent to its own queue (webapp.core.placement).
+    if sender is not None and hasattr(sender, "add_task_queue"):
+        sender.add_task_queue(runtime.queue)
 
 
 @worker_shutdown.connect

@@ -17,26 +17,31 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 
+from webapp.core import placement
 from webapp.core.events import session_group
-from webapp.runs.services import runs_fail_orphaned
+from webapp.runs.services import runs_fail_orphaned, runs_requeue_stranded
+from workers.browser import SessionHost
 from workers.loop import LoopThread
 
 log = logging.getLogger(__name__)
 
-WORKER_KEY_PREFIX = "hive:worker:"
+WORKER_KEY_PREFIX = placement.WORKER_KEY_PREFIX
 
 
 class WorkerRuntime:
     def __init__(self, hostname: str) -> None:
         # A fresh id per process start: runs claimed by a previous life of this worker are orphans.
         self.worker_id = f"{hostname}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
+        self.queue = placement.worker_queue(self.worker_id)
         self.loop_thread = LoopThread()
+        self.sessions = SessionHost(self)
         self.turns: dict[int, asyncio.Task[Any]] = {}
         self.aborted: set[int] = set()
         self._redis: aioredis.Redis | None = None
         self._background: list[asyncio.Task[None]] = []
         self._channel = ""
         self._attached: dict[int, int] = {}
+        self._commands: set[asyncio.Task[Any]] = set()
 
     # -- lifecycle (called from Celery's threads) --------------------------------------------------
     def start(self) -> None:
@@ -50,16 +55,29 @@ class WorkerRuntime:
         self.loop_thread.stop()
 
     def run_turn(self, run_id: int, timeout: float) -> None:
-        from workers.turns import turn_entry
+        from workers.turns import chat_turn, run_entry
 
-        self.loop_thread.run(turn_entry(self, run_id), timeout=timeout)
+        self.loop_thread.run(run_entry(self, run_id, chat_turn, timeout_s=settings.HIVE_TURN_TIMEOUT_S), timeout)
+
+    def run_action(self, run_id: int, timeout: float) -> None:
+        from workers.manual import manual_action, run_entry
+
+        self.loop_thread.run(run_entry(self, run_id, manual_action, timeout_s=timeout - 5), timeout)
+
+    def open_session(self, conversation_id: int, timeout: float) -> None:
+        self.loop_thread.run(self._open_session(conversation_id), timeout)
+
+    async def _open_session(self, conversation_id: int) -> None:
+        session = await self.sessions.acquire(conversation_id)
+        await self.sessions.release(session)
 
     # -- on the loop -------------------------------------------------------------------------------
     async def _start(self) -> None:
         self._redis = aioredis.from_url(settings.REDIS_URL)
-        await self._heartbeat_once()
         layer = get_channel_layer()
         self._channel = await layer.new_channel(prefix="worker.")
+        await self.sessions.start()
+        await self._heartbeat_once()
         self._background = [
             asyncio.create_task(self._heartbeat_forever(), name="heartbeat"),
             asyncio.create_task(self._reap_forever(), name="reaper"),
@@ -70,12 +88,20 @@ class WorkerRuntime:
         for task in [*self.turns.values(), *self._background]:
             task.cancel()
         await asyncio.gather(*self.turns.values(), *self._background, return_exceptions=True)
+        await self.sessions.stop()
         if self._redis is not None:
             await self._redis.delete(WORKER_KEY_PREFIX + self.worker_id)
             await self._redis.aclose()
 
     def load(self) -> dict[str, Any]:
-        return {"id": self.worker_id, "turns": len(self.turns), "sessions": len(self._attached), "ts": time.time()}
+        return {
+            "id": self.worker_id,
+            "queue": self.queue,
+            "capacity": self.sessions.capacity,
+            "sessions": self.sessions.live_sessions,
+            "turns": len(self.turns),
+            "ts": time.time(),
+        }
 
     async def _heartbeat_once(self) -> None:
         assert self._redis is not None
@@ -87,6 +113,7 @@ class WorkerRuntime:
             await asyncio.sleep(settings.HIVE_WORKER_HEARTBEAT_S)
             try:
                 await self._heartbeat_once()
+                await self.sessions.sweep()
             except Exception:
                 log.exception("heartbeat failed")
 
@@ -96,10 +123,16 @@ class WorkerRuntime:
         return [key.removeprefix(WORKER_KEY_PREFIX) for key in keys]
 
     async def reap_orphans(self) -> list[int]:
-        alive = await self.alive_workers()
-        failed = await database_sync_to_async(runs_fail_orphaned)(alive_worker_ids=[*alive, self.worker_id])
+        """Fail runs whose worker died mid-turn; send queued runs stranded on a dead worker's queue elsewhere."""
+        alive = {*await self.alive_workers(), self.worker_id}
+        failed = await database_sync_to_async(runs_fail_orphaned)(alive_worker_ids=alive)
         for run in failed:
             log.warning("run %s failed: its worker %s is gone", run.pk, run.worker_id)
+        requeued = await database_sync_to_async(runs_requeue_stranded)(
+            alive_queues=[placement.worker_queue(worker_id) for worker_id in alive]
+        )
+        for run in requeued:
+            log.warning("run %s was queued for a worker that is gone; sent again", run.pk)
         return [run.pk for run in failed]
 
     async def _reap_forever(self) -> None:
@@ -136,11 +169,23 @@ class WorkerRuntime:
                 log.exception("command channel failed; retrying")
                 await asyncio.sleep(0.5)
                 continue
-            self.handle_command(message.get("command") or {})
+            command = message.get("command") or {}
+            conversation_id = command.get("conversation_id")
+            self.handle_command(command, int(conversation_id) if conversation_id is not None else None)
 
-    def handle_command(self, command: dict[str, Any]) -> None:
-        if command.get("type") == "run.abort":
+    def handle_command(self, command: dict[str, Any], conversation_id: int | None = None) -> None:
+        kind = command.get("type")
+        if kind == "run.abort":
             self.abort(int(command.get("run_id", 0)))
+        elif kind == "input" and conversation_id is not None:
+            self._spawn(self.sessions.replay_input(conversation_id, dict(command.get("input") or {})))
+        elif kind == "viewers.changed" and conversation_id is not None:
+            self._spawn(self.sessions.refresh_viewers(conversation_id))
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self._commands.add(task)
+        task.add_done_callback(self._commands.discard)
 
     def abort(self, run_id: int) -> bool:
         task = self.turns.get(run_id)

@@ -11,3 +11,13 @@ from workers.runtime import runtime_get
 @app.task(name="workers.tasks.run_turn", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def run_turn(run_id: int) -> None:
     runtime_get().run_turn(run_id, timeout=settings.HIVE_TURN_TIMEOUT_S + 30)
+
+
+@app.task(name="workers.tasks.run_action", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def run_action(run_id: int) -> None:
+    runtime_get().run_action(run_id, timeout=120)
+
+
+@app.task(name="workers.tasks.open_session", ignore_result=True, time_limit=120)
+def open_session(conversation_id: int) -> None:
+    runtime_get().open_session(conversation_id, timeout=60)

@@ -1,9 +1,11 @@
-"""Run one agent turn on the worker's loop: claim the run, execute, record how it ended."""
+"""Run work for a run on the worker's loop: claim it, hold the conversation's browser session, execute,
+and record how it ended (succeeded, failed with a reason, or aborted with its finished steps kept)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from channels.db import database_sync_to_async
@@ -11,6 +13,8 @@ from django.conf import settings
 
 from agents.llm import LLMError, ModelConfig, NoModelConfiguredError
 from agents.turn import run_chat_turn
+from browser_pool.errors import PoolError
+from browser_pool.session import Session
 from webapp.conversations.models import Message
 from webapp.conversations.services import message_create
 from webapp.runs.models import Run
@@ -25,6 +29,8 @@ log = logging.getLogger(__name__)
 
 ABORTED_MESSAGE = "Stopped by the user."
 
+RunBody = Callable[[Run, Session, WorkerSink], Awaitable[None]]
+
 
 def server_model() -> ModelConfig:
     return ModelConfig.from_values(
@@ -35,47 +41,42 @@ def server_model() -> ModelConfig:
     )
 
 
-async def _finish(run_id: int, status: str, error: str = "", *, prompt: int = 0, completion: int = 0) -> None:
+async def finish(run_id: int, status: str, error: str = "", *, prompt: int = 0, completion: int = 0) -> None:
     await database_sync_to_async(run_finish)(
         run_id=run_id, status=status, error=error, prompt_tokens=prompt, completion_tokens=completion
     )
 
 
-async def execute_turn(run: Run, sink: WorkerSink) -> None:
-    """The turn itself. Raises CancelledError when aborted; records success or a failure the user can read."""
+async def chat_turn(run: Run, session: Session, sink: WorkerSink) -> None:
+    """The agent's turn. Raises CancelledError when aborted; records success or a failure the user can read."""
     try:
         model = server_model()
     except NoModelConfiguredError as exc:
-        await _finish(run.pk, Run.Status.FAILED, str(exc))
+        await finish(run.pk, Run.Status.FAILED, str(exc))
         return
     history = await database_sync_to_async(run_history)(run=run)
     try:
         result = await run_chat_turn(model=model, history=history, sink=sink)
     except LLMError as exc:
         await sink.close()
-        await _finish(run.pk, Run.Status.FAILED, str(exc))
+        await finish(run.pk, Run.Status.FAILED, str(exc))
         return
     await sink.close()
     await database_sync_to_async(message_create)(
         conversation_id=run.conversation_id, role=Message.Role.ASSISTANT, content=result.reply, run_id=run.pk
     )
-    await _finish(
-        run.pk,
-        Run.Status.SUCCEEDED,
-        prompt=result.usage.prompt_tokens,
-        completion=result.usage.completion_tokens,
+    await finish(
+        run.pk, Run.Status.SUCCEEDED, prompt=result.usage.prompt_tokens, completion=result.usage.completion_tokens
     )
 
 
-async def turn_entry(runtime: WorkerRuntime, run_id: int) -> None:
+async def run_entry(runtime: WorkerRuntime, run_id: int, body: RunBody, *, timeout_s: float) -> None:
     run = await database_sync_to_async(run_start)(run_id=run_id, worker_id=runtime.worker_id)
     if run is None:
         log.info("run %s is not queued any more; skipping", run_id)
         return
     sink = WorkerSink(run_id=run.pk, conversation_id=run.conversation_id)
-    inner = asyncio.create_task(
-        asyncio.wait_for(execute_turn(run, sink), timeout=settings.HIVE_TURN_TIMEOUT_S), name=f"turn-{run_id}"
-    )
+    inner = asyncio.create_task(_with_session(runtime, run, sink, body, timeout_s), name=f"run-{run_id}")
     runtime.turns[run_id] = inner
     await runtime.attach(run.conversation_id)
     try:
@@ -85,17 +86,29 @@ async def turn_entry(runtime: WorkerRuntime, run_id: int) -> None:
         await inner
     except asyncio.CancelledError:
         if run_id not in runtime.aborted:
-            await _finish(run_id, Run.Status.FAILED, "The worker shut down before the turn finished.")
+            await finish(run_id, Run.Status.FAILED, "The worker shut down before the turn finished.")
             raise
         await sink.close()
-        await _finish(run_id, Run.Status.ABORTED, ABORTED_MESSAGE)
+        await finish(run_id, Run.Status.ABORTED, ABORTED_MESSAGE)
     except TimeoutError:
         await sink.close()
-        await _finish(run_id, Run.Status.FAILED, f"The turn took longer than {settings.HIVE_TURN_TIMEOUT_S:.0f} s.")
+        await finish(run_id, Run.Status.FAILED, f"The turn took longer than {timeout_s:.0f} s.")
+    except PoolError as exc:
+        await sink.close()
+        await finish(run_id, Run.Status.FAILED, f"The browser failed: {exc}")
     except Exception as exc:
         log.exception("run %s crashed", run_id)
-        await _finish(run_id, Run.Status.FAILED, f"Internal error: {exc.__class__.__name__}: {exc}")
+        await finish(run_id, Run.Status.FAILED, f"Internal error: {exc.__class__.__name__}: {exc}")
     finally:
         runtime.turns.pop(run_id, None)
         runtime.aborted.discard(run_id)
         await runtime.detach(run.conversation_id)
+
+
+async def _with_session(runtime: WorkerRuntime, run: Run, sink: WorkerSink, body: RunBody, timeout_s: float) -> None:
+    async with asyncio.timeout(timeout_s):
+        session = await runtime.sessions.acquire(run.conversation_id)
+        try:
+            await body(run, session, sink)
+        finally:
+            await runtime.sessions.release(session)

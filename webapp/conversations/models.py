@@ -38,3 +38,37 @@ class Message(models.Model):
 
     def __str__(self) -> str:
         return f"{self.role}: {self.content[:40]}"
+
+
+class BrowserSession(models.Model):
+    """The conversation's browser as last saved: cookies, storage and tabs, to restore it on any worker."""
+
+    conversation = models.OneToOneField(Conversation, on_delete=models.CASCADE, related_name="browser_session")
+    state = models.JSONField(default=dict, blank=True)
+    tabs = models.JSONField(default=list, blank=True)
+    saved_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Browser session of conversation {self.conversation_id}"
+
+
+def _upload_path(instance: ConversationFile, filename: str) -> str:
+    return f"uploads/{instance.conversation_id}/{filename}"
+
+
+class ConversationFile(models.Model):
+    """A file the user uploaded to the conversation; the only files the agent may put into a page."""
+
+    conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="files")
+    file = models.FileField(upload_to=_upload_path, max_length=300)
+    name = models.CharField(max_length=255)
+    size = models.PositiveBigIntegerField()
+    content_type = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return self.name

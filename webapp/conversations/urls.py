@@ -1,9 +1,12 @@
 from django.urls import path
 
-from webapp.conversations import apis
+from webapp.conversations import apis, browser_apis
 
 urlpatterns = [
     path("conversations/", apis.ConversationListApi.as_view(), name="conversation-list"),
     path("conversations/<int:conversation_id>/", apis.ConversationDetailApi.as_view(), name="conversation-detail"),
     path("conversations/<int:conversation_id>/messages/", apis.MessageListApi.as_view(), name="message-list"),
+    path("conversations/<int:conversation_id>/tabs/", browser_apis.TabListApi.as_view(), name="tab-list"),
+    path("conversations/<int:conversation_id>/actions/", browser_apis.ActionApi.as_view(), name="action-run"),
+    path("conversations/<int:conversation_id>/files/", browser_apis.FileUploadApi.as_view(), name="file-upload"),
 ]

@@ -39,4 +39,5 @@ def command_session(conversation_id: int, command: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    command = {**command, "conversation_id": conversation_id}
     async_to_sync(layer.group_send)(session_group(conversation_id), {"type": "session.command", "command": command})

@@ -23,6 +23,8 @@ class Run(models.Model):
     completion_tokens = models.PositiveIntegerField(default=0)
     # The worker process executing the turn; the reaper fails the run when that worker stops heartbeating.
     worker_id = models.CharField(max_length=200, blank=True)
+    # The Celery queue the turn was sent to: a worker's own queue, or the shared one.
+    queue = models.CharField(max_length=250, blank=True)
     abort_requested = models.BooleanField(default=False)
     metadata = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

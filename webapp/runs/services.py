@@ -8,13 +8,17 @@ from typing import Any
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
+from rest_framework import status
 
+from webapp.core import placement
 from webapp.core.events import command_session, publish_on_commit
+from webapp.core.exceptions import ApplicationError
 from webapp.core.queue import enqueue
 from webapp.runs.models import Run, Step
 from webapp.runs.serializers import RunOutput, StepOutput
 
 RUN_TURN_TASK = "workers.tasks.run_turn"
+RUN_ACTION_TASK = "workers.tasks.run_action"
 
 ORPHANED_RUN_ERROR = (
     "The worker running this turn stopped (it crashed or was shut down) before the turn finished. "
@@ -31,12 +35,48 @@ def _publish_step(step: Step, conversation_id: int, *, created: bool) -> None:
     publish_on_commit(conversation_id, {"type": kind, "step": StepOutput(step).data})
 
 
+def _dispatch(run: Run, task: str) -> None:
+    """After commit: send the run to the worker holding the conversation's session (or the best other one)."""
+
+    def send() -> None:
+        queue = placement.queue_for_conversation(run.conversation_id)
+        Run.objects.filter(pk=run.pk).update(queue=queue)
+        enqueue(task, run.pk, queue=queue)
+
+    transaction.on_commit(send)
+
+
 @transaction.atomic
-def run_create(*, conversation: Any, metadata: dict[str, Any] | None = None) -> Run:
-    run = Run.objects.create(conversation=conversation, metadata=metadata or {})
+def run_create(*, conversation: Any, metadata: dict[str, Any] | None = None, task: str = RUN_TURN_TASK) -> Run:
+    run = Run.objects.create(conversation=conversation, metadata={**(metadata or {}), "task": task})
     _publish_run(run)
-    transaction.on_commit(lambda: enqueue(RUN_TURN_TASK, run.pk))
+    _dispatch(run, task)
     return run
+
+
+@transaction.atomic
+def run_create_for_action(*, conversation: Any, action: str, arguments: dict[str, Any]) -> Run:
+    """A browser action the user runs by hand; it waits its turn like a message does."""
+    if Run.objects.select_for_update().filter(conversation=conversation, status__in=Run.ACTIVE).exists():
+        raise ApplicationError(
+            "The agent is working in this browser right now. Wait for it or stop it.",
+            status_code=status.HTTP_409_CONFLICT,
+        )
+    return run_create(
+        conversation=conversation,
+        metadata={"kind": "action", "action": action, "arguments": arguments},
+        task=RUN_ACTION_TASK,
+    )
+
+
+@transaction.atomic
+def runs_requeue_stranded(*, alive_queues: Iterable[str]) -> list[Run]:
+    """Queued runs sent to a worker that died before taking them: send them again, to a live worker."""
+    alive = {*alive_queues, placement.SHARED_QUEUE, ""}
+    stranded = list(Run.objects.select_for_update().filter(status=Run.Status.QUEUED).exclude(queue__in=alive))
+    for run in stranded:
+        _dispatch(run, str(run.metadata.get("task") or RUN_TURN_TASK))
+    return stranded
 
 
 @transaction.atomic

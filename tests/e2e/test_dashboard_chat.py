@@ -1,0 +1,83 @@
+"""A person signs up, chats with the agent in the dashboard, reloads, and a stranger cannot look in."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.async_api import Browser, Page, expect
+
+from tests.support.llm_server import Reply, ScriptedLLM, last_user_text
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.slow,
+    pytest.mark.asyncio,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("celery_worker"),
+]
+
+
+async def sign_up(page: Page, base_url: str, username: str) -> None:
+    await page.goto(f"{base_url}/signup")
+    await page.fill("input[name=username]", username)
+    await page.fill("input[name=password]", "a-long-passphrase")
+    await page.click("button[type=submit]")
+    await expect(page.get_by_test_id("current-user")).to_contain_text(username)
+
+
+async def test_sign_up_chat_stream_reload_and_privacy(web_server: str, llm: ScriptedLLM, browser: Browser) -> None:
+    def answer(request: dict[str, object]) -> Reply:
+        question = last_user_text(request)
+        return Reply(content=f"Here is what I found about {question}: tall mountains.", chunk_size=4, chunk_delay_s=0.05)
+
+    llm.script(answer)
+    owner = await browser.new_context()
+    page = await owner.new_page()
+    await sign_up(page, web_server, "alice")
+
+    await page.get_by_test_id("new-conversation").click()
+    await expect(page).to_have_url(re.compile(r"/c/\d+$"))
+    conversation_url = page.url
+    await page.get_by_test_id("chat-input").fill("Norway")
+    await page.get_by_test_id("send-button").click()
+
+    await expect(page.locator("[data-testid=message][data-role=user]")).to_have_text(re.compile("Norway"))
+    # The reply arrives in pieces: it is visible while still streaming, then complete.
+    await expect(page.locator("[data-testid=message][data-streaming=true]")).to_be_visible(timeout=15_000)
+    reply = page.locator("[data-testid=message][data-role=assistant]")
+    await expect(reply).to_have_text(re.compile("Here is what I found about Norway: tall mountains."), timeout=15_000)
+    await expect(page.get_by_test_id("run-status")).to_have_text(re.compile("succeeded"))
+    # The model saw the message typed in the page.
+    assert last_user_text(llm.requests[-1]) == "Norway"
+
+    await page.reload()
+    await expect(page.locator("[data-testid=message][data-role=user]")).to_have_text(re.compile("Norway"))
+    await expect(reply).to_have_text(re.compile("tall mountains"))
+    await expect(page.get_by_test_id("conversation-item")).to_have_count(1)
+
+    stranger = await browser.new_context()
+    other = await stranger.new_page()
+    await sign_up(other, web_server, "mallory")
+    await expect(other.get_by_test_id("conversation-item")).to_have_count(0)
+    await other.goto(conversation_url)
+    await expect(other.get_by_text("Norway")).to_have_count(0)
+    api = await other.request.get(conversation_url.replace("/c/", "/api/conversations/") + "/messages/")
+    assert api.status == 404
+    await owner.close()
+    await stranger.close()
+
+
+async def test_stop_button_aborts_a_run(web_server: str, llm: ScriptedLLM, browser: Browser) -> None:
+    llm.script(lambda request: Reply(content="and so on " * 300, chunk_size=5, chunk_delay_s=0.05))
+    context = await browser.new_context()
+    page = await context.new_page()
+    await sign_up(page, web_server, "bob")
+    await page.get_by_test_id("new-conversation").click()
+    await page.get_by_test_id("chat-input").fill("Tell me a very long story")
+    await page.get_by_test_id("send-button").click()
+    await expect(page.locator("[data-testid=message][data-streaming=true]")).to_be_visible(timeout=15_000)
+    await page.get_by_test_id("stop-button").click()
+    await expect(page.get_by_test_id("run-status")).to_have_text(re.compile("aborted"), timeout=5_000)
+    await expect(page.get_by_test_id("stop-button")).to_be_hidden()
+    await context.close()

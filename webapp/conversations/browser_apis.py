@@ -1,0 +1,79 @@
+"""A conversation's browser by hand: its tabs, actions run from the dashboard, files for upload."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.parsers import MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from browser_pool.actions import ACTIONS, validate_arguments
+from webapp.conversations.browser_selectors import browser_session_tabs
+from webapp.conversations.browser_services import conversation_file_add
+from webapp.conversations.selectors import conversation_get
+from webapp.runs.serializers import RunOutput
+from webapp.runs.services import RUN_ACTION_TASK, run_create_for_action
+
+
+class TabOutput(serializers.Serializer):
+    id = serializers.CharField()
+    title = serializers.CharField()
+    url = serializers.CharField()
+    favicon = serializers.CharField()
+    active = serializers.BooleanField()
+
+
+class TabListApi(APIView):
+    @extend_schema(responses={200: TabOutput(many=True)})
+    def get(self, request: Request, conversation_id: int) -> Response:
+        conversation = conversation_get(user=request.user, conversation_id=conversation_id)
+        return Response(browser_session_tabs(conversation=conversation))
+
+
+class ActionInput(serializers.Serializer):
+    action = serializers.ChoiceField(choices=sorted(ACTIONS))
+    arguments = serializers.DictField(required=False, default=dict)
+
+    def validate(self, attrs: dict[str, object]) -> dict[str, object]:
+        invalid = validate_arguments(str(attrs["action"]), attrs["arguments"])
+        if invalid is not None:
+            raise serializers.ValidationError({"arguments": [invalid.error, invalid.suggestion]})
+        return attrs
+
+
+class ActionApi(APIView):
+    @extend_schema(request=ActionInput, responses={202: RunOutput})
+    def post(self, request: Request, conversation_id: int) -> Response:
+        conversation = conversation_get(user=request.user, conversation_id=conversation_id)
+        data = ActionInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        run = run_create_for_action(
+            conversation=conversation, action=data.validated_data["action"], arguments=data.validated_data["arguments"]
+        )
+        return Response(RunOutput(run).data, status=status.HTTP_202_ACCEPTED)
+
+
+class FileUploadApi(APIView):
+    parser_classes = [MultiPartParser]
+
+    @extend_schema(
+        request=inline_serializer("FileUpload", {"file": serializers.FileField()}),
+        responses={
+            201: inline_serializer(
+                "UploadedFile",
+                {"id": serializers.IntegerField(), "name": serializers.CharField(), "size": serializers.IntegerField()},
+            )
+        },
+    )
+    def post(self, request: Request, conversation_id: int) -> Response:
+        conversation = conversation_get(user=request.user, conversation_id=conversation_id)
+        upload = request.FILES.get("file")
+        if upload is None:
+            return Response({"detail": "Send the file as multipart form data in a field named 'file'."}, status=400)
+        stored = conversation_file_add(conversation=conversation, upload=upload)
+        return Response({"id": stored.pk, "name": stored.name, "size": stored.size}, status=status.HTTP_201_CREATED)
+
+
+__all__ = ["RUN_ACTION_TASK", "ActionApi", "FileUploadApi", "TabListApi"]

@@ -1,0 +1,81 @@
+"""Where a conversation's browser session lives, and which queue its work goes to.
+
+Workers heartbeat their id, queue, capacity and load under `hive:worker:<id>` (with a TTL). A worker that
+holds a conversation's session records itself under `hive:session-home:<conversation id>`. Work for a
+conversation goes to its home worker's own queue while that worker is alive; otherwise to the
+least-loaded live worker, which restores the session from its last save; with no live worker at all,
+to the shared queue, where the first worker to start picks it up.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import redis
+from django.conf import settings
+
+WORKER_KEY_PREFIX = "hive:worker:"
+SESSION_HOME_PREFIX = "hive:session-home:"
+VIEWERS_PREFIX = "hive:viewers:"
+SHARED_QUEUE = "hive"
+
+_clients: dict[str, redis.Redis] = {}
+
+
+def client() -> redis.Redis:
+    url = settings.REDIS_URL
+    if url not in _clients:
+        _clients[url] = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+    return _clients[url]
+
+
+def worker_queue(worker_id: str) -> str:
+    return "hive.worker." + re.sub(r"[^\w.@-]", "-", worker_id)
+
+
+def session_home_key(conversation_id: int | str) -> str:
+    return f"{SESSION_HOME_PREFIX}{conversation_id}"
+
+
+def viewers_key(conversation_id: int | str) -> str:
+    return f"{VIEWERS_PREFIX}{conversation_id}"
+
+
+def alive_workers() -> dict[str, dict[str, Any]]:
+    conn = client()
+    keys = list(conn.scan_iter(match=WORKER_KEY_PREFIX + "*", count=500))
+    if not keys:
+        return {}
+    workers: dict[str, dict[str, Any]] = {}
+    for key, raw in zip(keys, conn.mget(keys), strict=True):
+        if raw is None:
+            continue
+        try:
+            info = json.loads(raw)
+        except ValueError:
+            continue
+        workers[key.decode().removeprefix(WORKER_KEY_PREFIX)] = info
+    return workers
+
+
+def _load_ratio(info: dict[str, Any]) -> tuple[float, int]:
+    capacity = max(1, int(info.get("capacity") or 1))
+    return (int(info.get("sessions") or 0) / capacity, int(info.get("turns") or 0))
+
+
+def session_home(conversation_id: int) -> str | None:
+    raw = client().get(session_home_key(conversation_id))
+    return raw.decode() if raw else None
+
+
+def queue_for_conversation(conversation_id: int) -> str:
+    workers = alive_workers()
+    home = session_home(conversation_id)
+    if home and home in workers:
+        return str(workers[home].get("queue") or worker_queue(home))
+    if not workers:
+        return SHARED_QUEUE
+    chosen_id, chosen = min(workers.items(), key=lambda item: _load_ratio(item[1]))
+    return str(chosen.get("queue") or worker_queue(chosen_id))

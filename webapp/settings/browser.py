@@ -1,0 +1,12 @@
+"""The worker's browser pool and the live view."""
+
+import environ
+
+env = environ.Env()
+
+# 0 means "from memory" (about 90 MB per session, three quarters of the machine).
+HIVE_POOL_MAX_SESSIONS = env.int("HIVE_POOL_MAX_SESSIONS", default=0)
+HIVE_POOL_WARM_CONTEXTS = env.int("HIVE_POOL_WARM_CONTEXTS", default=2)
+HIVE_POOL_IDLE_TIMEOUT_S = env.float("HIVE_POOL_IDLE_TIMEOUT_S", default=600.0)
+HIVE_LIVE_VIEW_FPS = env.float("HIVE_LIVE_VIEW_FPS", default=12.0)
+HIVE_UPLOAD_MAX_BYTES = env.int("HIVE_UPLOAD_MAX_BYTES", default=20_000_000)

@@ -1,0 +1,177 @@
+"""The worker's browser sessions: the pool, persisted saves, placement in Redis, live view and input.
+
+A conversation's session is restored from its last save in the database when this worker takes it, saved
+back after every turn (so a worker that dies later loses nothing of a finished turn) and when reaped.
+While it lives here, this worker is its home in Redis and listens to the conversation's command group.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import logging
+from typing import TYPE_CHECKING, Any
+
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.conf import settings
+
+from browser_pool.config import BrowserConfig
+from browser_pool.input import InputError, InputEvent
+from browser_pool.pool import BrowserPool
+from browser_pool.screencast import Frame, ScreencastOptions, Subscription
+from browser_pool.session import Session
+from browser_pool.types import SavedSession, TabInfo
+from webapp.conversations.browser_selectors import browser_session_state
+from webapp.conversations.browser_services import browser_session_save, browser_session_set_tabs
+from webapp.conversations.live import viewer_count
+from webapp.core import placement
+from webapp.core.events import conversation_group
+
+if TYPE_CHECKING:
+    from workers.runtime import WorkerRuntime
+
+log = logging.getLogger(__name__)
+
+
+def pool_config() -> BrowserConfig:
+    config = BrowserConfig(
+        warm_contexts=settings.HIVE_POOL_WARM_CONTEXTS, idle_timeout_s=settings.HIVE_POOL_IDLE_TIMEOUT_S
+    )
+    if settings.HIVE_POOL_MAX_SESSIONS > 0:
+        config.max_sessions = settings.HIVE_POOL_MAX_SESSIONS
+    return config
+
+
+class SessionHost:
+    def __init__(self, runtime: WorkerRuntime) -> None:
+        self.runtime = runtime
+        self.pool = BrowserPool(
+            pool_config(),
+            on_session_saved=self._saved,
+            on_tabs_changed=self._tabs_changed,
+            on_sessions_lost=self._lost,
+            screencast_options=ScreencastOptions(max_fps=settings.HIVE_LIVE_VIEW_FPS),
+        )
+        self._held: set[int] = set()
+        self._streams: dict[int, Subscription] = {}
+        self._lock = asyncio.Lock()
+
+    async def start(self) -> None:
+        await self.pool.start()
+
+    async def stop(self) -> None:
+        for conversation_id in list(self._held):
+            await self._let_go(conversation_id)
+        await self.pool.stop(save_sessions=True)
+
+    @property
+    def capacity(self) -> int:
+        return self.pool.config.max_sessions
+
+    @property
+    def live_sessions(self) -> int:
+        return self.pool.load.live_sessions
+
+    # -- holding sessions --------------------------------------------------------------------------------------
+
+    async def acquire(self, conversation_id: int) -> Session:
+        """The conversation's session on this worker (restored from its last save if it is not live here)."""
+        saved = SavedSession.from_dict(
+            await database_sync_to_async(browser_session_state)(conversation_id=conversation_id)
+        )
+        session = await self.pool.acquire(str(conversation_id), saved)
+        await self._hold(conversation_id)
+        return session
+
+    async def release(self, session: Session) -> None:
+        await self.pool.release(session)
+
+    async def _hold(self, conversation_id: int) -> None:
+        async with self._lock:
+            if conversation_id in self._held:
+                return
+            self._held.add(conversation_id)
+        await asyncio.to_thread(
+            placement.client().set, placement.session_home_key(conversation_id), self.runtime.worker_id
+        )
+        await self.runtime.attach(conversation_id)
+        await self.refresh_viewers(conversation_id)
+
+    async def _let_go(self, conversation_id: int) -> None:
+        async with self._lock:
+            if conversation_id not in self._held:
+                return
+            self._held.discard(conversation_id)
+        stream = self._streams.pop(conversation_id, None)
+        if stream is not None:
+            await stream.close()
+        home_key = placement.session_home_key(conversation_id)
+
+        def clear_home() -> None:
+            conn = placement.client()
+            if conn.get(home_key) == self.runtime.worker_id.encode():
+                conn.delete(home_key)
+
+        await asyncio.to_thread(clear_home)
+        await self.runtime.detach(conversation_id)
+
+    async def sweep(self) -> None:
+        """Let go of sessions the pool closed (reaped or evicted) since the last sweep."""
+        for conversation_id in list(self._held):
+            if self.pool.get(str(conversation_id)) is None:
+                await self._let_go(conversation_id)
+
+    # -- live view and input ------------------------------------------------------------------------------------
+
+    async def refresh_viewers(self, conversation_id: int) -> None:
+        """Stream frames while anyone watches; stop when the last viewer leaves."""
+        session = self.pool.get(str(conversation_id))
+        watching = await asyncio.to_thread(viewer_count, conversation_id=conversation_id) if session else 0
+        stream = self._streams.get(conversation_id)
+        if watching and session is not None and (stream is None or not stream.active):
+            self._streams[conversation_id] = await session.screencast.subscribe(self._frame_sender(conversation_id))
+        elif not watching and stream is not None:
+            self._streams.pop(conversation_id, None)
+            await stream.close()
+
+    def _frame_sender(self, conversation_id: int) -> Any:
+        group = conversation_group(conversation_id)
+        layer = get_channel_layer()
+
+        async def send(frame: Frame) -> None:
+            payload = {
+                "data": base64.b64encode(frame.data).decode(),
+                "width": frame.width,
+                "height": frame.height,
+                "tab": frame.tab_id,
+                "ts": frame.ts_ms,
+            }
+            await layer.group_send(group, {"type": "conversation.frame", "frame": payload})
+
+        return send
+
+    async def replay_input(self, conversation_id: int, raw: dict[str, Any]) -> None:
+        session = self.pool.get(str(conversation_id))
+        if session is None:
+            return
+        try:
+            await session.send_input(InputEvent.from_dict(raw))
+        except InputError as exc:
+            log.info("refused live-view input for conversation %s: %s", conversation_id, exc)
+        except Exception:
+            log.exception("live-view input failed for conversation %s", conversation_id)
+
+    # -- pool callbacks -------------------------------------------------------------------------------------------
+
+    async def _saved(self, key: str, saved: SavedSession) -> None:
+        await database_sync_to_async(browser_session_save)(conversation_id=int(key), state=saved.as_dict())
+
+    async def _tabs_changed(self, key: str, tabs: list[TabInfo]) -> None:
+        await database_sync_to_async(browser_session_set_tabs)(
+            conversation_id=int(key), tabs=[tab.as_dict() for tab in tabs]
+        )
+
+    async def _lost(self, keys: list[str]) -> None:
+        for key in keys:
+            await self._let_go(int(key))

@@ -1,0 +1,49 @@
+"""An action the user runs by hand on the conversation's browser (the URL bar, back, reload ...).
+
+It is recorded like an agent's step: arguments, the structured result as the observation, timing and a
+screenshot of the page afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from channels.db import database_sync_to_async
+
+from browser_pool.actions import execute_action
+from browser_pool.session import Session
+from webapp.conversations.browser_selectors import conversation_uploads
+from webapp.runs.models import Run, Step
+from workers.sink import WorkerSink
+from workers.turns import finish, run_entry
+
+__all__ = ["manual_action", "run_entry"]
+
+SCREENSHOT_QUALITY = 60
+
+
+async def page_screenshot(session: Session) -> bytes | None:
+    try:
+        return await session.active_page.screenshot(type="jpeg", quality=SCREENSHOT_QUALITY, timeout=5_000)
+    except Exception:
+        return None
+
+
+async def manual_action(run: Run, session: Session, sink: WorkerSink) -> None:
+    name = str(run.metadata.get("action", ""))
+    arguments = dict(run.metadata.get("arguments") or {})
+    step_id = await sink.step_started(kind=Step.Kind.ACTION, action=name, arguments=arguments)
+    started = time.monotonic()
+    uploads = await database_sync_to_async(conversation_uploads)(conversation_id=run.conversation_id)
+    result = await execute_action(session, name, arguments, uploads=uploads)
+    screenshot = result.screenshot or await page_screenshot(session)
+    await sink.step_finished(
+        step_id,
+        ok=result.ok,
+        observation=json.dumps(result.as_dict(), ensure_ascii=False, default=str),
+        error=result.error,
+        duration_ms=int((time.monotonic() - started) * 1000),
+        screenshot=screenshot,
+    )
+    await finish(run.pk, Run.Status.SUCCEEDED if result.ok else Run.Status.FAILED, result.error)
