@@ -37,7 +37,7 @@ def redis_url() -> Iterator[str]:
         return
     settings.REDIS_URL = url
     settings.CELERY_BROKER_URL = url
-    settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"] = [url]
+    settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"][0]["address"] = url
     from channels.layers import channel_layers
 
     channel_layers.backends.clear()
