@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { ApiClient, ApiError, parseErrorBody, readCookie } from "./client";
+
+function fakeFetch(status: number, body: unknown, contentType = "application/json") {
+  const calls: { url: string; init: RequestInit }[] = [];
+  const fetch = (async (url: string, init: RequestInit) => {
+    calls.push({ url, init });
+    const text = body === undefined ? "" : typeof body === "string" ? body : JSON.stringify(body);
+    return new Response(status === 204 ? null : text, { status, headers: { "Content-Type": contentType } });
+  }) as unknown as typeof globalThis.fetch;
+  return { fetch, calls };
+}
+
+describe("readCookie", () => {
+  it("finds one cookie among several", () => {
+    expect(readCookie("sessionid=abc; csrftoken=t%2Bk; other=1", "csrftoken")).toBe("t+k");
+    expect(readCookie("sessionid=abc", "csrftoken")).toBeNull();
+  });
+});
+
+describe("errors", () => {
+  it("reads {detail} and field errors", () => {
+    expect(parseErrorBody({ detail: "Invalid username or password." })).toEqual({
+      detail: "Invalid username or password.",
+      fieldErrors: {},
+    });
+    expect(parseErrorBody({ username: ["A user with that username already exists."], password: "Too short." })).toEqual(
+      {
+        detail: null,
+        fieldErrors: { username: ["A user with that username already exists."], password: ["Too short."] },
+      },
+    );
+  });
+
+  it("lists every message a form should show", () => {
+    const error = new ApiError(400, { username: ["Taken."], non_field_errors: ["Try again."] }, "400");
+    expect(error.messages).toEqual(["Username: Taken.", "Try again."]);
+    expect(error.message).toBe("Taken.");
+    expect(new ApiError(500, null, "500 Internal Server Error").messages).toEqual(["500 Internal Server Error"]);
+  });
+});
+
+describe("ApiClient", () => {
+  it("sends the CSRF token and JSON on unsafe methods, with the session cookie", async () => {
+    const { fetch, calls } = fakeFetch(201, { message: { id: 1 }, run: { id: 2 } });
+    const api = new ApiClient({ fetch, cookies: () => "csrftoken=tok123" });
+    const result = await api.sendMessage(5, { content: "hello" });
+    expect(result.run.id).toBe(2);
+    const { url, init } = calls[0]!;
+    expect(url).toBe("/api/conversations/5/messages/");
+    expect(init.method).toBe("POST");
+    expect(init.credentials).toBe("same-origin");
+    expect(init.body).toBe('{"content":"hello"}');
+    expect(init.headers).toMatchObject({ "X-CSRFToken": "tok123", "Content-Type": "application/json" });
+  });
+
+  it("does not send the CSRF token on GET", async () => {
+    const { fetch, calls } = fakeFetch(200, []);
+    await new ApiClient({ fetch, cookies: () => "csrftoken=tok123" }).listConversations();
+    expect(calls[0]!.init.headers).not.toHaveProperty("X-CSRFToken");
+  });
+
+  it("turns 4xx answers into ApiError with the server's message", async () => {
+    const { fetch } = fakeFetch(409, { detail: "A run is already active." });
+    const error = await new ApiClient({ fetch, cookies: () => "" }).sendMessage(1, { content: "x" }).catch((e) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.status).toBe(409);
+    expect(error.messages).toEqual(["A run is already active."]);
+  });
+
+  it("handles 204 and a network failure", async () => {
+    await expect(
+      new ApiClient({ fetch: fakeFetch(204, undefined).fetch, cookies: () => "" }).logout(),
+    ).resolves.toBeUndefined();
+    const failing = (async () => {
+      throw new TypeError("Failed to fetch");
+    }) as unknown as typeof globalThis.fetch;
+    const error = await new ApiClient({ fetch: failing, cookies: () => "" }).me().catch((e) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.status).toBe(0);
+  });
+});

@@ -1,0 +1,209 @@
+// Typed client for the REST API under /api/ (docs/architecture.md). The dashboard authenticates
+// with Django's session cookie and sends X-CSRFToken, read from the csrftoken cookie, on unsafe methods.
+
+import type {
+  Conversation,
+  Credentials,
+  Id,
+  Message,
+  Run,
+  SendMessageBody,
+  SendMessageResult,
+  Tab,
+  User,
+} from "./types";
+
+export type * from "./types";
+
+/** A 4xx/5xx answer (or a network failure, status 0) with the API's error body. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly detail: string | null;
+  readonly fieldErrors: Record<string, string[]>;
+
+  constructor(status: number, body: unknown, fallback: string) {
+    const { detail, fieldErrors } = parseErrorBody(body);
+    super(detail ?? firstFieldError(fieldErrors) ?? fallback);
+    this.name = "ApiError";
+    this.status = status;
+    this.detail = detail;
+    this.fieldErrors = fieldErrors;
+  }
+
+  /** Every message worth showing: the detail, then each field's errors ("username: taken"). */
+  get messages(): string[] {
+    const out: string[] = [];
+    if (this.detail) out.push(this.detail);
+    for (const [field, errors] of Object.entries(this.fieldErrors)) {
+      const prefix = field === "non_field_errors" ? "" : `${humanizeField(field)}: `;
+      for (const error of errors) out.push(prefix + error);
+    }
+    if (out.length === 0) out.push(this.message);
+    return out;
+  }
+}
+
+/** Splits `{"detail": ...}` or `{"field": ["message", ...]}` into its parts. */
+export function parseErrorBody(body: unknown): { detail: string | null; fieldErrors: Record<string, string[]> } {
+  const fieldErrors: Record<string, string[]> = {};
+  if (typeof body === "string") return { detail: body.trim() || null, fieldErrors };
+  if (Array.isArray(body)) return { detail: body.map(String).join(" ") || null, fieldErrors };
+  if (!body || typeof body !== "object") return { detail: null, fieldErrors };
+  let detail: string | null = null;
+  for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+    if (key === "detail") {
+      detail = typeof value === "string" ? value : JSON.stringify(value);
+    } else if (Array.isArray(value)) {
+      fieldErrors[key] = value.map((v) => (typeof v === "string" ? v : JSON.stringify(v)));
+    } else if (typeof value === "string") {
+      fieldErrors[key] = [value];
+    } else if (value !== null && value !== undefined) {
+      fieldErrors[key] = [JSON.stringify(value)];
+    }
+  }
+  return { detail, fieldErrors };
+}
+
+function firstFieldError(fieldErrors: Record<string, string[]>): string | null {
+  for (const errors of Object.values(fieldErrors)) if (errors[0]) return errors[0];
+  return null;
+}
+
+function humanizeField(field: string): string {
+  const words = field.replace(/_/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Reads one cookie from a `document.cookie` string. */
+export function readCookie(cookies: string, name: string): string | null {
+  for (const part of cookies.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return null;
+}
+
+const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+export interface ApiClientOptions {
+  base?: string;
+  fetch?: typeof fetch;
+  cookies?: () => string;
+}
+
+export class ApiClient {
+  private readonly base: string;
+  private readonly fetchImpl: typeof fetch;
+  private readonly cookies: () => string;
+
+  constructor(options: ApiClientOptions = {}) {
+    this.base = options.base ?? "/api";
+    this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+    this.cookies = options.cookies ?? (() => document.cookie);
+  }
+
+  // Auth
+
+  csrf(): Promise<void> {
+    return this.request<void>("GET", "/auth/csrf/");
+  }
+  me(): Promise<User> {
+    return this.request<User>("GET", "/auth/me/");
+  }
+  signup(credentials: Credentials): Promise<User> {
+    return this.request<User>("POST", "/auth/signup/", credentials);
+  }
+  login(credentials: Credentials): Promise<User> {
+    return this.request<User>("POST", "/auth/login/", credentials);
+  }
+  logout(): Promise<void> {
+    return this.request<void>("POST", "/auth/logout/");
+  }
+  createToken(): Promise<{ token: string }> {
+    return this.request<{ token: string }>("POST", "/auth/token/");
+  }
+  revokeToken(): Promise<void> {
+    return this.request<void>("DELETE", "/auth/token/");
+  }
+
+  // Conversations
+
+  listConversations(): Promise<Conversation[]> {
+    return this.request<Conversation[]>("GET", "/conversations/");
+  }
+  createConversation(title?: string): Promise<Conversation> {
+    return this.request<Conversation>("POST", "/conversations/", title ? { title } : {});
+  }
+  getConversation(id: Id): Promise<Conversation> {
+    return this.request<Conversation>("GET", `/conversations/${id}/`);
+  }
+  renameConversation(id: Id, title: string): Promise<Conversation> {
+    return this.request<Conversation>("PATCH", `/conversations/${id}/`, { title });
+  }
+  deleteConversation(id: Id): Promise<void> {
+    return this.request<void>("DELETE", `/conversations/${id}/`);
+  }
+
+  // Messages, runs, steps
+
+  listMessages(conversationId: Id): Promise<Message[]> {
+    return this.request<Message[]>("GET", `/conversations/${conversationId}/messages/`);
+  }
+  sendMessage(conversationId: Id, body: SendMessageBody): Promise<SendMessageResult> {
+    return this.request<SendMessageResult>("POST", `/conversations/${conversationId}/messages/`, body);
+  }
+  listRuns(conversationId: Id): Promise<Run[]> {
+    return this.request<Run[]>("GET", `/conversations/${conversationId}/runs/`);
+  }
+  getRun(runId: Id): Promise<Run> {
+    return this.request<Run>("GET", `/runs/${runId}/`);
+  }
+  abortRun(runId: Id): Promise<Run> {
+    return this.request<Run>("POST", `/runs/${runId}/abort/`);
+  }
+  /** The session's tabs as last saved (GET /api/conversations/<id>/tabs/; not yet in docs/architecture.md). */
+  listTabs(conversationId: Id): Promise<Tab[]> {
+    return this.request<Tab[]>("GET", `/conversations/${conversationId}/tabs/`);
+  }
+
+  private async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = { Accept: "application/json" };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (UNSAFE_METHODS.has(method)) {
+      const token = readCookie(this.cookies(), "csrftoken");
+      if (token) headers["X-CSRFToken"] = token;
+    }
+    let response: Response;
+    try {
+      response = await this.fetchImpl(this.base + path, {
+        method,
+        headers,
+        credentials: "same-origin",
+        body: body === undefined ? null : JSON.stringify(body),
+      });
+    } catch {
+      throw new ApiError(0, null, "Cannot reach the server. Check your connection and try again.");
+    }
+    const payload = await readBody(response);
+    if (!response.ok)
+      throw new ApiError(response.status, payload, `${response.status} ${response.statusText || "error"}`);
+    return payload as T;
+  }
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  if (response.status === 204) return undefined;
+  const text = await response.text();
+  if (!text) return undefined;
+  const type = response.headers.get("Content-Type") ?? "";
+  if (type.includes("json")) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
+  // An HTML error page (e.g. Django's 500 page) is not worth showing verbatim.
+  return type.includes("html") ? null : text;
+}

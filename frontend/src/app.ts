@@ -1,0 +1,208 @@
+// The signed-in dashboard: sidebar | chat with steps | live view + tabs, and the wiring between them.
+
+import type { ApiClient } from "./api/client";
+import type { Conversation, Id, Run } from "./api/types";
+import { h } from "./dom";
+import { ChatPanel } from "./panels/chat";
+import { ConversationsPanel } from "./panels/conversations";
+import { LiveView } from "./panels/liveview";
+import { TabBar } from "./panels/tabs";
+import { isTerminalStatus, patchConversation, sortConversations } from "./reducer";
+import type { Route } from "./router";
+import { ConversationSession } from "./session";
+import type { AppState, ConversationView, Store } from "./state";
+
+export interface AppOptions {
+  api: ApiClient;
+  store: Store<AppState>;
+  navigate: (path: string, options?: { replace?: boolean }) => void;
+  onSignOut: () => Promise<void>;
+  /** The API says the session is gone (expired or signed out elsewhere). */
+  onSignedOut: () => void;
+}
+
+export class App {
+  readonly el: HTMLElement;
+  private readonly sidebar: ConversationsPanel;
+  private readonly chat: ChatPanel;
+  private readonly tabBar: TabBar;
+  private readonly live: LiveView;
+  private session: ConversationSession | null = null;
+  private unsubscribeSession: (() => void) | null = null;
+  private readonly unsubscribeApp: () => void;
+  private refreshTimer: number | null = null;
+  private readonly onFocus = (): void => this.refreshConversations();
+
+  constructor(private readonly options: AppOptions) {
+    this.sidebar = new ConversationsPanel({
+      onNew: () => this.newConversation(),
+      onLogout: () => this.options.onSignOut(),
+    });
+    this.chat = new ChatPanel({
+      onSend: (content) => this.send(content),
+      onAbort: (runId) => this.session?.abort(runId) ?? Promise.resolve(),
+      onRename: (title) => this.rename(title),
+      onDelete: () => this.deleteConversation(),
+      onToggleSidebar: () => this.el.classList.toggle("sidebar-open"),
+    });
+    this.tabBar = new TabBar();
+    this.live = new LiveView({
+      sendInput: (command) => this.session?.sendInput(command) ?? false,
+      frameDone: () => this.session?.ackFrame(),
+      tabBar: this.tabBar.el,
+    });
+    this.el = h(
+      "div",
+      { class: "app-shell" },
+      this.sidebar.el,
+      this.chat.el,
+      this.live.el,
+      h("div", { class: "scrim", onclick: () => this.el.classList.remove("sidebar-open") }),
+    );
+    this.unsubscribeApp = options.store.subscribe((state) => {
+      this.sidebar.update(state);
+      this.syncOpenConversation(state);
+    }, true);
+    window.addEventListener("focus", this.onFocus);
+    this.refreshConversations();
+  }
+
+  show(route: Route): void {
+    this.el.classList.remove("sidebar-open");
+    if (route.name === "conversation") {
+      this.open(route.id);
+    } else {
+      this.close();
+      this.chat.showHome();
+    }
+  }
+
+  destroy(): void {
+    this.close();
+    this.unsubscribeApp();
+    this.sidebar.destroy();
+    window.removeEventListener("focus", this.onFocus);
+    if (this.refreshTimer !== null) window.clearTimeout(this.refreshTimer);
+    this.el.remove();
+  }
+
+  private get store(): Store<AppState> {
+    return this.options.store;
+  }
+
+  private open(id: Id): void {
+    if (this.session?.id === id) return;
+    this.close();
+    const session = new ConversationSession(id, this.options.api, {
+      onFrame: (frame) => this.session === session && this.live.pushFrame(frame),
+      onRun: (run) => this.onRun(run),
+      onConversation: (conversation) => this.upsertConversation(conversation),
+      onSignedOut: () => this.options.onSignedOut(),
+    });
+    this.session = session;
+    this.store.update((s) => ({ ...s, activeConversationId: id }));
+    this.live.setEnabled(true);
+    let previousTabs: ConversationView["tabs"] | null = null;
+    this.unsubscribeSession = session.store.subscribe((view) => {
+      this.chat.update(view);
+      if (view.tabs !== previousTabs) this.tabBar.update((previousTabs = view.tabs));
+    }, true);
+    session.start();
+  }
+
+  private close(): void {
+    this.unsubscribeSession?.();
+    this.unsubscribeSession = null;
+    this.session?.dispose();
+    this.session = null;
+    this.live.setEnabled(false);
+    this.tabBar.update([]);
+    if (this.store.get().activeConversationId !== null)
+      this.store.update((s) => ({ ...s, activeConversationId: null }));
+  }
+
+  /** The list is refreshed after runs (the server may retitle a conversation): keep the chat header in step. */
+  private syncOpenConversation(state: AppState): void {
+    const session = this.session;
+    const fresh = session && state.conversations.find((c) => c.id === session.id);
+    if (!session || !fresh) return;
+    const shown = session.store.get().conversation;
+    if (shown && shown.title !== fresh.title) session.store.update((view) => ({ ...view, conversation: fresh }));
+  }
+
+  private refreshConversations(): void {
+    this.options.api.listConversations().then(
+      (conversations) =>
+        this.store.update((s) => ({
+          ...s,
+          conversations: sortConversations(conversations),
+          conversationsLoaded: true,
+        })),
+      () => undefined,
+    );
+  }
+
+  /** Titles can change when a run ends (the server may name the conversation): refresh soon after. */
+  private refreshSoon(): void {
+    if (this.refreshTimer !== null) window.clearTimeout(this.refreshTimer);
+    this.refreshTimer = window.setTimeout(() => {
+      this.refreshTimer = null;
+      this.refreshConversations();
+    }, 500);
+  }
+
+  private upsertConversation(conversation: Conversation): void {
+    this.store.update((s) => {
+      const exists = s.conversations.some((c) => c.id === conversation.id);
+      const conversations = exists
+        ? s.conversations.map((c) => (c.id === conversation.id ? conversation : c))
+        : [conversation, ...s.conversations];
+      return { ...s, conversations: sortConversations(conversations) };
+    });
+  }
+
+  private onRun(run: Run): void {
+    this.store.update((s) => ({
+      ...s,
+      conversations: patchConversation(s.conversations, run.conversation, { last_run_status: run.status }),
+    }));
+    if (isTerminalStatus(run.status)) this.refreshSoon();
+  }
+
+  private async newConversation(): Promise<void> {
+    const conversation = await this.options.api.createConversation();
+    this.upsertConversation(conversation);
+    this.options.navigate(`/c/${conversation.id}`);
+    this.chat.focusInput();
+  }
+
+  private async send(content: string): Promise<void> {
+    if (!this.session) await this.newConversation();
+    const session = this.session;
+    if (!session) return;
+    const { run } = await session.send(content);
+    this.store.update((s) => ({
+      ...s,
+      conversations: patchConversation(s.conversations, session.id, {
+        updated_at: new Date().toISOString(),
+        last_run_status: run.status,
+      }),
+    }));
+  }
+
+  private async rename(title: string): Promise<void> {
+    const session = this.session;
+    if (!session) return;
+    const conversation = await this.options.api.renameConversation(session.id, title);
+    session.store.update((view) => ({ ...view, conversation }));
+    this.upsertConversation(conversation);
+  }
+
+  private async deleteConversation(): Promise<void> {
+    const session = this.session;
+    if (!session) return;
+    await this.options.api.deleteConversation(session.id);
+    this.store.update((s) => ({ ...s, conversations: s.conversations.filter((c) => c.id !== session.id) }));
+    this.options.navigate("/", { replace: true });
+  }
+}

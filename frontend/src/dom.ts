@@ -1,0 +1,165 @@
+// Minimal DOM helpers: an element factory and a keyed list that updates components in place.
+
+export type Child = Node | string | number | null | undefined | false;
+type Props = Record<string, unknown>;
+
+/**
+ * `h("button", { class: "btn", type: "submit", "data-testid": "send-button", onclick: fn }, "Send")`.
+ * `on*` functions become listeners; `value`, `checked`, `disabled`, `hidden` are set as properties;
+ * `false`/`null`/`undefined` attributes are left out.
+ */
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Props | null = null,
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  if (props) setProps(el, props);
+  append(el, children);
+  return el;
+}
+
+const PROPERTY_KEYS = new Set(["value", "checked", "disabled", "hidden"]);
+
+export function setProps(el: HTMLElement, props: Props): void {
+  for (const [key, value] of Object.entries(props)) {
+    if (key.startsWith("on") && typeof value === "function") {
+      el.addEventListener(key.slice(2), value as EventListener);
+    } else if (PROPERTY_KEYS.has(key)) {
+      (el as unknown as Record<string, unknown>)[key] = value;
+    } else if (key === "class") {
+      el.className = String(value ?? "");
+    } else if (value === false || value === null || value === undefined) {
+      el.removeAttribute(key);
+    } else {
+      el.setAttribute(key, value === true ? "" : String(value));
+    }
+  }
+}
+
+export function append(el: Node, children: Child[]): void {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    el.appendChild(typeof child === "object" ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replaces all children. */
+export function replaceChildren(el: Element, ...children: Child[]): void {
+  el.replaceChildren();
+  append(el, children);
+}
+
+/** Sets text only when it changed (keeps selection and avoids needless layout). */
+export function setText(el: Node, text: string): void {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+export function setAttr(el: Element, name: string, value: string | null): void {
+  if (value === null) {
+    if (el.hasAttribute(name)) el.removeAttribute(name);
+  } else if (el.getAttribute(name) !== value) {
+    el.setAttribute(name, value);
+  }
+}
+
+export interface Component<T> {
+  readonly el: HTMLElement;
+  update(item: T): void;
+  destroy?(): void;
+}
+
+/**
+ * A list of components keyed by `keyOf`: existing ones are updated in place (their DOM state —
+ * open details, scroll, focus — survives), new ones created, missing ones removed, order fixed.
+ */
+export class KeyedList<T> {
+  private readonly items = new Map<string, Component<T>>();
+
+  constructor(
+    readonly container: HTMLElement,
+    private readonly keyOf: (item: T) => string,
+    private readonly create: (item: T) => Component<T>,
+  ) {}
+
+  update(list: readonly T[]): void {
+    const seen = new Set<string>();
+    let cursor: ChildNode | null = this.container.firstChild;
+    for (const item of list) {
+      const key = this.keyOf(item);
+      seen.add(key);
+      let component = this.items.get(key);
+      if (component) {
+        component.update(item);
+      } else {
+        component = this.create(item);
+        this.items.set(key, component);
+      }
+      if (component.el !== cursor) this.container.insertBefore(component.el, cursor);
+      cursor = component.el.nextSibling;
+    }
+    for (const [key, component] of this.items) {
+      if (seen.has(key)) continue;
+      component.destroy?.();
+      component.el.remove();
+      this.items.delete(key);
+    }
+  }
+
+  clear(): void {
+    this.update([]);
+  }
+}
+
+/** A borderless square button showing only an icon; `label` is its tooltip and accessible name. */
+export function iconButton(paths: string, label: string, onclick: () => unknown, extraClass = ""): HTMLButtonElement {
+  return h(
+    "button",
+    {
+      class: `btn btn-ghost btn-icon ${extraClass}`.trim(),
+      type: "button",
+      title: label,
+      "aria-label": label,
+      onclick,
+    },
+    icon(paths),
+  );
+}
+
+/** An inline SVG icon from a path list (24×24 viewBox, stroke icons). */
+export function icon(paths: string, size = 16): SVGSVGElement {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("width", String(size));
+  svg.setAttribute("height", String(size));
+  svg.setAttribute("fill", "none");
+  svg.setAttribute("stroke", "currentColor");
+  svg.setAttribute("stroke-width", "2");
+  svg.setAttribute("stroke-linecap", "round");
+  svg.setAttribute("stroke-linejoin", "round");
+  svg.setAttribute("aria-hidden", "true");
+  for (const d of paths.split("|")) {
+    const path = document.createElementNS(ns, "path");
+    path.setAttribute("d", d);
+    svg.appendChild(path);
+  }
+  return svg;
+}
+
+export const ICONS = {
+  plus: "M12 5v14|M5 12h14",
+  send: "M22 2 11 13|M22 2l-7 20-4-9-9-4 20-7z",
+  stop: "M6 6h12v12H6z",
+  logout: "M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4|M16 17l5-5-5-5|M21 12H9",
+  globe: "M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20z|M2 12h20|M12 2a15 15 0 0 1 0 20|M12 2a15 15 0 0 0 0 20",
+  chat: "M21 15a2 2 0 0 1-2 2H7l-4 4V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2z",
+  menu: "M3 6h18|M3 12h18|M3 18h18",
+  close: "M18 6 6 18|M6 6l12 12",
+  monitor: "M3 4h18v12H3z|M8 20h8|M12 16v4",
+  pencil: "M12 20h9|M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4z",
+  trash: "M3 6h18|M8 6V4h8v2|M19 6l-1 14H6L5 6",
+  alert: "M12 9v4|M12 17h.01|M10.3 3.9 1.8 18a2 2 0 0 0 1.7 3h17a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0z",
+  check: "M20 6 9 17l-5-5",
+  cursor: "M3 3l7 17 2.5-7.5L20 10z",
+} as const;

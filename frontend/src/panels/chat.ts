@@ -1,0 +1,525 @@
+// Chat: the conversation's messages with each run's step timeline between them, the streamed reply,
+// the latest run's status and Stop button, and the composer.
+
+import { ApiError } from "../api/client";
+import type { Id, Message } from "../api/types";
+import type { SocketStatus } from "../api/socket";
+import {
+  h,
+  icon,
+  iconButton,
+  ICONS,
+  KeyedList,
+  replaceChildren,
+  setAttr,
+  setText,
+  type Child,
+  type Component,
+} from "../dom";
+import { buildTimeline, isActiveStatus, latestRun, type TimelineItem } from "../reducer";
+import type { ConversationView } from "../state";
+import { brandMark } from "./brand";
+import { createRunBlock, type RunItem } from "./steps";
+
+export interface ChatPanelOptions {
+  /** Sends a message in the open conversation (or starts one from the home page). Throws ApiError. */
+  onSend: (content: string) => Promise<void>;
+  onAbort: (runId: Id) => Promise<void>;
+  onRename: (title: string) => Promise<void>;
+  onDelete: () => Promise<void>;
+  onToggleSidebar: () => void;
+}
+
+const SUGGESTIONS = [
+  "Open the demo flight search and find the cheapest flight from Paris to Rome",
+  "Read the demo article and summarise it in three bullet points",
+  "Find a pair of running shoes under $100 in the demo shop",
+];
+
+const CONNECTION_LABEL: Record<SocketStatus, string> = {
+  connecting: "Connecting…",
+  open: "Live",
+  reconnecting: "Reconnecting…",
+  closed: "Offline",
+  denied: "No access",
+};
+
+// --- Message text: plain text with ``` code blocks, `inline code`, **bold** and links; never HTML. ---
+
+const LINK = /https?:\/\/[^\s<>"'`)\]]+[^\s<>"'`)\].,;:!?]/g;
+
+function inline(text: string): Child[] {
+  const out: Child[] = [];
+  text.split(/(`[^`\n]+`|\*\*[^*\n]+\*\*)/g).forEach((part, i) => {
+    if (i % 2 === 1) {
+      out.push(
+        part.startsWith("`") ? h("code", null, part.slice(1, -1)) : h("strong", null, ...inline(part.slice(2, -2))),
+      );
+      return;
+    }
+    let last = 0;
+    for (const match of part.matchAll(LINK)) {
+      const start = match.index ?? 0;
+      out.push(part.slice(last, start));
+      out.push(h("a", { href: match[0], target: "_blank", rel: "noopener noreferrer" }, match[0]));
+      last = start + match[0].length;
+    }
+    out.push(part.slice(last));
+  });
+  return out.filter((c) => c !== "");
+}
+
+export function renderRichText(el: HTMLElement, text: string): void {
+  const nodes: Child[] = [];
+  const fence = /```[\w+-]*\n?([\s\S]*?)(?:```|$)/g;
+  let last = 0;
+  for (const match of text.matchAll(fence)) {
+    const start = match.index ?? 0;
+    if (start > last) nodes.push(h("p", null, ...inline(text.slice(last, start).replace(/^\n+|\n+$/g, ""))));
+    nodes.push(h("pre", { class: "code-block" }, h("code", null, match[1] ?? "")));
+    last = start + match[0].length;
+  }
+  if (last < text.length || nodes.length === 0)
+    nodes.push(h("p", null, ...inline(text.slice(last).replace(/^\n+/, ""))));
+  replaceChildren(el, ...nodes.filter((n) => !(n instanceof HTMLParagraphElement && !n.textContent)));
+}
+
+// --- Timeline components ---
+
+const ROLE_LABEL: Record<Message["role"], string> = {
+  user: "You",
+  assistant: "Hive agent",
+  tool: "Tool",
+  system: "System",
+};
+const ROLE_INITIAL: Record<Message["role"], string | null> = { user: "You", assistant: null, tool: "⚙", system: "i" };
+
+interface BubbleData {
+  role: Message["role"];
+  content: string;
+  streaming: boolean;
+  interrupted: boolean;
+  id: string;
+}
+
+function createBubble(initial: BubbleData): Component<BubbleData> {
+  const avatar = h("div", { class: "msg-avatar", "aria-hidden": "true" });
+  const content = h("div", { class: "msg-content" });
+  const label = h("div", { class: "msg-label" });
+  const el = h(
+    "div",
+    { class: "msg", "data-testid": "message" },
+    avatar,
+    h("div", { class: "msg-body" }, label, content),
+  );
+  let shown: string | null = null;
+  const update = (data: BubbleData): void => {
+    el.className = `msg msg-${data.role}`;
+    el.classList.toggle("streaming", data.streaming);
+    el.classList.toggle("interrupted", data.interrupted);
+    setAttr(el, "data-role", data.role);
+    setAttr(el, "data-message-id", data.id);
+    setAttr(el, "data-streaming", data.streaming ? "true" : null);
+    // Avatar and label are drawn by CSS from attributes so the bubble's text is the message alone.
+    if (data.role === "assistant" && !avatar.firstChild) avatar.appendChild(brandMark(18));
+    setAttr(avatar, "data-initial", ROLE_INITIAL[data.role]);
+    setAttr(label, "data-label", ROLE_LABEL[data.role]);
+    const text = data.content + (data.interrupted ? "\n\n(Reply interrupted.)" : "");
+    if (text !== shown) {
+      shown = text;
+      if (data.role === "tool") replaceChildren(content, h("pre", { class: "tool-output" }, text));
+      else renderRichText(content, text);
+    }
+  };
+  update(initial);
+  return { el, update };
+}
+
+function bubbleData(item: TimelineItem): BubbleData | null {
+  if (item.kind === "message") {
+    const m = item.message;
+    return { role: m.role, content: m.content, streaming: false, interrupted: false, id: String(m.id) };
+  }
+  if (item.kind === "streaming") {
+    return { role: "assistant", content: item.text, streaming: item.active, interrupted: !item.active, id: item.key };
+  }
+  return null;
+}
+
+function createTimelineItem(initial: TimelineItem): Component<TimelineItem> {
+  if (initial.kind === "run") {
+    const block = createRunBlock(initial);
+    return { el: block.el, update: (item) => item.kind === "run" && block.update(item as RunItem) };
+  }
+  const bubble = createBubble(bubbleData(initial)!);
+  return {
+    el: bubble.el,
+    update: (item) => {
+      const data = bubbleData(item);
+      if (data) bubble.update(data);
+    },
+  };
+}
+
+// --- The panel ---
+
+function timelineChanged(a: ConversationView, b: ConversationView): boolean {
+  return (
+    a.messages !== b.messages ||
+    a.runs !== b.runs ||
+    a.steps !== b.steps ||
+    a.streaming !== b.streaming ||
+    a.loaded !== b.loaded ||
+    a.loadError !== b.loadError
+  );
+}
+
+function emptyState(title: string, text: string): HTMLElement {
+  return h("div", { class: "empty-state" }, h("h2", null, title), h("p", null, text));
+}
+
+export class ChatPanel {
+  readonly el: HTMLElement;
+  private readonly title: HTMLElement;
+  private readonly titleInput: HTMLInputElement;
+  private readonly connection: HTMLElement;
+  private readonly runStatus: HTMLElement;
+  private readonly headerActions: HTMLElement;
+  private readonly scroller: HTMLElement;
+  private readonly timelineEl: HTMLElement;
+  private readonly timeline: KeyedList<TimelineItem>;
+  private readonly placeholder: HTMLElement;
+  private readonly notice: HTMLElement;
+  private readonly input: HTMLTextAreaElement;
+  private readonly sendButton: HTMLButtonElement;
+  private readonly stopButton: HTMLButtonElement;
+  private readonly error: HTMLElement;
+  private readonly composer: HTMLFormElement;
+  private view: ConversationView | null = null;
+  private sending = false;
+  private stoppingRun: Id | null = null;
+  private dismissedNotice: string | null = null;
+
+  constructor(private readonly options: ChatPanelOptions) {
+    this.title = h("h1", { class: "chat-title", title: "Rename", tabindex: "0" });
+    this.titleInput = h("input", {
+      class: "chat-title-input",
+      type: "text",
+      maxlength: "200",
+      hidden: true,
+      "aria-label": "Conversation title",
+    });
+    this.connection = h("span", { class: "conn", "data-testid": "connection-status" });
+    this.runStatus = h("span", { class: "badge run-status", "data-testid": "run-status", hidden: true });
+    this.headerActions = h(
+      "div",
+      { class: "chat-head-actions" },
+      this.runStatus,
+      iconButton(ICONS.pencil, "Rename", () => this.startRename()),
+      iconButton(ICONS.trash, "Delete conversation", () => this.confirmDelete()),
+    );
+    this.title.addEventListener("click", () => this.startRename());
+    this.title.addEventListener("keydown", (e) => e.key === "Enter" && this.startRename());
+    this.titleInput.addEventListener("keydown", (e) => {
+      if (e.key === "Enter") void this.finishRename(true);
+      if (e.key === "Escape") void this.finishRename(false);
+    });
+    this.titleInput.addEventListener("blur", () => void this.finishRename(true));
+
+    this.timelineEl = h("div", { class: "timeline" });
+    this.timeline = new KeyedList(this.timelineEl, (item) => item.key, createTimelineItem);
+    this.placeholder = h("div", { class: "chat-placeholder" });
+    this.scroller = h("div", { class: "chat-scroll" }, this.placeholder, this.timelineEl);
+    this.notice = h("div", { class: "notice", role: "status", hidden: true });
+
+    this.input = h("textarea", {
+      class: "composer-input",
+      "data-testid": "chat-input",
+      rows: "1",
+      placeholder: "Ask your agent to do something on the web…",
+      "aria-label": "Message",
+    });
+    this.input.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+        e.preventDefault();
+        void this.submit();
+      }
+    });
+    this.input.addEventListener("input", () => this.autosize());
+    this.sendButton = h(
+      "button",
+      { class: "btn btn-primary", type: "submit", "data-testid": "send-button" },
+      icon(ICONS.send),
+      h("span", null, "Send"),
+    );
+    this.stopButton = h(
+      "button",
+      {
+        class: "btn btn-danger",
+        type: "button",
+        "data-testid": "stop-button",
+        hidden: true,
+        onclick: () => this.stop(),
+      },
+      icon(ICONS.stop),
+      h("span", null, "Stop"),
+    );
+    this.error = h("div", { class: "form-error", "data-testid": "form-error", role: "alert", hidden: true });
+    this.composer = h(
+      "form",
+      {
+        class: "composer",
+        onsubmit: (e: Event) => {
+          e.preventDefault();
+          void this.submit();
+        },
+      },
+      this.error,
+      h(
+        "div",
+        { class: "composer-box" },
+        this.input,
+        h(
+          "div",
+          { class: "composer-bar" },
+          h(
+            "span",
+            { class: "composer-hint" },
+            h("kbd", null, "Enter"),
+            " to send · ",
+            h("kbd", null, "Shift"),
+            "+",
+            h("kbd", null, "Enter"),
+            " for a new line",
+          ),
+          this.stopButton,
+          this.sendButton,
+        ),
+      ),
+    );
+
+    this.el = h(
+      "main",
+      { class: "chat" },
+      h(
+        "header",
+        { class: "chat-head" },
+        iconButton(ICONS.menu, "Conversations", () => this.options.onToggleSidebar(), "menu-button"),
+        h("div", { class: "chat-title-wrap" }, this.title, this.titleInput, this.connection),
+        this.headerActions,
+      ),
+      this.notice,
+      this.scroller,
+      this.composer,
+    );
+    this.showHome();
+  }
+
+  /** The home page: no conversation open; sending starts one. */
+  showHome(): void {
+    this.view = null;
+    this.composer.hidden = false;
+    this.timeline.clear();
+    setText(this.title, "New conversation");
+    this.title.classList.add("muted");
+    this.connection.hidden = true;
+    this.headerActions.hidden = true;
+    this.runStatus.hidden = true;
+    this.stopButton.hidden = true;
+    this.notice.hidden = true;
+    this.setError([]);
+    replaceChildren(
+      this.placeholder,
+      h(
+        "div",
+        { class: "empty-state" },
+        h("div", { class: "empty-mark" }, brandMark(44)),
+        h("h2", null, "What should your agent do?"),
+        h(
+          "p",
+          null,
+          "Describe a task. Hive's agent works in its own browser — watch it live on the right, step by step, " +
+            "and take the controls whenever you like.",
+        ),
+        h(
+          "div",
+          { class: "suggestions" },
+          ...SUGGESTIONS.map((s) =>
+            h("button", { class: "suggestion", type: "button", onclick: () => this.prefill(s) }, s),
+          ),
+        ),
+      ),
+    );
+    this.placeholder.hidden = false;
+    document.title = "Hive";
+  }
+
+  focusInput(): void {
+    this.input.focus();
+  }
+
+  update(view: ConversationView): void {
+    const switched = this.view?.id !== view.id;
+    const previous = switched ? null : this.view;
+    this.view = view;
+    if (switched) {
+      this.setError([]);
+      this.stoppingRun = null;
+      this.dismissedNotice = null;
+    }
+    // A conversation that can't be opened offers nothing to do but leave.
+    this.headerActions.hidden = !!view.loadError;
+    this.composer.hidden = !!view.loadError;
+    this.connection.hidden = !!view.loadError;
+    this.renderHeader(view);
+    this.renderNotice(view.notice);
+    if (!previous || timelineChanged(previous, view)) this.renderTimeline(view, switched);
+  }
+
+  private renderHeader(view: ConversationView): void {
+    const title = view.conversation?.title.trim() || "New conversation";
+    setText(this.title, title);
+    this.title.classList.toggle("muted", !view.conversation?.title.trim());
+    document.title = `${title} · Hive`;
+
+    this.connection.className = `conn conn-${view.connection}`;
+    setText(this.connection, CONNECTION_LABEL[view.connection]);
+
+    const latest = latestRun(view.runs);
+    this.runStatus.hidden = !latest;
+    setText(this.runStatus, latest?.status ?? "");
+    this.runStatus.className = `badge run-status status-${latest?.status ?? "none"}`;
+    const active = !!latest && isActiveStatus(latest.status);
+    this.stopButton.hidden = !active;
+    if (!active) this.stoppingRun = null;
+    this.stopButton.disabled = active && this.stoppingRun === latest.id;
+  }
+
+  private renderNotice(notice: string | null): void {
+    const show = !!notice && notice !== this.dismissedNotice;
+    this.notice.hidden = !show;
+    if (!show || this.notice.dataset.text === notice) return;
+    this.notice.dataset.text = notice;
+    const dismiss = (): void => {
+      this.dismissedNotice = notice;
+      this.notice.hidden = true;
+    };
+    replaceChildren(
+      this.notice,
+      icon(ICONS.alert),
+      h("span", null, notice),
+      h("button", { class: "link-button", type: "button", onclick: dismiss }, "Dismiss"),
+    );
+  }
+
+  private renderTimeline(view: ConversationView, switched: boolean): void {
+    const stick = switched || this.nearBottom();
+    const items = buildTimeline(view);
+    this.timeline.update(items);
+    let placeholder: HTMLElement | null = null;
+    if (view.loadError) {
+      placeholder = emptyState("Can't open this conversation", view.loadError);
+    } else if (!view.loaded && items.length === 0) {
+      placeholder = h("div", { class: "chat-loading" }, h("span", { class: "spinner" }), "Loading conversation…");
+    } else if (items.length === 0) {
+      placeholder = emptyState(
+        "Start with a task",
+        "Tell the agent what to do. Its steps and a live view of its browser appear as it works.",
+      );
+      placeholder.classList.add("compact");
+    }
+    if (placeholder) replaceChildren(this.placeholder, placeholder);
+    this.placeholder.hidden = !placeholder;
+    if (stick) this.scrollToBottom();
+  }
+
+  private nearBottom(): boolean {
+    const s = this.scroller;
+    return s.scrollHeight - s.scrollTop - s.clientHeight < 120;
+  }
+
+  private scrollToBottom(): void {
+    this.scroller.scrollTop = this.scroller.scrollHeight;
+  }
+
+  private prefill(text: string): void {
+    this.input.value = text;
+    this.autosize();
+    this.input.focus();
+  }
+
+  private autosize(): void {
+    this.input.style.height = "auto";
+    this.input.style.height = `${Math.min(this.input.scrollHeight, 220)}px`;
+  }
+
+  private setError(messages: string[]): void {
+    replaceChildren(this.error, ...messages.map((m) => h("div", null, m)));
+    this.error.hidden = messages.length === 0;
+  }
+
+  private async submit(): Promise<void> {
+    const content = this.input.value.trim();
+    if (!content || this.sending) return;
+    this.sending = true;
+    this.sendButton.disabled = true;
+    this.setError([]);
+    try {
+      await this.options.onSend(content);
+      if (this.input.value.trim() === content) this.input.value = "";
+      this.autosize();
+      this.scrollToBottom();
+    } catch (err) {
+      this.setError(err instanceof ApiError ? err.messages : [String(err)]);
+    } finally {
+      this.sending = false;
+      this.sendButton.disabled = false;
+      this.input.focus();
+    }
+  }
+
+  private async stop(): Promise<void> {
+    const run = this.view ? latestRun(this.view.runs) : null;
+    if (!run) return;
+    this.stoppingRun = run.id;
+    this.stopButton.disabled = true;
+    try {
+      await this.options.onAbort(run.id);
+    } catch (err) {
+      this.stoppingRun = null;
+      this.stopButton.disabled = false;
+      this.setError(err instanceof ApiError ? err.messages : [String(err)]);
+    }
+  }
+
+  private startRename(): void {
+    if (!this.view) return;
+    this.titleInput.value = this.view.conversation?.title ?? "";
+    this.title.hidden = true;
+    this.titleInput.hidden = false;
+    this.titleInput.focus();
+    this.titleInput.select();
+  }
+
+  private async finishRename(save: boolean): Promise<void> {
+    if (this.titleInput.hidden) return;
+    this.titleInput.hidden = true;
+    this.title.hidden = false;
+    const title = this.titleInput.value.trim();
+    if (!save || !title || title === this.view?.conversation?.title) return;
+    try {
+      await this.options.onRename(title);
+    } catch (err) {
+      this.setError(err instanceof ApiError ? err.messages : [String(err)]);
+    }
+  }
+
+  private async confirmDelete(): Promise<void> {
+    if (!window.confirm("Delete this conversation, its runs and steps?")) return;
+    try {
+      await this.options.onDelete();
+    } catch (err) {
+      this.setError(err instanceof ApiError ? err.messages : [String(err)]);
+    }
+  }
+}

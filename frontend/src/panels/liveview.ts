@@ -1,0 +1,432 @@
+// Live view: draws the latest `frame` (base64 JPEG) on a canvas, scaled to fit, one per animation
+// frame — a newer frame always replaces an older one, frames never queue. With "Take control" on,
+// clicks, moves, wheel and keys on the picture go back over the websocket as `input` commands.
+
+import type { FrameEvent, InputCommand, Modifier, MouseButton } from "../api/types";
+import { h, icon, ICONS, setText } from "../dom";
+
+// --- Pure parts (unit-tested) ---
+
+export interface Box {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * Maps a pointer position to fractions (0–1) of the picture, for an element showing a
+ * `natural`-sized picture with `object-fit: contain` and `object-position` given as fractions
+ * (0.5 = centred, 0 = top/left). Outside the picture: null.
+ */
+export function pointToFraction(
+  clientX: number,
+  clientY: number,
+  box: Box,
+  natural: { width: number; height: number },
+  position: { x: number; y: number } = { x: 0.5, y: 0.5 },
+): { x: number; y: number } | null {
+  if (box.width <= 0 || box.height <= 0 || natural.width <= 0 || natural.height <= 0) return null;
+  const scale = Math.min(box.width / natural.width, box.height / natural.height);
+  const shownWidth = natural.width * scale;
+  const shownHeight = natural.height * scale;
+  const left = box.left + (box.width - shownWidth) * position.x;
+  const top = box.top + (box.height - shownHeight) * position.y;
+  const x = (clientX - left) / shownWidth;
+  const y = (clientY - top) / shownHeight;
+  if (x < 0 || x > 1 || y < 0 || y > 1) return null;
+  return { x: round4(x), y: round4(y) };
+}
+
+const round4 = (n: number): number => Math.round(n * 10_000) / 10_000;
+
+export interface KeyLike {
+  key: string;
+  altKey: boolean;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  shiftKey: boolean;
+  isComposing?: boolean;
+}
+
+/** Named keys the server can replay (browser_pool/input.py); any single character is accepted too. */
+const NAMED_KEYS = new Set([
+  "Enter",
+  "Tab",
+  "Backspace",
+  "Escape",
+  "Delete",
+  "Insert",
+  "Home",
+  "End",
+  "PageUp",
+  "PageDown",
+  "ArrowLeft",
+  "ArrowUp",
+  "ArrowRight",
+  "ArrowDown",
+  ...Array.from({ length: 12 }, (_, i) => `F${i + 1}`),
+]);
+
+export function modifiersOf(e: Omit<KeyLike, "key">): Modifier[] {
+  const out: Modifier[] = [];
+  if (e.altKey) out.push("alt");
+  if (e.ctrlKey) out.push("control");
+  if (e.metaKey) out.push("meta");
+  if (e.shiftKey) out.push("shift");
+  return out;
+}
+
+/**
+ * A printable character without Control/Meta becomes `text` (the page gets the character as typed);
+ * a named key (Enter, Backspace, arrows…) or a shortcut (Control+A) becomes `key` with modifiers.
+ * Lone modifiers, dead keys, IME composition and keys the server can't replay send nothing.
+ */
+export function keyToInput(e: KeyLike): Pick<InputCommand, "kind" | "key" | "text" | "modifiers"> | null {
+  if (e.isComposing) return null;
+  const single = [...e.key].length === 1;
+  if (single && !e.ctrlKey && !e.metaKey) return { kind: "text", text: e.key };
+  if (!single && !NAMED_KEYS.has(e.key)) return null;
+  return { kind: "key", key: e.key, modifiers: modifiersOf(e) };
+}
+
+const BUTTONS: Record<number, MouseButton> = { 0: "left", 1: "middle", 2: "right" };
+
+export function mouseButton(button: number): MouseButton {
+  return BUTTONS[button] ?? "left";
+}
+
+/** Wheel deltas in CSS pixels, whatever unit the browser reported them in. */
+export function wheelPixels(
+  deltaX: number,
+  deltaY: number,
+  deltaMode: number,
+  pageHeight = 800,
+): { dx: number; dy: number } {
+  const factor = deltaMode === 1 ? 16 : deltaMode === 2 ? pageHeight : 1;
+  return { dx: Math.round(deltaX * factor), dy: Math.round(deltaY * factor) };
+}
+
+/**
+ * Latest-wins pipeline: at most one decode in flight, at most one decoded picture waiting for the
+ * next animation frame; anything older is dropped (and released). Every pushed input is settled
+ * exactly once — drawn, overtaken, failed or reset — which is when the server may send the next one.
+ */
+export class LatestWins<In, Out> {
+  private waiting: In | null = null;
+  private decoding = false;
+  private ready: { input: In; output: Out } | null = null;
+  private frameRequested = false;
+  private generation = 0;
+
+  constructor(
+    private readonly decode: (input: In) => Promise<Out>,
+    private readonly draw: (output: Out) => void,
+    private readonly release: (output: Out) => void,
+    private readonly requestFrame: (callback: () => void) => void,
+    private readonly settled: (input: In) => void = () => undefined,
+  ) {}
+
+  push(input: In): void {
+    if (this.waiting !== null) this.settled(this.waiting);
+    this.waiting = input;
+    if (!this.decoding) void this.decodeNext();
+  }
+
+  reset(): void {
+    this.generation += 1;
+    if (this.waiting !== null) this.settled(this.waiting);
+    this.waiting = null;
+    this.dropReady();
+  }
+
+  private dropReady(): void {
+    const ready = this.ready;
+    this.ready = null;
+    if (ready === null) return;
+    this.release(ready.output);
+    this.settled(ready.input);
+  }
+
+  private async decodeNext(): Promise<void> {
+    while (this.waiting !== null) {
+      const input = this.waiting;
+      const generation = this.generation;
+      this.waiting = null;
+      this.decoding = true;
+      let output: Out;
+      try {
+        output = await this.decode(input);
+      } catch {
+        this.settled(input); // A corrupt frame is skipped; the next one will do.
+        continue;
+      } finally {
+        this.decoding = false;
+      }
+      if (generation !== this.generation) {
+        this.release(output);
+        this.settled(input);
+        continue;
+      }
+      this.dropReady();
+      this.ready = { input, output };
+      this.scheduleDraw();
+    }
+  }
+
+  private scheduleDraw(): void {
+    if (this.frameRequested) return;
+    this.frameRequested = true;
+    this.requestFrame(() => {
+      this.frameRequested = false;
+      const ready = this.ready;
+      this.ready = null;
+      if (ready === null) return;
+      this.draw(ready.output);
+      this.release(ready.output);
+      this.settled(ready.input);
+    });
+  }
+}
+
+function base64ToBytes(data: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(data);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+// --- The panel ---
+
+export interface LiveViewOptions {
+  /** Sends one input command over the websocket; false when it could not be sent. */
+  sendInput: (command: InputCommand) => boolean;
+  /** A frame has been drawn or dropped: the server paces frames on this acknowledgement. */
+  frameDone: () => void;
+  /** Rendered between the header and the picture (the tab bar). */
+  tabBar: HTMLElement;
+}
+
+const MOVE_INTERVAL_MS = 50;
+/** Matches `object-position: top center` on .live-canvas: the page sits under the address bar. */
+const PICTURE_POSITION = { x: 0.5, y: 0 };
+
+export class LiveView {
+  readonly el: HTMLElement;
+  private readonly canvas: HTMLCanvasElement;
+  private readonly stage: HTMLElement;
+  private readonly empty: HTMLElement;
+  private readonly meta: HTMLElement;
+  private readonly foot: HTMLElement;
+  private readonly control: HTMLInputElement;
+  private readonly frames: LatestWins<FrameEvent, ImageBitmap>;
+  private enabled = false;
+  private hasFrame = false;
+  private drawn = 0;
+  private fpsWindow: number[] = [];
+  private pointer = { x: 0.5, y: 0.5 };
+  private pendingMove: { x: number; y: number } | null = null;
+  private lastMoveAt = 0;
+  private moveTimer: number | null = null;
+  private pendingWheel = { dx: 0, dy: 0, x: 0.5, y: 0.5 };
+  private wheelFrame: number | null = null;
+
+  constructor(private readonly options: LiveViewOptions) {
+    this.canvas = h("canvas", {
+      class: "live-canvas",
+      "data-testid": "live-view",
+      hidden: true,
+      "aria-label": "Live view of the agent's browser",
+    });
+    this.empty = h(
+      "div",
+      { class: "live-empty", "data-testid": "live-view-empty" },
+      icon(ICONS.monitor, 36),
+      h("strong", null, "No live view"),
+      h("span", null, "The agent's browser appears here while it works."),
+    );
+    this.stage = h("div", { class: "live-stage", tabindex: "-1" }, this.canvas, this.empty);
+    this.meta = h("span", { class: "live-meta" });
+    this.control = h("input", {
+      type: "checkbox",
+      class: "switch",
+      "data-testid": "take-control",
+      role: "switch",
+      "aria-label": "Take control",
+    });
+    this.control.addEventListener("change", () => this.onControlChanged());
+    this.foot = h("p", { class: "live-foot" });
+    this.el = h(
+      "section",
+      { class: "live", "aria-label": "Live browser" },
+      h(
+        "header",
+        { class: "live-head" },
+        h("h2", null, "Live browser"),
+        this.meta,
+        h("label", { class: "switch-label" }, this.control, h("span", null, "Take control")),
+      ),
+      options.tabBar,
+      this.stage,
+      this.foot,
+    );
+    const ctx = this.canvas.getContext("2d");
+    this.frames = new LatestWins<FrameEvent, ImageBitmap>(
+      (frame) => createImageBitmap(new Blob([base64ToBytes(frame.data)], { type: "image/jpeg" })),
+      (bitmap) => {
+        if (this.canvas.width !== bitmap.width || this.canvas.height !== bitmap.height) {
+          this.canvas.width = bitmap.width;
+          this.canvas.height = bitmap.height;
+        }
+        ctx?.drawImage(bitmap, 0, 0);
+        this.onDrawn(bitmap.width, bitmap.height);
+      },
+      (bitmap) => bitmap.close(),
+      (callback) => requestAnimationFrame(callback),
+      () => this.options.frameDone(),
+    );
+    this.bindInput();
+    this.setEnabled(false);
+  }
+
+  pushFrame(frame: FrameEvent): void {
+    if (this.enabled) this.frames.push(frame);
+    else this.options.frameDone();
+  }
+
+  /** Enabled while a conversation is open; switching conversations clears the picture. */
+  setEnabled(enabled: boolean): void {
+    this.enabled = enabled;
+    this.frames.reset();
+    this.hasFrame = false;
+    this.drawn = 0;
+    this.fpsWindow = [];
+    this.canvas.hidden = true;
+    this.stage.classList.remove("has-frame");
+    this.canvas.setAttribute("data-has-frame", "false");
+    this.canvas.setAttribute("data-frames", "0");
+    this.empty.hidden = false;
+    this.control.checked = false;
+    this.control.disabled = !enabled;
+    this.onControlChanged();
+    setText(this.meta, "");
+  }
+
+  private get controlling(): boolean {
+    return this.enabled && this.control.checked;
+  }
+
+  private onControlChanged(): void {
+    const on = this.controlling;
+    this.stage.classList.toggle("controlling", on);
+    this.stage.tabIndex = on ? 0 : -1;
+    setText(
+      this.foot,
+      !this.enabled
+        ? "Open a conversation to see its browser."
+        : on
+          ? "You have control: clicks, scrolling and typing go to the page."
+          : "View only. Turn on Take control to click and type in the page.",
+    );
+    if (on) this.stage.focus({ preventScroll: true });
+  }
+
+  private onDrawn(width: number, height: number): void {
+    this.drawn += 1;
+    this.canvas.setAttribute("data-frames", String(this.drawn));
+    if (!this.hasFrame) {
+      this.hasFrame = true;
+      this.canvas.hidden = false;
+      this.empty.hidden = true;
+      this.stage.classList.add("has-frame");
+      this.canvas.setAttribute("data-has-frame", "true");
+    }
+    const now = performance.now();
+    this.fpsWindow.push(now);
+    while (this.fpsWindow.length && now - this.fpsWindow[0]! > 1000) this.fpsWindow.shift();
+    const fps = this.fpsWindow.length;
+    setText(this.meta, fps >= 2 ? `${width}×${height} · ${fps} fps` : `${width}×${height}`);
+  }
+
+  private fraction(e: MouseEvent): { x: number; y: number } | null {
+    if (!this.hasFrame) return null;
+    return pointToFraction(e.clientX, e.clientY, this.canvas.getBoundingClientRect(), this.canvas, PICTURE_POSITION);
+  }
+
+  private send(command: Omit<InputCommand, "x" | "y"> & { x?: number; y?: number }): void {
+    const { x, y } = command.x !== undefined && command.y !== undefined ? { x: command.x, y: command.y } : this.pointer;
+    this.options.sendInput({ ...command, x, y });
+  }
+
+  private bindInput(): void {
+    const c = this.canvas;
+    c.addEventListener("pointerdown", () => {
+      if (this.controlling) this.stage.focus({ preventScroll: true });
+    });
+    const click = (e: MouseEvent): void => {
+      if (!this.controlling) return;
+      const point = this.fraction(e);
+      if (!point) return;
+      e.preventDefault();
+      this.pointer = point;
+      this.send({ kind: "click", ...point, button: mouseButton(e.button), modifiers: modifiersOf(e) });
+    };
+    c.addEventListener("click", click);
+    c.addEventListener("auxclick", click);
+    c.addEventListener("contextmenu", (e) => this.controlling && e.preventDefault());
+    c.addEventListener("mousemove", (e) => {
+      if (!this.controlling) return;
+      const point = this.fraction(e);
+      if (!point) return;
+      this.pointer = point;
+      this.pendingMove = point;
+      this.flushMoveSoon();
+    });
+    c.addEventListener(
+      "wheel",
+      (e) => {
+        if (!this.controlling) return;
+        const point = this.fraction(e);
+        if (!point) return;
+        e.preventDefault();
+        const { dx, dy } = wheelPixels(e.deltaX, e.deltaY, e.deltaMode, c.height || 800);
+        this.pendingWheel = { dx: this.pendingWheel.dx + dx, dy: this.pendingWheel.dy + dy, ...point };
+        this.wheelFrame ??= requestAnimationFrame(() => {
+          this.wheelFrame = null;
+          const w = this.pendingWheel;
+          this.pendingWheel = { dx: 0, dy: 0, x: w.x, y: w.y };
+          if (w.dx || w.dy) this.send({ kind: "wheel", x: w.x, y: w.y, delta_x: w.dx, delta_y: w.dy });
+        });
+      },
+      { passive: false },
+    );
+    this.stage.addEventListener("keydown", (e) => {
+      if (!this.controlling) return;
+      const command = keyToInput(e);
+      if (!command) return;
+      e.preventDefault();
+      this.send(command);
+    });
+    this.stage.addEventListener("paste", (e) => {
+      if (!this.controlling) return;
+      const text = e.clipboardData?.getData("text/plain");
+      if (!text) return;
+      e.preventDefault();
+      this.send({ kind: "text", text });
+    });
+  }
+
+  /** Moves go out at most every MOVE_INTERVAL_MS; only the newest position is sent. */
+  private flushMoveSoon(): void {
+    if (this.moveTimer !== null) return;
+    const wait = Math.max(0, MOVE_INTERVAL_MS - (performance.now() - this.lastMoveAt));
+    this.moveTimer = window.setTimeout(() => {
+      this.moveTimer = null;
+      const point = this.pendingMove;
+      this.pendingMove = null;
+      if (!point || !this.controlling) return;
+      this.lastMoveAt = performance.now();
+      this.send({ kind: "move", ...point });
+    }, wait);
+  }
+}

@@ -1,0 +1,207 @@
+// Pure functions that turn REST snapshots and websocket events into a ConversationView, and a view
+// into the chat's timeline. No DOM here: these are unit-tested.
+
+import type { Conversation, Id, Message, Run, RunStatus, ServerEvent, Step } from "./api/types";
+import type { ConversationView } from "./state";
+
+const ACTIVE: ReadonlySet<RunStatus> = new Set(["queued", "running", "waiting"]);
+
+export function isActiveStatus(status: RunStatus | null | undefined): boolean {
+  return !!status && ACTIVE.has(status);
+}
+
+export function isTerminalStatus(status: RunStatus | null | undefined): boolean {
+  return !!status && !ACTIVE.has(status);
+}
+
+function time(iso: string | null | undefined): number {
+  const t = iso ? Date.parse(iso) : NaN;
+  return Number.isNaN(t) ? 0 : t;
+}
+
+const byCreated = <T extends { id: Id; created_at: string }>(a: T, b: T): number =>
+  time(a.created_at) - time(b.created_at) || a.id - b.id;
+
+// How far along a record is; a later event never moves a run or a step backwards.
+const runRank = (r: Run): number => (r.status === "queued" ? 0 : isActiveStatus(r.status) ? 1 : 2);
+const stepRank = (s: Step): number => (s.status === "running" ? 0 : 1);
+
+function withoutSteps(run: Run): Run {
+  if (!("steps" in run)) return run;
+  const { steps: _steps, ...rest } = run;
+  return rest;
+}
+
+/** Keeps `current` only when `incoming` would move it backwards; otherwise the incoming record wins. */
+function pick<T>(current: T | undefined, incoming: T, rank: (t: T) => number): T {
+  return current !== undefined && rank(current) > rank(incoming) ? current : incoming;
+}
+
+function upsert<T extends { id: Id }>(list: T[], item: T, rank: (t: T) => number, order: (a: T, b: T) => number): T[] {
+  const index = list.findIndex((x) => x.id === item.id);
+  if (index < 0) return [...list, item].sort(order);
+  const chosen = pick(list[index], item, rank);
+  if (chosen === list[index]) return list;
+  const next = list.slice();
+  next[index] = chosen;
+  return next.sort(order);
+}
+
+const byIndex = (a: Step, b: Step): number => a.index - b.index || a.id - b.id;
+
+export function upsertMessage(messages: Message[], message: Message): Message[] {
+  return upsert(messages, message, () => 0, byCreated);
+}
+
+export function upsertRun(runs: Run[], run: Run): Run[] {
+  return upsert(runs, withoutSteps(run), runRank, byCreated);
+}
+
+export function upsertStep(steps: Step[], step: Step): Step[] {
+  return upsert(steps, step, stepRank, byIndex);
+}
+
+function hasAssistantMessage(messages: Message[], runId: Id): boolean {
+  return messages.some((m) => m.role === "assistant" && m.run === runId);
+}
+
+function dropStreaming(streaming: Record<Id, string>, runId: Id): Record<Id, string> {
+  if (!(runId in streaming)) return streaming;
+  const next = { ...streaming };
+  delete next[runId];
+  return next;
+}
+
+/** Applies one websocket event. Frames are not state: the live view draws them directly. */
+export function applyServerEvent(view: ConversationView, event: ServerEvent): ConversationView {
+  switch (event.type) {
+    case "hello":
+    case "conversation.updated":
+      return { ...view, conversation: event.conversation };
+    case "run.updated":
+      return { ...view, runs: upsertRun(view.runs, event.run) };
+    case "message.created": {
+      const message = event.message;
+      if (message.conversation !== view.id) return view;
+      const messages = upsertMessage(view.messages, message);
+      const streaming =
+        message.role === "assistant" && message.run !== null
+          ? dropStreaming(view.streaming, message.run)
+          : view.streaming;
+      return { ...view, messages, streaming };
+    }
+    case "assistant.delta": {
+      // A delta that arrives after the stored reply (e.g. replayed on reconnect) changes nothing.
+      if (hasAssistantMessage(view.messages, event.run)) return view;
+      const text = (view.streaming[event.run] ?? "") + event.delta;
+      return { ...view, streaming: { ...view.streaming, [event.run]: text } };
+    }
+    case "step.created":
+    case "step.updated": {
+      const step = event.step;
+      const steps = upsertStep(view.steps[step.run] ?? [], step);
+      if (steps === view.steps[step.run]) return view;
+      return { ...view, steps: { ...view.steps, [step.run]: steps } };
+    }
+    case "tabs.updated":
+      return { ...view, tabs: event.tabs };
+    case "error":
+      return { ...view, notice: event.detail };
+    case "frame":
+    case "pong":
+      return view;
+  }
+}
+
+/**
+ * Merges what the REST API returned (messages, runs with steps) into the view. Events that arrived
+ * while the request was in flight are kept: records are united by id, and none moves backwards.
+ */
+export function mergeSnapshot(view: ConversationView, messages: Message[], runs: Run[]): ConversationView {
+  let nextMessages = view.messages;
+  for (const message of messages) nextMessages = upsertMessage(nextMessages, message);
+  let nextRuns = view.runs;
+  const steps: Record<Id, Step[]> = { ...view.steps };
+  for (const run of runs) {
+    nextRuns = upsertRun(nextRuns, run);
+    let runSteps = steps[run.id] ?? [];
+    for (const step of run.steps ?? []) runSteps = upsertStep(runSteps, step);
+    steps[run.id] = runSteps;
+  }
+  let streaming = view.streaming;
+  for (const key of Object.keys(streaming)) {
+    const runId = Number(key);
+    if (hasAssistantMessage(nextMessages, runId)) streaming = dropStreaming(streaming, runId);
+  }
+  return { ...view, messages: nextMessages, runs: nextRuns, steps, streaming, loaded: true, loadError: null };
+}
+
+export function latestRun(runs: Run[]): Run | null {
+  let latest: Run | null = null;
+  for (const run of runs) if (!latest || byCreated(latest, run) < 0) latest = run;
+  return latest;
+}
+
+export type TimelineItem =
+  | { kind: "message"; key: string; message: Message }
+  | { kind: "run"; key: string; run: Run; steps: Step[] }
+  | { kind: "streaming"; key: string; runId: Id; text: string; active: boolean };
+
+/**
+ * Orders the chat: each run's block (its steps) follows the user message that started it and comes
+ * before the run's reply; a reply still streaming follows its run's block.
+ */
+export function buildTimeline(
+  view: Pick<ConversationView, "messages" | "runs" | "steps" | "streaming">,
+): TimelineItem[] {
+  const runs = [...view.runs].sort(byCreated);
+  const runById = new Map(runs.map((r) => [r.id, r]));
+  const anchored = new Set<Id>();
+  for (const m of view.messages) if (m.role === "user" && m.run !== null && runById.has(m.run)) anchored.add(m.run);
+
+  const out: TimelineItem[] = [];
+  const placed = new Set<Id>();
+  const placeRun = (run: Run): void => {
+    if (placed.has(run.id)) return;
+    placed.add(run.id);
+    out.push({ kind: "run", key: `r${run.id}`, run, steps: view.steps[run.id] ?? [] });
+    const text = view.streaming[run.id];
+    if (text !== undefined && !hasAssistantMessage(view.messages, run.id)) {
+      out.push({ kind: "streaming", key: `s${run.id}`, runId: run.id, text, active: isActiveStatus(run.status) });
+    }
+  };
+  // Runs no user message points at are placed by time, after messages of the same instant.
+  const loose = runs.filter((r) => !anchored.has(r.id));
+  let next = 0;
+  for (const message of [...view.messages].sort(byCreated)) {
+    while (next < loose.length && time(loose[next]!.created_at) < time(message.created_at)) placeRun(loose[next++]!);
+    const ownRun = message.run !== null ? runById.get(message.run) : undefined;
+    if (ownRun && message.role !== "user") placeRun(ownRun);
+    out.push({ kind: "message", key: `m${message.id}`, message });
+    if (ownRun && message.role === "user") placeRun(ownRun);
+  }
+  for (const run of loose) placeRun(run);
+  // Text streaming for a run we have not heard of yet still shows.
+  for (const [key, text] of Object.entries(view.streaming)) {
+    const runId = Number(key);
+    if (!runById.has(runId) && !hasAssistantMessage(view.messages, runId)) {
+      out.push({ kind: "streaming", key: `s${runId}`, runId, text, active: true });
+    }
+  }
+  return out;
+}
+
+/** Newest activity first, as GET /api/conversations/ answers. */
+export function sortConversations(conversations: Conversation[]): Conversation[] {
+  return [...conversations].sort((a, b) => time(b.updated_at) - time(a.updated_at) || b.id - a.id);
+}
+
+/** Updates one conversation in the list (if present) and re-sorts. */
+export function patchConversation(
+  conversations: Conversation[],
+  id: Id,
+  patch: Partial<Omit<Conversation, "id">>,
+): Conversation[] {
+  if (!conversations.some((c) => c.id === id)) return conversations;
+  return sortConversations(conversations.map((c) => (c.id === id ? { ...c, ...patch } : c)));
+}

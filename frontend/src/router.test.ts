@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { parseRoute, routePath, safeNext } from "./router";
+
+describe("routes", () => {
+  it("parses the dashboard's paths", () => {
+    expect(parseRoute("/")).toEqual({ name: "home" });
+    expect(parseRoute("/c/42")).toEqual({ name: "conversation", id: 42 });
+    expect(parseRoute("/c/42/")).toEqual({ name: "conversation", id: 42 });
+    expect(parseRoute("/login", "?next=%2Fc%2F7")).toEqual({ name: "login", next: "/c/7" });
+    expect(parseRoute("/signup")).toEqual({ name: "signup", next: null });
+    expect(parseRoute("/c/abc")).toEqual({ name: "not-found", path: "/c/abc" });
+  });
+
+  it("round-trips through routePath", () => {
+    for (const path of ["/", "/c/3", "/login", "/signup?next=%2Fc%2F3"]) {
+      const [pathname, search = ""] = path.split("?");
+      expect(routePath(parseRoute(pathname!, search ? `?${search}` : ""))).toBe(path);
+    }
+  });
+
+  it("follows only dashboard paths after signing in", () => {
+    expect(safeNext("/c/3")).toBe("/c/3");
+    expect(safeNext("//evil.example/c/3")).toBeNull();
+    expect(safeNext("https://evil.example/")).toBeNull();
+    expect(safeNext("/admin/")).toBeNull();
+    expect(safeNext("/login")).toBeNull();
+  });
+});

@@ -1,0 +1,149 @@
+// One open conversation: loads its history from the REST API, keeps it live from the websocket
+// (re-fetching after every reconnect), and sends messages, aborts and live-view input.
+
+import { ApiError, type ApiClient } from "./api/client";
+import { ConversationSocket, conversationSocketUrl, type SocketOptions } from "./api/socket";
+import type { Conversation, FrameEvent, Id, InputCommand, Run, SendMessageResult } from "./api/types";
+import { applyServerEvent, mergeSnapshot, upsertMessage, upsertRun } from "./reducer";
+import { Store, emptyConversationView, type ConversationView } from "./state";
+
+export interface SessionHooks {
+  onFrame: (frame: FrameEvent) => void;
+  /** A run of this conversation changed (to keep the sidebar's status and order right). */
+  onRun: (run: Run) => void;
+  onConversation: (conversation: Conversation) => void;
+  /** The REST API answered 401/403: the session cookie is gone. */
+  onSignedOut: () => void;
+}
+
+export class ConversationSession {
+  readonly store: Store<ConversationView>;
+  private readonly socket: ConversationSocket;
+  private disposed = false;
+  private loading: Promise<void> | null = null;
+  private reloadAgain = false;
+  /** Counts tabs.updated events, so a slower REST answer never overwrites fresher tabs. */
+  private tabEvents = 0;
+
+  constructor(
+    readonly id: Id,
+    private readonly api: ApiClient,
+    private readonly hooks: SessionHooks,
+    socketOptions: SocketOptions = {},
+  ) {
+    this.store = new Store(emptyConversationView(id));
+    this.socket = new ConversationSocket(conversationSocketUrl(id), socketOptions);
+    this.socket.on("frame", (frame) => this.hooks.onFrame(frame));
+    for (const type of [
+      "hello",
+      "conversation.updated",
+      "message.created",
+      "assistant.delta",
+      "step.created",
+      "step.updated",
+      "tabs.updated",
+      "error",
+    ] as const) {
+      this.socket.on(type, (event) => this.store.update((view) => applyServerEvent(view, event)));
+    }
+    this.socket.on("hello", (event) => this.hooks.onConversation(event.conversation));
+    this.socket.on("conversation.updated", (event) => this.hooks.onConversation(event.conversation));
+    this.socket.on("tabs.updated", () => (this.tabEvents += 1));
+    this.socket.on("run.updated", (event) => {
+      this.store.update((view) => applyServerEvent(view, event));
+      this.hooks.onRun(event.run);
+    });
+    this.socket.onStatus((status, { reconnected }) => {
+      this.store.update((view) => ({ ...view, connection: status }));
+      // Whatever happened while we were away is in the database: fetch it.
+      if (status === "open" && reconnected) void this.load();
+    });
+  }
+
+  start(): void {
+    this.socket.connect();
+    void this.load();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.socket.close();
+  }
+
+  /** Loads messages and runs (with steps); concurrent calls coalesce into one more load. */
+  load(): Promise<void> {
+    if (this.loading) {
+      this.reloadAgain = true;
+      return this.loading;
+    }
+    this.loading = (async () => {
+      do {
+        this.reloadAgain = false;
+        await this.loadOnce();
+      } while (this.reloadAgain && !this.disposed);
+      this.loading = null;
+    })();
+    return this.loading;
+  }
+
+  private async loadOnce(): Promise<void> {
+    const tabEventsBefore = this.tabEvents;
+    try {
+      const [conversation, messages, runs, tabs] = await Promise.all([
+        this.api.getConversation(this.id),
+        this.api.listMessages(this.id),
+        this.api.listRuns(this.id),
+        // Tabs are a nicety on load (the websocket sends them as they change): never fail the load for them.
+        this.api.listTabs(this.id).catch(() => null),
+      ]);
+      if (this.disposed) return;
+      const freshTabs = tabs !== null && this.tabEvents === tabEventsBefore;
+      this.store.update((view) => ({
+        ...mergeSnapshot(view, messages, runs),
+        conversation,
+        tabs: freshTabs ? tabs : view.tabs,
+      }));
+      this.hooks.onConversation(conversation);
+    } catch (err) {
+      if (this.disposed) return;
+      if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
+        this.hooks.onSignedOut();
+        return;
+      }
+      const message =
+        err instanceof ApiError && err.status === 404
+          ? "This conversation does not exist, or it is not shared with you."
+          : err instanceof Error
+            ? err.message
+            : String(err);
+      this.store.update((view) => (view.loaded ? view : { ...view, loadError: message }));
+    }
+  }
+
+  async send(content: string, tabIds?: string[]): Promise<SendMessageResult> {
+    const result = await this.api.sendMessage(this.id, tabIds ? { content, tab_ids: tabIds } : { content });
+    this.store.update((view) => ({
+      ...view,
+      messages: upsertMessage(view.messages, result.message),
+      runs: upsertRun(view.runs, result.run),
+      notice: null,
+    }));
+    this.hooks.onRun(result.run);
+    return result;
+  }
+
+  async abort(runId: Id): Promise<void> {
+    const run = await this.api.abortRun(runId);
+    this.store.update((view) => ({ ...view, runs: upsertRun(view.runs, run) }));
+    this.hooks.onRun(run);
+  }
+
+  /** The last frame was drawn or dropped: the server may send the next (it paces frames per viewer). */
+  ackFrame(): void {
+    this.socket.send({ type: "frame.ack" });
+  }
+
+  sendInput(command: InputCommand): boolean {
+    return this.socket.send({ type: "input", ...command });
+  }
+}

@@ -1,0 +1,87 @@
+// A tiny store: one immutable value, replaced on every change, with subscribers.
+
+import type { Conversation, Id, Message, Run, Step, Tab, User } from "./api/types";
+import type { SocketStatus } from "./api/socket";
+
+export type Listener<T> = (state: T, previous: T) => void;
+
+export class Store<T> {
+  private state: T;
+  private readonly listeners = new Set<Listener<T>>();
+
+  constructor(initial: T) {
+    this.state = initial;
+  }
+
+  get(): T {
+    return this.state;
+  }
+
+  set(next: T): void {
+    if (Object.is(next, this.state)) return;
+    const previous = this.state;
+    this.state = next;
+    for (const listener of [...this.listeners]) listener(next, previous);
+  }
+
+  update(fn: (state: T) => T): void {
+    this.set(fn(this.state));
+  }
+
+  /** Calls `listener` on every change (and once now, when `immediate`); returns the unsubscribe function. */
+  subscribe(listener: Listener<T>, immediate = false): () => void {
+    this.listeners.add(listener);
+    if (immediate) listener(this.state, this.state);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+/** What the whole app knows: who is signed in and their conversations. */
+export interface AppState {
+  user: User | null;
+  conversations: Conversation[];
+  conversationsLoaded: boolean;
+  activeConversationId: Id | null;
+}
+
+export const initialAppState: AppState = {
+  user: null,
+  conversations: [],
+  conversationsLoaded: false,
+  activeConversationId: null,
+};
+
+/** Everything shown for one open conversation, built from the REST API and then kept live by the websocket. */
+export interface ConversationView {
+  id: Id;
+  conversation: Conversation | null;
+  messages: Message[];
+  /** Runs without their steps, oldest first. */
+  runs: Run[];
+  /** Steps by run id, in step order. */
+  steps: Record<Id, Step[]>;
+  /** The assistant's reply as it streams in, by run id, until the stored message replaces it. */
+  streaming: Record<Id, string>;
+  tabs: Tab[];
+  loaded: boolean;
+  loadError: string | null;
+  connection: SocketStatus;
+  /** The last command the server refused (an `error` event). */
+  notice: string | null;
+}
+
+export function emptyConversationView(id: Id): ConversationView {
+  return {
+    id,
+    conversation: null,
+    messages: [],
+    runs: [],
+    steps: {},
+    streaming: {},
+    tabs: [],
+    loaded: false,
+    loadError: null,
+    connection: "connecting",
+    notice: null,
+  };
+}

@@ -1,0 +1,85 @@
+"""The live view through the whole stack: a websocket viewer gets frames of the conversation's browser,
+and a click sent as input from the picture reaches the page."""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from rest_framework.test import APIClient
+
+from tests.factories import ConversationFactory
+from tests.integration.test_placement import act, observation
+from tests.support.static_server import serve_directory
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.slow,
+    pytest.mark.browser,
+    pytest.mark.usefixtures("celery_worker"),
+]
+
+
+@pytest.fixture(scope="module")
+def pages() -> Iterator[str]:
+    with serve_directory(Path(__file__).parent / "pages") as url:
+        yield url
+
+
+def _client(user: Any) -> APIClient:
+    client = APIClient()
+    client.force_login(user)
+    return client
+
+
+async def test_viewer_gets_frames_and_a_click_reaches_the_page(
+    pages: str, stream_factory: Callable[..., Any]
+) -> None:
+    conversation = await sync_to_async(ConversationFactory)()
+    client = await sync_to_async(_client)(conversation.owner)
+    opened = await sync_to_async(act)(client, conversation.pk, "navigate", url=f"{pages}/clicker.html")
+    assert opened.status == "succeeded", opened.error
+
+    stream = await stream_factory(conversation.owner, conversation.pk)
+    frame = await stream.until(lambda e: e["type"] == "frame", wait_s=20)
+    picture = base64.b64decode(frame["data"])
+    assert picture[:2] == b"\xff\xd8", "frames are JPEG pictures"
+    assert frame["width"] > 0
+    assert frame["height"] > 0
+
+    # Acknowledged frames keep coming; unacknowledged ones are held back (latest frame wins).
+    await stream.communicator.send_json_to({"type": "frame.ack"})
+
+    # The button covers the top-left 400x300 CSS pixels of a 1280x800 viewport: click its middle.
+    await stream.communicator.send_json_to({"type": "input", "kind": "click", "x": 200 / 1280, "y": 150 / 800})
+    await stream.communicator.send_json_to({"type": "frame.ack"})
+
+    def title() -> str:
+        result = act(client, conversation.pk, "execute_js", code="document.title")
+        return json.dumps(observation(result))
+
+    seen = ""
+    for _ in range(20):
+        seen = await sync_to_async(title)()
+        if "Clicked at" in seen:
+            break
+    assert "Clicked at 200,150" in seen
+
+    # The page changed: a new frame arrives for the viewer.
+    before = len(stream.of_type("frame"))
+    await stream.communicator.send_json_to({"type": "frame.ack"})
+    await stream.until(lambda e: e["type"] == "frame" and stream.of_type("frame").index(e) >= before, wait_s=10)
+
+
+async def test_input_of_an_unknown_kind_is_refused(pages: str, stream_factory: Callable[..., Any]) -> None:
+    conversation = await sync_to_async(ConversationFactory)()
+    stream = await stream_factory(conversation.owner, conversation.pk)
+    await stream.communicator.send_json_to({"type": "input", "kind": "teleport", "x": 0.5, "y": 0.5})
+    error = await stream.until(lambda e: e["type"] == "error")
+    assert "Unknown input kind" in error["detail"]
