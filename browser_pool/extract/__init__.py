@@ -1,0 +1,21 @@
+"""Main-content extraction: a page's readable text for the model's context (SPEC.md §4).
+
+Plain Python on lxml and readability-lxml. `extract_page` reads a live Playwright tab; Playwright itself
+is imported only when it is called.
+"""
+
+from browser_pool.extract.extractor import extract_content
+from browser_pool.extract.limit import truncation_mark
+from browser_pool.extract.page import extract_page
+from browser_pool.extract.restricted import restricted_url_reason
+from browser_pool.extract.types import DEFAULT_LIMIT, ExtractedContent, Method
+
+__all__ = [
+    "DEFAULT_LIMIT",
+    "ExtractedContent",
+    "Method",
+    "extract_content",
+    "extract_page",
+    "restricted_url_reason",
+    "truncation_mark",
+]
