@@ -1,0 +1,176 @@
+"""Keyboard and form actions: type, press_key, select, upload_file."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+from playwright.async_api import ElementHandle
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
+
+from browser_pool.actions.context import ActionContext, Outcome
+from browser_pool.actions.errors import REFRESH_HINT, ActionError
+from browser_pool.actions.targets import ElementTarget, Need, has_target, resolve_element
+
+HUMAN_DELAY_S = (0.05, 0.15)
+
+_CARET_TO_END = """el => {
+  el.focus();
+  if (typeof el.setSelectionRange === "function" && typeof el.value === "string") {
+    try { el.setSelectionRange(el.value.length, el.value.length); } catch (e) { /* email/number inputs */ }
+  } else if (el.isContentEditable) {
+    const range = el.ownerDocument.createRange();
+    range.selectNodeContents(el);
+    range.collapse(false);
+    const selection = el.ownerDocument.defaultView.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+  }
+}"""
+_HAS_FOCUS = """el => {
+  let active = el.ownerDocument.activeElement;
+  while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
+  return active === el;
+}"""
+_VALUE = (
+    """el => el.isContentEditable ? el.innerText : (el.type === "password" ? "•".repeat(el.value.length) : el.value)"""
+)
+
+
+async def type_text(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
+    target = await resolve_element(ctx.page, args, Need.TEXT)
+    ctx.subject = target.subject
+    text: str = args["text"]
+    clear = args.get("clear", True)
+    handle = target.handle
+    if args.get("human_like", False):
+        if clear:
+            await handle.fill("", timeout=ctx.timeout_ms)
+        await handle.evaluate(_CARET_TO_END)
+        await _type_like_a_person(ctx, target, text)
+    elif clear:
+        await handle.fill(text, timeout=ctx.timeout_ms)
+    else:
+        await handle.evaluate(_CARET_TO_END)
+        await ctx.page.keyboard.insert_text(text)
+    value = await handle.evaluate(_VALUE)
+    return Outcome({"target": target.subject, "value": value if len(value) <= 200 else value[:199] + "…"})
+
+
+async def _type_like_a_person(ctx: ActionContext, target: ElementTarget, text: str) -> None:
+    """One key at a time with a random pause, stopping as soon as the page moves on or steals focus, so the
+    rest of the text is never typed into some other page or field."""
+    for typed, char in enumerate(text):
+        if ctx.watch.navigated:
+            raise ActionError(
+                f"the page navigated to {ctx.page.url} after {typed} of {len(text)} characters were typed; "
+                "the rest was not typed",
+                REFRESH_HINT,
+            )
+        if not await target.handle.evaluate(_HAS_FOCUS):
+            raise ActionError(
+                f"{target.subject} lost the keyboard focus after {typed} of {len(text)} characters "
+                "(the page moved it); the rest was not typed",
+                REFRESH_HINT,
+            )
+        await ctx.page.keyboard.type(char)
+        await asyncio.sleep(random.uniform(*HUMAN_DELAY_S))
+
+
+_MODIFIERS = {"ctrl": "Control", "alt": "Alt", "shift": "Shift", "meta": "Meta"}
+# Names models commonly use for keys, mapped to Playwright's; anything else goes through as given.
+_KEY_ALIASES = {
+    "enter": "Enter", "return": "Enter", "esc": "Escape", "escape": "Escape", "tab": "Tab", "space": " ",
+    "backspace": "Backspace", "delete": "Delete", "del": "Delete", "up": "ArrowUp", "down": "ArrowDown",
+    "left": "ArrowLeft", "right": "ArrowRight", "arrowup": "ArrowUp", "arrowdown": "ArrowDown",
+    "arrowleft": "ArrowLeft", "arrowright": "ArrowRight", "home": "Home", "end": "End", "pageup": "PageUp",
+    "pagedown": "PageDown", "insert": "Insert", "control": "Control", "ctrl": "Control", "alt": "Alt",
+    "shift": "Shift", "meta": "Meta", "cmd": "Meta",
+}  # fmt: skip
+
+
+def key_combination(key: str, modifiers: list[str]) -> str:
+    """'a' with [ctrl, shift] -> 'Control+Shift+a'; also accepts 'Ctrl+A' written as the key itself."""
+    parts = [part for part in key.split("+") if part] if len(key) > 1 else [key]
+    *held, main = parts or [key]
+    names = [_MODIFIERS[m] for m in modifiers]
+    names += [_KEY_ALIASES.get(h.lower(), h) for h in held if _KEY_ALIASES.get(h.lower(), h) not in names]
+    main = _KEY_ALIASES.get(main.lower(), main) if len(main) > 1 else main
+    if names and len(main) == 1 and main.isalpha():
+        # As on a real keyboard: Shift+k gives "K"; Control+A is the shortcut Control+a, not Control+Shift+a.
+        main = main.upper() if "Shift" in names else main.lower()
+    return "+".join([*names, main])
+
+
+async def press_key(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
+    combo = key_combination(args["key"], args.get("modifiers", []))
+    if has_target(args):
+        target = await resolve_element(ctx.page, args, Need.FOCUS)
+        ctx.subject = target.subject
+        ctx.expects_popup = target.state["opensWindow"]
+        await target.handle.focus()
+    await ctx.page.keyboard.press(combo)
+    return Outcome({"pressed": combo})
+
+
+async def select(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
+    if ("value" in args) == ("label" in args):
+        raise ActionError("give exactly one of value or label", "the option's visible text is its label")
+    target = await resolve_element(ctx.page, args, Need.SELECT)
+    ctx.subject = target.subject
+    options: list[dict[str, str]] = target.state["options"]
+    option = _find_option(options, args)
+    if option is None:
+        wanted = args.get("value", args.get("label"))
+        shown = ", ".join(f'"{o["label"]}"' for o in options[:30]) + (" …" if len(options) > 30 else "")
+        raise ActionError(f"{target.subject} has no option {wanted!r}", f"its options are: {shown}")
+    await target.handle.select_option(value=option["value"], timeout=ctx.timeout_ms)
+    return Outcome({"target": target.subject, "selected": option["label"], "value": option["value"]})
+
+
+def _find_option(options: list[dict[str, str]], args: dict[str, Any]) -> dict[str, str] | None:
+    if "value" in args:
+        exact = [o for o in options if o["value"] == args["value"]]
+        # Models often pass the visible text as the value; accept it when no value matches.
+        return exact[0] if exact else _find_option(options, {"label": args["value"]})
+    label = " ".join(str(args["label"]).split())
+    for match in (lambda o: o["label"] == label, lambda o: o["label"].casefold() == label.casefold()):
+        found = [o for o in options if match(o)]
+        if found:
+            return found[0]
+    return None
+
+
+async def upload_file(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
+    file_id: str = args["file_id"]
+    path = ctx.uploads.get(file_id)
+    if path is None:
+        available = ", ".join(sorted(ctx.uploads)) or "none"
+        raise ActionError(
+            f"{file_id!r} is not one of the files uploaded to this conversation (available: {available})",
+            "only files the user uploaded can be sent; ask the user to upload the file",
+        )
+    if not path.is_file():
+        raise ActionError(f"the uploaded file {file_id!r} is no longer available", "ask the user to upload it again")
+    target = await resolve_element(ctx.page, args, Need.FILE)
+    ctx.subject = target.subject
+    if target.state["fileInput"]:
+        await target.handle.set_input_files(path, timeout=ctx.timeout_ms)
+    else:
+        await _upload_through_chooser(ctx, target.handle, target.subject, path)
+    return Outcome({"target": target.subject, "file": file_id})
+
+
+async def _upload_through_chooser(ctx: ActionContext, handle: ElementHandle, subject: str, path: Any) -> None:
+    """Styled upload buttons hide the real file input and open the chooser when clicked."""
+    try:
+        async with ctx.page.expect_file_chooser(timeout=min(ctx.timeout_ms, 3000)) as chooser_info:
+            await handle.click(timeout=ctx.timeout_ms)
+        chooser = await chooser_info.value
+    except PlaywrightTimeoutError as exc:
+        raise ActionError(
+            f"{subject} is not a file input and clicking it opened no file chooser",
+            "target the file input or the page's upload button",
+        ) from exc
+    await chooser.set_files(path, timeout=ctx.timeout_ms)

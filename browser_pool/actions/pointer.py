@@ -1,0 +1,102 @@
+"""Mouse actions: click, hover, drag and drop, scroll."""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Any
+
+from browser_pool.actions.context import ActionContext, Outcome
+from browser_pool.actions.errors import ActionError
+from browser_pool.actions.targets import (
+    ElementTarget,
+    Need,
+    PointTarget,
+    has_target,
+    resolve,
+    resolve_element,
+    viewport_size,
+)
+
+_SCROLL_SOURCE = resources.files(__package__).joinpath("scroll.js").read_text(encoding="utf-8")
+_SCROLL_PAGE = f"([dx, dy]) => ({_SCROLL_SOURCE})(null, [dx, dy])"
+
+# A drag moves the mouse in steps so pages listening to mousemove (sliders, sortable lists) see a real drag, and
+# Chromium starts an HTML5 drag session after the first moves.
+_DRAG_STEPS = 12
+
+
+async def click(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
+    target = await resolve(ctx.page, args, Need.POINTER)
+    if isinstance(target, PointTarget):
+        await ctx.page.mouse.click(target.x, target.y)
+    else:
+        ctx.subject = target.subject
+        ctx.expects_popup = target.state["opensWindow"]
+        await target.handle.click(timeout=ctx.timeout_ms)
+    return Outcome({"target": target.subject})
+
+
+async def hover(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
+    target = await resolve(ctx.page, args, Need.HOVER)
+    if isinstance(target, PointTarget):
+        await ctx.page.mouse.move(target.x, target.y)
+    else:
+        ctx.subject = target.subject
+        await target.handle.hover(timeout=ctx.timeout_ms)
+    return Outcome({"target": target.subject, "note": "menus opened by hovering are in the next get_elements"})
+
+
+async def _center(ctx: ActionContext, target: ElementTarget | PointTarget, role: str) -> tuple[float, float]:
+    if isinstance(target, PointTarget):
+        return target.x, target.y
+    ctx.subject = target.subject
+    await target.handle.scroll_into_view_if_needed(timeout=ctx.timeout_ms)
+    box = await target.handle.bounding_box()
+    if box is None:
+        raise ActionError(f"the {role} {target.subject} is not displayed")
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+async def drag_drop(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
+    source = await resolve(ctx.page, args["from"], Need.POINTER)
+    dest = await resolve(ctx.page, args["to"], Need.HOVER)
+    start = await _center(ctx, source, "drag source")
+    end = await _center(ctx, dest, "drop target")
+    width, height = await viewport_size(ctx.page)
+    if not (0 <= end[0] < width and 0 <= end[1] < height):
+        raise ActionError("the drop target is outside the viewport", "scroll so both ends are visible, then retry")
+    mouse = ctx.page.mouse
+    await mouse.move(*start)
+    await mouse.down()
+    await mouse.move(start[0] + 4, start[1] + 4, steps=2)
+    await mouse.move(*end, steps=_DRAG_STEPS)
+    await mouse.up()
+    return Outcome({"from": source.subject, "to": dest.subject})
+
+
+_DIRECTIONS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
+
+
+async def scroll(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
+    ux, uy = _DIRECTIONS[args["direction"]]
+    width, height = await viewport_size(ctx.page)
+    # By default most of a screen, keeping a strip of the previous view for context.
+    amount = int(args.get("amount") or (height if uy else width) * 0.8)
+    delta = [ux * amount, uy * amount]
+    if has_target(args):
+        target = await resolve_element(ctx.page, args, Need.HOVER)
+        ctx.subject = target.subject
+        moved = await target.handle.evaluate(_SCROLL_SOURCE, delta)
+    else:
+        moved = await ctx.page.evaluate(_SCROLL_PAGE, delta)
+    data: dict[str, Any] = {
+        "container": moved["container"],
+        "moved": moved["moved"],
+        "position": moved["position"],
+        "scroll_size": moved["size"],
+    }
+    if moved["moved"] == [0, 0]:
+        data["note"] = f"nothing moved: already at the {args['direction']} end"
+    elif moved["atEnd"]:
+        data["note"] = f"reached the {args['direction']} end"
+    return Outcome(data)

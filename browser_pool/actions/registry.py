@@ -1,0 +1,230 @@
+"""The action registry and `execute_action`: validate, run, and report what changed on the page."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
+
+from browser_pool.actions import forms, page, pointer, schemas
+from browser_pool.actions import tabs as tab_actions
+from browser_pool.actions.context import ActionContext, Outcome
+from browser_pool.actions.errors import REFRESH_HINT, ActionError, explain_playwright_error
+from browser_pool.actions.watch import PageWatch, prepare_script_stopper, stop_page_scripts, take_dialogs
+from browser_pool.observe import ObservationError
+from browser_pool.types import ActionResult, TabControl, TabInfo
+
+Handler = Callable[[ActionContext, dict[str, Any]], Awaitable[Outcome]]
+
+# How long to wait after an action for a popup it may have opened: a link to another window opens its tab a few
+# milliseconds after the click returns; a script's window.open usually before.
+POPUP_GRACE_S = 0.5
+POPUP_GRACE_ANY_S = 0.05
+
+
+@dataclass(frozen=True, slots=True)
+class ActionSpec:
+    name: str
+    description: str
+    schema: dict[str, Any]
+    # True when the action cannot change a site's data or the page's content (looking, scrolling, waiting).
+    read_only: bool
+    handler: Handler
+    # Whether the action can make the page open a popup, so tabs are compared before and after.
+    may_open_tab: bool = False
+
+    def as_tool(self) -> dict[str, Any]:
+        """The OpenAI-style function-tool description."""
+        return {"type": "function", "function": {"name": self.name, "description": self.description,
+                                                 "parameters": self.schema}}  # fmt: skip
+
+
+def _spec(name: str, description: str, schema: dict[str, Any], handler: Handler, *, read_only: bool = False,
+          may_open_tab: bool = False) -> ActionSpec:  # fmt: skip
+    Draft202012Validator.check_schema(schema)
+    return ActionSpec(name, description, schema, read_only, handler, may_open_tab)
+
+
+_TARGET = "Target one element by index (from get_elements) or selector, or a point by x and y."
+ACTIONS: dict[str, ActionSpec] = {
+    spec.name: spec
+    for spec in (
+        _spec("click", f"Click an element or a point. {_TARGET}", schemas.CLICK, pointer.click, may_open_tab=True),
+        _spec("type", "Type text into a text field (index or selector), replacing its content unless clear is "
+              "false.", schemas.TYPE, forms.type_text, may_open_tab=True),
+        _spec("scroll", "Scroll the page, or the scrollable container of an element, in a direction.",
+              schemas.SCROLL, pointer.scroll, read_only=True),
+        _spec("navigate", "Open an http(s) address in the current tab.", schemas.NAVIGATE, page.navigate),
+        _spec("screenshot", "Take a JPEG picture of the viewport or the whole page.", schemas.SCREENSHOT,
+              page.screenshot, read_only=True),
+        _spec("wait", "Wait a number of milliseconds, or until a selector or a text is visible (at most 10 s).",
+              schemas.WAIT, page.wait, read_only=True),
+        _spec("hover", f"Move the mouse over an element or a point, e.g. to open a menu. {_TARGET}",
+              schemas.HOVER, pointer.hover, read_only=True),
+        _spec("select", "Choose an option of a <select> drop-down by its value or its visible label.",
+              schemas.SELECT, forms.select),
+        _spec("press_key", "Press a key, optionally with modifiers (ctrl, alt, shift, meta), in the focused "
+              "element or the one given.", schemas.PRESS_KEY, forms.press_key, may_open_tab=True),
+        _spec("go_back", "Go back to the previous page in this tab.", schemas.EMPTY, page.go_back),
+        _spec("go_forward", "Go forward again after go_back.", schemas.EMPTY, page.go_forward),
+        _spec("refresh", "Reload the current page.", schemas.EMPTY, page.refresh),
+        _spec("drag_drop", "Drag from one element or point and drop onto another.", schemas.DRAG_DROP,
+              pointer.drag_drop),
+        _spec("upload_file", "Put a file the user uploaded into a file input (or the upload button that opens "
+              "one).", schemas.UPLOAD_FILE, forms.upload_file),
+        _spec("switch_tab", "Make another tab the current one.", schemas.SWITCH_TAB, tab_actions.switch_tab,
+              read_only=True),
+        _spec("open_tab", "Open a new tab, optionally at an address, and make it current.", schemas.OPEN_TAB,
+              tab_actions.open_tab),
+        _spec("close_tab", "Close a tab.", schemas.CLOSE_TAB, tab_actions.close_tab),
+        _spec("list_tabs", "List the open tabs with their ids, titles and addresses.", schemas.EMPTY,
+              tab_actions.list_tabs, read_only=True),
+        _spec("execute_js", "Run JavaScript in the page and return its value as JSON.", schemas.EXECUTE_JS,
+              page.execute_js, may_open_tab=True),
+        _spec("get_elements", "List the page's interactive elements with their [index], kind, text and value.",
+              schemas.GET_ELEMENTS, tab_actions.get_elements, read_only=True),
+        _spec("get_element_details", "Attributes, a unique CSS selector, XPath and surroundings of elements.",
+              schemas.GET_ELEMENT_DETAILS, tab_actions.get_element_details, read_only=True),
+    )
+}  # fmt: skip
+
+_VALIDATORS = {name: Draft202012Validator(spec.schema) for name, spec in ACTIONS.items()}
+
+
+def _describe_parameters(schema: dict[str, Any]) -> str:
+    required = set(schema.get("required", []))
+    parts = [
+        f"{name} ({prop.get('type', 'value')}{', required' if name in required else ''})"
+        for name, prop in schema["properties"].items()
+    ]
+    return "parameters: " + (", ".join(parts) if parts else "none")
+
+
+def validate_arguments(name: str, args: Any) -> ActionResult | None:
+    """None when `args` fit the action's schema, else a failed result saying what is wrong."""
+    spec = ACTIONS.get(name)
+    if spec is None:
+        return ActionResult(
+            ok=False, action=name, error=f"unknown action {name!r}", suggestion="use one of: " + ", ".join(ACTIONS)
+        )
+    error: ValidationError | None = best_match(_VALIDATORS[name].iter_errors(args))
+    if error is None:
+        return None
+    where = ".".join(str(part) for part in error.absolute_path)
+    message = f"invalid arguments for {name}: " + (f"{where}: " if where else "") + error.message
+    return ActionResult(ok=False, action=name, error=message, suggestion=_describe_parameters(spec.schema))
+
+
+def _time_budget_s(name: str, args: dict[str, Any], timeout_ms: int) -> float:
+    """A hard ceiling on the whole action, well above its own timeouts, so nothing can hang a turn."""
+    budget = 3 * timeout_ms / 1000 + page.NAVIGATION_TIMEOUT_MS / 1000 + 5
+    if name == "type" and args.get("human_like"):
+        budget += len(args["text"]) * 0.2
+    return budget
+
+
+async def execute_action(
+    tabs: TabControl,
+    name: str,
+    args: dict[str, Any],
+    *,
+    uploads: Mapping[str, Path] | None = None,
+    timeout_ms: int = 5000,
+) -> ActionResult:
+    """Run one action on the active tab. User-level problems come back as ok=False with a suggestion."""
+    invalid = validate_arguments(name, args)
+    if invalid is not None:
+        return invalid
+    spec = ACTIONS[name]
+    active: Page = tabs.active_page
+    watch = PageWatch(active)
+    ctx = ActionContext(tabs, active, watch, uploads or {}, timeout_ms)
+    tabs_before = await _tab_ids(tabs) if spec.may_open_tab else set()
+    await prepare_script_stopper(active)
+    result = ActionResult(ok=True, action=name)
+    watch.start()
+    try:
+        async with asyncio.timeout(_time_budget_s(name, args, timeout_ms)):
+            outcome = await spec.handler(ctx, args)
+            if spec.may_open_tab:
+                await watch.wait_for_popup(POPUP_GRACE_S if ctx.expects_popup else POPUP_GRACE_ANY_S)
+        result.data, result.screenshot, result.new_tab = outcome.data, outcome.screenshot, outcome.new_tab
+    except ActionError as exc:
+        result.ok, result.error, result.suggestion = False, exc.error, exc.suggestion
+    except ObservationError as exc:
+        result.ok, result.error = False, str(exc)
+    except PlaywrightError as exc:
+        _explain_failure(result, exc, ctx)
+    except TimeoutError:
+        stopped = await stop_page_scripts(active)
+        result.ok, result.error = False, f"{name} did not finish in time"
+        if stopped:
+            result.error += " (a busy script on the page was stopped)"
+        result.suggestion = "the page may be busy or stuck; try wait, refresh or navigate"
+    finally:
+        watch.stop()
+    await _report_changes(result, watch, tabs, tabs_before, timeout_ms)
+    return result
+
+
+def _explain_failure(result: ActionResult, exc: PlaywrightError, ctx: ActionContext) -> None:
+    result.ok = False
+    if ctx.watch.navigated and not isinstance(exc, PlaywrightTimeoutError):
+        result.error = (
+            f"the page navigated to {ctx.page.url} while {result.action} was running, so it may not have finished"
+        )
+        result.suggestion = REFRESH_HINT
+        return
+    explained = explain_playwright_error(exc, ctx.subject or "the page", ctx.timeout_ms)
+    result.error, result.suggestion = explained.error, explained.suggestion
+
+
+async def _tab_ids(tabs: TabControl) -> set[str]:
+    return {tab.id for tab in await tabs.list_tabs()}
+
+
+async def _report_changes(
+    result: ActionResult, watch: PageWatch, tabs: TabControl, tabs_before: set[str], timeout_ms: int
+) -> None:
+    page_closed = watch.page.is_closed()
+    if not page_closed:
+        await watch.settle(timeout_ms)
+        result.navigated = result.navigated or watch.navigated
+    if result.action in ("switch_tab", "open_tab", "close_tab"):
+        with contextlib.suppress(PlaywrightError):
+            result.url = tabs.active_page.url
+    elif not page_closed:
+        result.url = watch.page.url
+    dialogs = take_dialogs(watch.page) + [text for popup in watch.popups for text in take_dialogs(popup)]
+    if dialogs:
+        result.dialog = "; ".join(f"{text} (answered automatically)" for text in dialogs)
+    if watch.popups and result.new_tab is None:
+        result.new_tab = await _find_new_tab(tabs, tabs_before, watch.popups[-1])
+        result.data.setdefault(
+            "note",
+            "the page opened a new tab, which is now the current one"
+            if result.new_tab.active
+            else "the page opened a new tab; use switch_tab to work in it",
+        )
+
+
+async def _find_new_tab(tabs: TabControl, tabs_before: set[str], popup: Page) -> TabInfo:
+    """The tab the session made for the popup; the session may register it a moment after the event."""
+    for _ in range(10):
+        fresh = [tab for tab in await tabs.list_tabs() if tab.id not in tabs_before]
+        if fresh:
+            return fresh[-1]
+        await asyncio.sleep(0.05)
+    title = ""
+    with contextlib.suppress(PlaywrightError):
+        title = await popup.title()
+    return TabInfo(id="", title=title, url=popup.url)

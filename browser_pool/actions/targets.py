@@ -1,0 +1,172 @@
+"""Find what an action points at (an index, a CSS selector or a viewport point) and check it can take the action.
+
+The checks run in the page before Playwright acts, so a hidden, disabled or read-only element is reported at
+once instead of after Playwright's actionability timeout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from playwright.async_api import ElementHandle, Page
+from playwright.async_api import Error as PlaywrightError
+
+from browser_pool.actions.errors import REFRESH_HINT, ActionError
+from browser_pool.observe.bridge import (
+    ObservationError,
+    StaleElementError,
+    check_element,
+    element_handle,
+    target_info,
+)
+
+
+class Need(Enum):
+    """What the action will do with the element, which decides the checks."""
+
+    POINTER = "pointer"  # click, drag: rendered and enabled
+    HOVER = "hover"  # rendered
+    TEXT = "text"  # typing: rendered, enabled, editable, not read-only
+    SELECT = "select"  # a <select>, enabled
+    FILE = "file"  # a file input (may be hidden) or something that opens a file chooser
+    FOCUS = "focus"  # press_key on an element: rendered
+
+
+@dataclass(slots=True)
+class ElementTarget:
+    handle: ElementHandle
+    subject: str  # how messages name it, e.g. 'element [12] (button "Pay")'
+    state: dict[str, Any]  # the page model's check(): tag, rendered, enabled, editable, options ...
+
+
+@dataclass(slots=True)
+class PointTarget:
+    x: float
+    y: float
+
+    @property
+    def subject(self) -> str:
+        return f"point ({self.x:g}, {self.y:g})"
+
+
+def _named(base: str, state: dict[str, Any]) -> str:
+    name = state.get("name") or ""
+    return f'{base} ({state["tag"]} "{name}")' if name else f"{base} ({state['tag']})"
+
+
+_PREFER_INDEX = "an index from get_elements is the most reliable"
+
+
+def has_target(args: dict[str, Any]) -> bool:
+    return any(key in args for key in ("index", "selector", "x", "y"))
+
+
+async def resolve(page: Page, args: dict[str, Any], need: Need) -> ElementTarget | PointTarget:
+    """The target named by exactly one of `index`, `selector` or `x`+`y` in `args`."""
+    has_point = "x" in args or "y" in args
+    given = [key for key in ("index", "selector") if key in args]
+    if len(given) + has_point != 1:
+        raise ActionError("give exactly one target: index, selector, or x and y", _PREFER_INDEX)
+    if has_point:
+        return await _point(page, args)
+    return await resolve_element(page, args, need)
+
+
+async def resolve_element(page: Page, args: dict[str, Any], need: Need) -> ElementTarget:
+    """The element named by exactly one of `index` or `selector` in `args`."""
+    given = [key for key in ("index", "selector") if key in args]
+    if len(given) != 1:
+        raise ActionError("give exactly one target: index or selector", _PREFER_INDEX)
+    if "index" in args:
+        return await _by_index(page, int(args["index"]), need)
+    return await _by_selector(page, str(args["selector"]), need)
+
+
+async def _point(page: Page, args: dict[str, Any]) -> PointTarget:
+    if "x" not in args or "y" not in args:
+        raise ActionError("give both x and y")
+    width, height = await viewport_size(page)
+    x, y = float(args["x"]), float(args["y"])
+    if not (0 <= x < width and 0 <= y < height):
+        raise ActionError(
+            f"point ({x:g}, {y:g}) is outside the {width}x{height} viewport",
+            "coordinates are CSS pixels from the top-left of the visible area; scroll to bring the spot into view",
+        )
+    return PointTarget(x, y)
+
+
+async def viewport_size(page: Page) -> tuple[int, int]:
+    size = page.viewport_size
+    if size is not None:
+        return size["width"], size["height"]
+    width, height = await page.evaluate("() => [innerWidth, innerHeight]")
+    return int(width), int(height)
+
+
+async def _by_index(page: Page, index: int, need: Need) -> ElementTarget:
+    try:
+        info = await target_info(page, index)
+        handle = await element_handle(page, index, in_frame=info["inFrame"])
+    except StaleElementError as exc:
+        raise ActionError(str(exc), REFRESH_HINT) from exc
+    except ObservationError as exc:
+        raise ActionError(str(exc)) from exc
+    except PlaywrightError as exc:
+        raise ActionError(
+            f"element [{index}] could not be reached: {exc.message.splitlines()[0]}", REFRESH_HINT
+        ) from exc
+    target = ElementTarget(handle, _named(f"element [{index}]", info), info)
+    _require(target, need)
+    return target
+
+
+async def _by_selector(page: Page, selector: str, need: Need) -> ElementTarget:
+    locator = page.locator(selector)
+    try:
+        count = await locator.count()
+    except PlaywrightError as exc:
+        raise ActionError(
+            f"{selector!r} is not a valid selector", "use a CSS selector, e.g. from get_element_details, or an index"
+        ) from exc
+    if count == 0:
+        raise ActionError(f"no element matches the selector {selector!r}", "use an index from get_elements instead")
+    if count > 1:
+        raise ActionError(
+            f"the selector {selector!r} matches {count} elements",
+            "use a selector that matches one element (get_element_details gives one) or an index",
+        )
+    try:
+        handle = await locator.element_handle(timeout=1000)
+        state = await check_element(handle)
+    except PlaywrightError as exc:
+        raise ActionError(f"the element matching {selector!r} disappeared", REFRESH_HINT) from exc
+    target = ElementTarget(handle, _named(f"the element matching {selector!r}", state), state)
+    _require(target, need)
+    return target
+
+
+def _require(target: ElementTarget, need: Need) -> None:
+    state, subject = target.state, target.subject
+    if need is Need.FILE:
+        if not state["fileInput"] and not state["rendered"]:
+            raise ActionError(f"{subject} is hidden", REFRESH_HINT)
+        return
+    if not state["rendered"]:
+        raise ActionError(
+            f"{subject} is hidden (not displayed, or zero size)",
+            "it may appear after hovering over or opening a menu; " + REFRESH_HINT,
+        )
+    if need in (Need.POINTER, Need.TEXT, Need.SELECT) and not state["enabled"]:
+        raise ActionError(f"{subject} is disabled", "complete the fields or steps it depends on first")
+    if need is Need.TEXT:
+        if not state["editable"]:
+            raise ActionError(f"{subject} is not a text field", "type into an input, a textarea or an editable area")
+        if state["readonly"]:
+            raise ActionError(f"{subject} is read-only", "choose a text field that accepts input")
+    if need is Need.SELECT and not state["select"]:
+        raise ActionError(
+            f"{subject} is not a <select> drop-down",
+            "for a custom drop-down, click it and then click the option",
+        )

@@ -1,0 +1,77 @@
+"""Observe a page in three layers. Each layer is one `page.evaluate` round trip into the page model."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from playwright.async_api import Page
+
+from browser_pool.observe.bridge import ObservationError, call_model, index_base, stale_reason
+from browser_pool.observe.types import (
+    ELEMENT_KINDS,
+    DetailsResult,
+    ElementDetails,
+    ElementInfo,
+    ElementList,
+    Observation,
+    PageSummary,
+)
+
+DEFAULT_BUDGET_CHARS = 12_000
+SUMMARY_TEXT_CHARS = 500
+
+
+async def get_summary(page: Page, *, text_chars: int = SUMMARY_TEXT_CHARS) -> PageSummary:
+    """Layer 1: url, title, viewport and scroll, element counts, the first visible text, focus, open dialogs."""
+    raw = await call_model(page, "summary", {"base": index_base(page), "textLimit": text_chars})
+    return PageSummary.from_page(raw)
+
+
+async def get_elements(
+    page: Page,
+    type: str = "all",  # noqa: A002 - the name the model uses in the get_elements action
+    visible_only: bool = True,
+    *,
+    budget_chars: int = DEFAULT_BUDGET_CHARS,
+) -> ElementList:
+    """Layer 2: the interactive elements of one kind (or all), in document order, cut to `budget_chars`.
+
+    `visible_only` keeps the elements inside the viewport; otherwise every rendered element is listed and those
+    outside the viewport are marked `offscreen`. Elements that are not rendered (display:none, zero size,
+    visibility:hidden) are never listed. Listing records a watermark: the next list marks later elements new.
+    """
+    if type not in ELEMENT_KINDS:
+        raise ObservationError(f"unknown element type {type!r}; use one of {', '.join(ELEMENT_KINDS)}")
+    raw = await call_model(
+        page,
+        "elements",
+        {"base": index_base(page), "kind": type, "visibleOnly": visible_only, "budget": budget_chars},
+    )
+    return ElementList(
+        items=[ElementInfo.from_page(item) for item in raw["items"]],
+        lines=list(raw["lines"]),
+        total=raw["total"],
+        kind=type,
+        visible_only=visible_only,
+    )
+
+
+async def get_element_details(page: Page, indices: Sequence[int]) -> DetailsResult:
+    """Layer 3: attributes, a unique CSS selector (within the element's document or shadow root), XPath,
+    the parent's text and the number of children, for each index still alive."""
+    raw = await call_model(page, "details", {"base": index_base(page), "indices": list(indices)})
+    found: list[ElementDetails] = []
+    missing: dict[int, str] = {}
+    for entry in raw:
+        if entry["status"] == "ok":
+            found.append(ElementDetails.from_page(entry))
+        else:
+            missing[entry["index"]] = stale_reason(entry["index"], entry["status"])
+    return DetailsResult(found=found, missing=missing)
+
+
+async def observe(page: Page, *, budget_chars: int = DEFAULT_BUDGET_CHARS) -> Observation:
+    """The default per-step observation: the summary and the elements in view."""
+    summary = await get_summary(page)
+    elements = await get_elements(page, "all", visible_only=True, budget_chars=budget_chars)
+    return Observation(summary=summary, elements=elements)

@@ -1,0 +1,464 @@
+// Hive's in-page model of the interactive elements of a page: finds them (open shadow roots and same-origin
+// iframes included), gives each a stable index, describes them compactly, and resolves an index back to its
+// element for the actions. Evaluated as an expression; the value is the API object, installed once per
+// document under a Symbol key so page scripts enumerating `window` never see it.
+(() => {
+  const KEY = Symbol.for("hive.pageModel.v1");
+  if (window[KEY]) return window[KEY];
+
+  const INTERACTIVE = [
+    "a[href]", "button", "input:not([type=hidden])", "select", "textarea", "summary", "img",
+    "[role]", "[contenteditable]:not([contenteditable=false])", "[onclick]", "[draggable=true]",
+    "[tabindex]:not([tabindex='-1'])",
+  ].join(",");
+  const DIALOGS = "dialog[open],[role=dialog],[role=alertdialog],[aria-modal=true]";
+  const ROLE_KIND = {
+    button: "button", tab: "button", menuitem: "button", menuitemcheckbox: "button", menuitemradio: "button",
+    option: "button", switch: "button", treeitem: "button", link: "link", checkbox: "input", radio: "input",
+    textbox: "input", searchbox: "input", combobox: "input", slider: "input", spinbutton: "input",
+    listbox: "select", img: "image", image: "image",
+  };
+  const BUTTON_INPUT_TYPES = new Set(["button", "submit", "reset", "image"]);
+  const NO_TEXT = "script,style,noscript,template";
+  const TEXT_SKIP = new Set(["script", "style", "noscript", "template", "svg", "head", "title"]);
+  const TEXT_MAX = 50, HREF_MAX = 100, VALUE_MAX = 50, OPTIONS_MAX = 60, ATTR_MAX = 200, PARENT_TEXT_MAX = 200;
+
+  const state = { refs: new Map(), indexOf: new WeakMap(), base: 1, next: 1, listWatermark: null };
+
+  const clean = (s) => (s || "").replace(/\s+/g, " ").trim();
+  const cut = (s, n) => (s.length > n ? s.slice(0, n - 1) + "…" : s);
+  const quote = (s) => '"' + s.replace(/"/g, "'") + '"';
+
+  function setBase(base) {
+    // A fresh document continues the tab's numbering, so an index from the previous page is recognisably old
+    // instead of silently meaning some other element here.
+    if (state.refs.size === 0 && state.next === state.base && base > state.base) {
+      state.base = base;
+      state.next = base;
+    }
+  }
+
+  function register(el) {
+    let index = state.indexOf.get(el);
+    if (index === undefined) {
+      index = state.next++;
+      state.indexOf.set(el, index);
+      state.refs.set(index, new WeakRef(el));
+    }
+    return index;
+  }
+
+  function kindOf(el) {
+    const role = el.getAttribute("role");
+    if (role && ROLE_KIND[role]) return ROLE_KIND[role];
+    switch (el.localName) {
+      case "a": return el.hasAttribute("href") ? "link" : "other";
+      case "button": case "summary": return "button";
+      case "input": return BUTTON_INPUT_TYPES.has(el.type) ? "button" : "input";
+      case "textarea": return "input";
+      case "select": return "select";
+      case "img": return "image";
+    }
+    if (el.isContentEditable) return "input";
+    if (role && !el.hasAttribute("onclick") && !el.hasAttribute("tabindex") && el.getAttribute("draggable") !== "true") {
+      return null;  // a structural role (region, list, navigation...) on an otherwise inert element
+    }
+    return "other";
+  }
+
+  const intersects = (r, c) => r.right > c.l && r.left < c.r && r.bottom > c.t && r.top < c.b;
+  const clipBox = (a, b) => ({ l: Math.max(a.l, b.l), t: Math.max(a.t, b.t), r: Math.min(a.r, b.r), b: Math.min(a.b, b.b) });
+  const parentOf = (el) => el.parentElement || (el.parentNode && el.parentNode.host) || null;
+
+  // The box an element's scrolling/overflow-clipping ancestors leave visible, in the frame's own coordinates.
+  // Memoised per ancestor: only computed for elements whose own box is inside the viewport.
+  function ancestorClip(el, memo) {
+    const parent = parentOf(el);
+    if (!parent || parent.localName === "body" || parent.localName === "html") return null;
+    if (memo.has(parent)) return memo.get(parent);
+    let clip = ancestorClip(parent, memo);
+    const cs = getComputedStyle(parent);
+    if (cs.overflowX !== "visible" || cs.overflowY !== "visible") {
+      const r = parent.getBoundingClientRect();
+      const own = { l: r.left, t: r.top, r: r.right, b: r.bottom };
+      clip = clip ? clipBox(clip, own) : own;
+    }
+    memo.set(parent, clip);
+    return clip;
+  }
+
+  function boxOf(el) {
+    let r = el.getBoundingClientRect();
+    // An inline link wrapping a floated or block child can have an empty box while its child shows.
+    if ((r.width === 0 || r.height === 0) && el.firstElementChild) r = el.firstElementChild.getBoundingClientRect();
+    return r;
+  }
+
+  const isRendered = (el, r) =>
+    r.width > 0 && r.height > 0 && el.checkVisibility({ checkVisibilityCSS: true, visibilityProperty: true });
+
+  // One pass over the page: every rendered interactive element in document order (shadow roots and same-origin
+  // iframes spliced in where their host sits), with its kind, top-level box and whether it is in view.
+  function scan(wantDialogs) {
+    const vw = innerWidth, vh = innerHeight;
+    const result = { records: [], forms: 0, crossOriginFrames: 0, dialogs: [] };
+    const top = { dx: 0, dy: 0, clip: { l: 0, t: 0, r: vw, b: vh }, frame: null };
+    result.records = scanRoot(document, top, result, wantDialogs);
+    // Registered after splicing so a page's first indices follow reading order.
+    for (const rec of result.records) rec.index = register(rec.el);
+    return result;
+  }
+
+  function scanRoot(root, ctx, result, wantDialogs) {
+    const records = [];
+    const memo = new Map();
+    for (const el of root.querySelectorAll(INTERACTIVE)) {
+      const kind = kindOf(el);
+      if (!kind) continue;
+      const r = boxOf(el);
+      if (!isRendered(el, r)) continue;
+      let inView = false;
+      const shifted = { left: r.left + ctx.dx, right: r.right + ctx.dx, top: r.top + ctx.dy, bottom: r.bottom + ctx.dy };
+      if (intersects(shifted, ctx.clip)) {
+        const clip = ancestorClip(el, memo);
+        inView = !clip || intersects(r, clip);
+      }
+      records.push({
+        el, kind, inView, frame: ctx.frame, index: 0,
+        rect: [Math.round(shifted.left), Math.round(shifted.top), Math.round(r.width), Math.round(r.height)],
+      });
+    }
+    result.forms += root.querySelectorAll("form").length;
+    if (wantDialogs) collectDialogs(root, ctx, result);
+
+    const nested = [];
+    for (const el of root.querySelectorAll("*")) {
+      if (el.shadowRoot) nested.push([el, scanRoot(el.shadowRoot, ctx, result, wantDialogs)]);
+      if (el.localName === "iframe" || el.localName === "frame") {
+        const inner = frameContext(el, ctx);
+        if (inner === "cross-origin") result.crossOriginFrames++;
+        else if (inner) nested.push([el, scanRoot(inner.doc, inner, result, wantDialogs)]);
+      }
+    }
+    return nested.length ? splice(records, nested) : records;
+  }
+
+  function frameContext(frameEl, ctx) {
+    let doc = null;
+    try { doc = frameEl.contentDocument; } catch (e) { doc = null; }
+    if (!doc) return frameEl.contentWindow ? "cross-origin" : null;
+    const r = frameEl.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) return null;
+    const cs = getComputedStyle(frameEl);
+    const left = r.left + frameEl.clientLeft + parseFloat(cs.paddingLeft) + ctx.dx;
+    const top = r.top + frameEl.clientTop + parseFloat(cs.paddingTop) + ctx.dy;
+    const own = { l: left, t: top, r: left + frameEl.clientWidth, b: top + frameEl.clientHeight };
+    return { doc, dx: left, dy: top, clip: clipBox(ctx.clip, own), frame: frameEl };
+  }
+
+  // Insert each nested root's records right after the records that precede its host in document order.
+  function splice(records, nested) {
+    const at = (host) => {
+      let lo = 0, hi = records.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        const pos = host.compareDocumentPosition(records[mid].el);
+        if (pos & Node.DOCUMENT_POSITION_FOLLOWING && !(pos & Node.DOCUMENT_POSITION_CONTAINED_BY)) hi = mid;
+        else lo = mid + 1;
+      }
+      return lo;
+    };
+    const inserts = nested.map(([host, recs]) => [at(host), recs]).sort((a, b) => a[0] - b[0]);
+    const out = [];
+    let i = 0;
+    for (const [pos, recs] of inserts) {
+      while (i < pos) out.push(records[i++]);
+      for (const r of recs) out.push(r);
+    }
+    while (i < records.length) out.push(records[i++]);
+    return out;
+  }
+
+  function collectDialogs(root, ctx, result) {
+    for (const el of root.querySelectorAll(DIALOGS)) {
+      const r = el.getBoundingClientRect();
+      // Sites keep closed dialogs in the page marked aria-hidden.
+      if (!isRendered(el, r) || el.closest("[aria-hidden=true]")) continue;
+      const heading = el.querySelector("h1,h2,h3,h4,[role=heading]");
+      // innerText keeps the breaks between blocks ("Privacy Overview This website…"); dialogs are few.
+      const name = clean(el.getAttribute("aria-label")) || labelledBy(el) || clean(heading && heading.innerText) ||
+        clean(el.innerText.slice(0, 200));
+      result.dialogs.push(cut(name, 80));
+    }
+  }
+
+  function labelledBy(el) {
+    const ids = el.getAttribute("aria-labelledby");
+    if (!ids) return "";
+    const root = el.getRootNode();
+    return clean(ids.split(/\s+/).map((id) => (root.getElementById ? root.getElementById(id) : null))
+      .filter(Boolean).map((n) => n.textContent).join(" "));
+  }
+
+  // The element's text without what never shows: scripts, styles, and <noscript> (raw markup while scripts run).
+  function shortText(el) {
+    let t = "";
+    if (!el.querySelector(NO_TEXT)) {
+      t = el.textContent || "";
+    } else {
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node && t.length < 400; node = walker.nextNode()) {
+        if (!node.parentElement.closest(NO_TEXT)) t += " " + node.data;
+      }
+    }
+    if (t.length > 400) t = t.slice(0, 400);
+    return clean(t);
+  }
+
+  // What a person would call the element: its label for form fields, its text for buttons and links.
+  function nameOf(el, kind) {
+    const aria = clean(el.getAttribute("aria-label")) || labelledBy(el);
+    if (aria) return aria;
+    const tag = el.localName;
+    if (tag === "input" || tag === "textarea" || tag === "select") {
+      if (tag === "input" && BUTTON_INPUT_TYPES.has(el.type)) return clean(el.value || el.alt || el.title);
+      const label = el.labels && el.labels.length ? shortText(el.labels[0]) : "";
+      return label || clean(el.title);
+    }
+    if (kind === "image") return clean(el.getAttribute("alt") || el.title);
+    const text = shortText(el);
+    if (text) return text;
+    const img = el.querySelector("img[alt],svg title,[aria-label]");
+    if (img) return clean(img.getAttribute("alt") || img.getAttribute("aria-label") || img.textContent);
+    return clean(el.title);
+  }
+
+  function hrefOf(el) {
+    const raw = el.getAttribute("href");
+    if (!raw || raw === "#" || /^\s*javascript:/i.test(raw)) return "";
+    let url;
+    try { url = new URL(raw, el.baseURI); } catch (e) { return cut(raw, HREF_MAX); }
+    // Same-origin links as a path: the origin is in the summary already and repeats on every line otherwise.
+    const shown = url.origin === location.origin ? url.pathname + url.search + url.hash : url.href;
+    return cut(shown, HREF_MAX);
+  }
+
+  function valueOf(el) {
+    const tag = el.localName;
+    if (tag === "select") {
+      const chosen = Array.from(el.selectedOptions || []).map((o) => clean(o.label || o.text));
+      return cut(chosen.join(", "), VALUE_MAX);
+    }
+    if (tag === "input" || tag === "textarea") {
+      if (tag === "input" && (BUTTON_INPUT_TYPES.has(el.type) || el.type === "checkbox" || el.type === "radio")) return "";
+      if (el.type === "password") return el.value ? "•••" : "";
+      if (el.type === "file") return cut(Array.from(el.files || []).map((f) => f.name).join(", "), VALUE_MAX);
+      return cut(clean(el.value), VALUE_MAX);
+    }
+    if (el.isContentEditable && el.localName !== "body") return cut(shortText(el), VALUE_MAX);
+    return "";
+  }
+
+  function isEnabled(el) {
+    if (el.matches(":disabled")) return false;
+    return el.closest("[aria-disabled=true]") === null || el.getAttribute("aria-disabled") === "false";
+  }
+
+  function describe(rec, isNew) {
+    const el = rec.el, tag = el.localName;
+    const info = {
+      index: rec.index, tag, kind: rec.kind, text: cut(nameOf(el, rec.kind), TEXT_MAX),
+      visible: rec.inView, enabled: isEnabled(el), rect: rec.rect, new: isNew,
+    };
+    const role = el.getAttribute("role");
+    if (role) info.role = role;
+    if (tag === "input") info.type = el.type;
+    const placeholder = el.getAttribute("placeholder");
+    if (placeholder) info.placeholder = cut(clean(placeholder), TEXT_MAX);
+    if (tag === "a" || tag === "area") { const h = hrefOf(el); if (h) info.href = h; }
+    const value = valueOf(el);
+    if (value) info.value = value;
+    if (tag === "input" && (el.type === "checkbox" || el.type === "radio")) info.checked = el.checked;
+    else if (el.hasAttribute("aria-checked")) info.checked = el.getAttribute("aria-checked") === "true";
+    if (tag === "select") info.options = Array.from(el.options).map((o) => clean(o.label || o.text));
+    if (tag === "input" || tag === "textarea" || tag === "select") {
+      const name = el.getAttribute("name");
+      if (name && !info.text && !info.placeholder) info.name = cut(name, TEXT_MAX);
+    }
+    if (el.readOnly) info.readonly = true;
+    if (rec.frame) info.in_frame = true;
+    if (el.getRootNode() instanceof ShadowRoot) info.in_shadow = true;
+    return info;
+  }
+
+  // One compact line per element, e.g. `[13] input type=email "Email" placeholder="you@x" value="a@b"`.
+  function renderLine(info, showOffscreen) {
+    let line = (info.new ? "*[" : "[") + info.index + "] " + info.tag;
+    if (info.role && info.role !== info.tag) line += " role=" + info.role;
+    if (info.type && info.type !== "text") line += " type=" + info.type;
+    if (info.text) line += " " + quote(info.text);
+    if (info.name) line += " name=" + quote(info.name);
+    if (info.placeholder && info.placeholder !== info.text) line += " placeholder=" + quote(info.placeholder);
+    if (info.value) line += " value=" + quote(info.value);
+    if (info.options) line += " options=" + quote(cut(info.options.join("|"), OPTIONS_MAX));
+    if (info.href) line += " href=" + info.href;
+    if (info.checked) line += " checked";
+    if (!info.enabled) line += " disabled";
+    if (info.readonly) line += " readonly";
+    if (showOffscreen && !info.visible) line += " offscreen";
+    return line;
+  }
+
+  function deepActiveElement() {
+    let el = document.activeElement;
+    for (;;) {
+      if (el && el.shadowRoot && el.shadowRoot.activeElement) { el = el.shadowRoot.activeElement; continue; }
+      if (el && (el.localName === "iframe" || el.localName === "frame")) {
+        let doc = null;
+        try { doc = el.contentDocument; } catch (e) { doc = null; }
+        if (doc && doc.activeElement) { el = doc.activeElement; continue; }
+      }
+      return el;
+    }
+  }
+
+  function visibleText(limit) {
+    const body = document.body || document.documentElement;
+    if (!body) return "";
+    const vh = innerHeight, vw = innerWidth;
+    const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+    const parts = [];
+    let size = 0, lastParent = null, lastVisible = false;
+    for (let node = walker.nextNode(); node && size < limit; node = walker.nextNode()) {
+      const text = node.data;
+      if (!/\S/.test(text)) continue;
+      const parent = node.parentElement;
+      if (parent !== lastParent) {
+        lastParent = parent;
+        lastVisible = false;
+        if (parent && !TEXT_SKIP.has(parent.localName)) {
+          const r = parent.getBoundingClientRect();
+          lastVisible = r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < vh && r.right > 0 && r.left < vw &&
+            parent.checkVisibility({ checkVisibilityCSS: true, visibilityProperty: true, opacityProperty: true });
+        }
+      }
+      if (!lastVisible) continue;
+      const piece = clean(text);
+      parts.push(piece);
+      size += piece.length + 1;
+    }
+    return cut(parts.join(" "), limit);
+  }
+
+  const COUNT_KEYS = { button: "buttons", input: "inputs", link: "links", select: "selects", image: "images" };
+
+  function summary(opts) {
+    setBase(opts.base);
+    const found = scan(true);
+    const counts = { buttons: 0, inputs: 0, links: 0, selects: 0, images: 0, forms: found.forms };
+    for (const rec of found.records) if (COUNT_KEYS[rec.kind]) counts[COUNT_KEYS[rec.kind]]++;
+    const active = deepActiveElement();
+    let focused = null;
+    if (active && active.localName !== "body" && active.localName !== "html") {
+      const index = state.indexOf.get(active);
+      focused = { tag: active.localName, index: index === undefined ? null : index };
+    }
+    const scroller = document.scrollingElement || document.documentElement;
+    return {
+      url: location.href, title: document.title,
+      viewport: [innerWidth, innerHeight], scroll: [Math.round(scrollX), Math.round(scrollY)],
+      page: [scroller.scrollWidth, scroller.scrollHeight],
+      counts, text: visibleText(opts.textLimit), focused, dialogs: found.dialogs,
+      crossOriginFrames: found.crossOriginFrames, next: state.next,
+    };
+  }
+
+  // In the "all" list an image earns a line only if it says something and is not already part of a link or
+  // button (whose line carries its alt text).
+  const listedImage = (el) => el.closest("a,button") === null && !!clean(el.getAttribute("alt") || el.title);
+
+  function elements(opts) {
+    setBase(opts.base);
+    const found = scan(false);
+    const watermark = state.listWatermark;
+    const matching = found.records.filter((rec) =>
+      (opts.kind === "all" ? rec.kind !== "image" || listedImage(rec.el) : rec.kind === opts.kind) &&
+      (!opts.visibleOnly || rec.inView));
+    const lines = [], items = [];
+    let size = 0;
+    for (const rec of matching) {
+      const info = describe(rec, watermark !== null && rec.index >= watermark);
+      const line = renderLine(info, !opts.visibleOnly);
+      if (size + line.length + 1 > opts.budget && items.length) break;
+      lines.push(line);
+      items.push(info);
+      size += line.length + 1;
+    }
+    state.listWatermark = state.next;
+    return { lines, items, total: matching.length, next: state.next };
+  }
+
+  // Is the element still the one the index was given to, in a live document?
+  function liveness(el) {
+    if (!el) return "gone";
+    let doc = el.ownerDocument;
+    while (doc !== document) {
+      const win = doc.defaultView;
+      let host = null;
+      try { host = win && win.frameElement; } catch (e) { host = null; }
+      if (!host || !host.isConnected || host.contentDocument !== doc) return "frame-detached";
+      doc = host.ownerDocument;
+    }
+    return el.isConnected ? "ok" : "gone";
+  }
+
+  function lookup(index) {
+    if (!Number.isInteger(index) || index >= state.next) return { status: "unknown" };
+    if (index < state.base) return { status: "previous-page" };
+    const ref = state.refs.get(index);
+    const el = ref ? ref.deref() : undefined;
+    const status = liveness(el);
+    return { status, el: status === "ok" ? el : null };
+  }
+
+  // Why an action on the element would fail right now, checked up front so errors come back at once instead of
+  // after Playwright's actionability timeout.
+  function check(el) {
+    const r = boxOf(el);
+    const tag = el.localName;
+    return {
+      tag, rendered: isRendered(el, r), enabled: isEnabled(el), readonly: !!el.readOnly,
+      editable: tag === "textarea" || (tag === "input" && !BUTTON_INPUT_TYPES.has(el.type)) || el.isContentEditable,
+      select: tag === "select", fileInput: tag === "input" && el.type === "file",
+      options: tag === "select" ? Array.from(el.options).map((o) => ({ value: o.value, label: clean(o.label || o.text) })) : [],
+      name: cut(nameOf(el, kindOf(el) || "other"), TEXT_MAX),
+      // A link or a form's button that targets another window opens its tab a moment after the click returns.
+      opensWindow: opensWindow(el),
+    };
+  }
+
+  function opensWindow(el) {
+    const link = el.closest("a[target],area[target]");
+    const form = el.form || el.closest("form");
+    const name = (link && link.getAttribute("target")) || (form && form.getAttribute("target")) || "";
+    return name !== "" && !["_self", "_parent", "_top"].includes(name.toLowerCase());
+  }
+
+  function target(index) {
+    const found = lookup(index);
+    if (found.status !== "ok") return { status: found.status, next: state.next };
+    return { status: "ok", inFrame: found.el.ownerDocument !== document, ...check(found.el) };
+  }
+
+  function element(index) { return lookup(index).el || null; }
+  function frameOf(index) {
+    const el = lookup(index).el;
+    return el && el.ownerDocument !== document ? el.ownerDocument.defaultView.frameElement : null;
+  }
+
+  // @include element_details.js
+
+  const api = { summary, elements, details, target, element, frameOf, check, next: () => state.next };
+  Object.defineProperty(window, KEY, { value: api, enumerable: false, configurable: false, writable: false });
+  return api;
+})()

@@ -1,0 +1,95 @@
+"""Popups, the tab actions, and JavaScript dialogs reported in the action result."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.async_api import Page
+
+from browser_pool.actions import execute_action
+from browser_pool.observe import get_elements
+from tests.browser_pool.page.conftest import ContextTabs
+from tests.browser_pool.page.helpers import index_of
+
+pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
+
+
+@pytest.mark.parametrize("control", ["Open window", "New tab link"])
+async def test_a_popup_is_reported_as_a_new_tab(tabs: ContextTabs, page: Page, site: str, control: str) -> None:
+    await page.goto(f"{site}/popups.html")
+    listing = await get_elements(page)
+
+    result = await execute_action(tabs, "click", {"index": index_of(listing, control)})
+
+    assert result.ok, result.error
+    assert result.new_tab is not None
+    assert result.new_tab.id == "t2"
+    assert result.new_tab.url == f"{site}/next.html"
+    assert result.data["note"] == "the page opened a new tab, which is now the current one"
+    assert not result.navigated
+    assert result.url == f"{site}/popups.html"
+    assert tabs.active_page.url == f"{site}/next.html"
+    assert await tabs.active_page.title() == "Next page"
+
+
+async def test_list_switch_open_and_close_tabs(tabs: ContextTabs, page: Page, site: str) -> None:
+    await page.goto(f"{site}/forms.html")
+
+    opened = await execute_action(tabs, "open_tab", {"url": f"{site}/next.html"})
+    assert opened.ok
+    assert opened.new_tab is not None
+    assert opened.url == f"{site}/next.html"
+    listed = await execute_action(tabs, "list_tabs", {})
+    assert [(tab["id"], tab["title"], tab["active"]) for tab in listed.data["tabs"]] == [
+        ("t1", "Sign up", False),
+        ("t2", "Next page", True),
+    ]
+
+    switched = await execute_action(tabs, "switch_tab", {"tab_id": "t1"})
+    assert switched.ok
+    assert switched.url == f"{site}/forms.html"
+    assert tabs.active_page is page
+
+    closed = await execute_action(tabs, "close_tab", {"tab_id": "t2"})
+    assert closed.ok
+    assert [tab["id"] for tab in closed.data["tabs"]] == ["t1"]
+
+
+async def test_tab_mistakes_are_explained(tabs: ContextTabs, page: Page, site: str) -> None:
+    await page.goto(f"{site}/forms.html")
+
+    unknown = await execute_action(tabs, "switch_tab", {"tab_id": "t9"})
+    bad_url = await execute_action(tabs, "open_tab", {"url": "file:///etc/passwd"})
+
+    assert not unknown.ok
+    assert unknown.error == "there is no tab 't9'"
+    assert unknown.suggestion == "open tabs: t1 (Sign up)"
+    assert not bad_url.ok
+    assert bad_url.error.startswith("file: URLs cannot be opened")
+    assert len(await tabs.list_tabs()) == 1
+
+
+async def test_an_alert_is_answered_and_its_text_reported(tabs: ContextTabs, page: Page, site: str) -> None:
+    await page.goto(f"{site}/popups.html")
+    listing = await get_elements(page)
+
+    result = await execute_action(tabs, "click", {"index": index_of(listing, "Alert")})
+
+    assert result.ok, result.error
+    assert result.dialog == 'alert "Saved!" (answered automatically)'
+    assert await page.text_content("#out") == "after alert"
+
+
+async def test_confirm_and_prompt_are_accepted(tabs: ContextTabs, page: Page, site: str) -> None:
+    await page.goto(f"{site}/popups.html")
+    listing = await get_elements(page)
+
+    confirmed = await execute_action(tabs, "click", {"index": index_of(listing, "Delete")})
+    assert confirmed.dialog == 'confirm "Delete the item?" (answered automatically)'
+    assert await page.text_content("#out") == "confirmed"
+
+    named = await execute_action(tabs, "click", {"index": index_of(listing, "Name")})
+    assert named.dialog == 'prompt "Your name?" (answered automatically)'
+    assert await page.text_content("#out") == "name Ada"  # the prompt's default text
+
+    quiet = await execute_action(tabs, "get_elements", {})
+    assert quiet.dialog == ""  # each dialog is reported once
