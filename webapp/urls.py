@@ -8,6 +8,7 @@ api_patterns = [
     path("auth/", include("webapp.accounts.urls")),
     path("", include("webapp.conversations.urls")),
     path("", include("webapp.runs.urls")),
+    path("", include("webapp.llm.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]

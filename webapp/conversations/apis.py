@@ -2,20 +2,33 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from webapp.conversations.models import Conversation
 from webapp.conversations.selectors import conversation_get, conversation_list, message_list
 from webapp.conversations.serializers import ConversationOutput, MessageOutput
 from webapp.conversations.services import conversation_create, conversation_delete, conversation_update, message_send
+from webapp.llm.selectors import model_profile_get
 from webapp.runs.serializers import RunOutput
 
 
 class ConversationInput(serializers.Serializer):
-    title = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    title = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    model_profile = serializers.IntegerField(required=False, allow_null=True)
+    show_reasoning = serializers.BooleanField(required=False)
+    confirm_mode = serializers.ChoiceField(choices=Conversation.ConfirmMode.choices, required=False)
+
+
+def _resolve_profile(request: Request, fields: dict[str, Any]) -> dict[str, Any]:
+    if fields.get("model_profile") is not None:
+        fields["model_profile"] = model_profile_get(user=request.user, profile_id=fields["model_profile"])
+    return fields
 
 
 class ConversationListApi(APIView):
@@ -27,7 +40,7 @@ class ConversationListApi(APIView):
     def post(self, request: Request) -> Response:
         data = ConversationInput(data=request.data)
         data.is_valid(raise_exception=True)
-        conversation = conversation_create(owner=request.user, title=data.validated_data["title"])
+        conversation = conversation_create(owner=request.user, **_resolve_profile(request, dict(data.validated_data)))
         return Response(ConversationOutput(conversation).data, status=status.HTTP_201_CREATED)
 
 
@@ -39,9 +52,11 @@ class ConversationDetailApi(APIView):
     @extend_schema(request=ConversationInput, responses={200: ConversationOutput})
     def patch(self, request: Request, conversation_id: int) -> Response:
         conversation = conversation_get(user=request.user, conversation_id=conversation_id)
-        data = ConversationInput(data=request.data)
+        data = ConversationInput(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
-        conversation = conversation_update(conversation=conversation, title=data.validated_data["title"])
+        conversation = conversation_update(
+            conversation=conversation, **_resolve_profile(request, dict(data.validated_data))
+        )
         return Response(ConversationOutput(conversation).data)
 
     @extend_schema(responses={204: None})

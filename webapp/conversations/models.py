@@ -8,7 +8,18 @@ class Conversation(models.Model):
     """A chat with the agent. It belongs to one user and owns one browser session."""
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversations")
+
+    class ConfirmMode(models.TextChoices):
+        AUTO = "auto", "Run page and SKILL tools without asking"
+        CONFIRM = "confirm", "Ask before every page or SKILL tool that changes something"
+
     title = models.CharField(max_length=200, blank=True)
+    # None: the server's default model (HIVE_LLM_*).
+    model_profile = models.ForeignKey(
+        "llm.ModelProfile", on_delete=models.SET_NULL, null=True, blank=True, related_name="conversations"
+    )
+    show_reasoning = models.BooleanField(default=False)
+    confirm_mode = models.CharField(max_length=10, choices=ConfirmMode.choices, default=ConfirmMode.AUTO)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

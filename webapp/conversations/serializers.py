@@ -12,7 +12,10 @@ class ConversationOutput(serializers.ModelSerializer[Conversation]):
 
     class Meta:
         model = Conversation
-        fields = ["id", "title", "created_at", "updated_at", "last_run_status"]
+        fields = [
+            "id", "title", "model_profile", "show_reasoning", "confirm_mode", "created_at", "updated_at",
+            "last_run_status",
+        ]  # fmt: skip
 
     def get_last_run_status(self, obj: Conversation) -> str | None:
         if hasattr(obj, "last_run_status"):  # annotated by the list selector

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
@@ -11,6 +13,7 @@ from webapp.conversations.models import Conversation, Message
 from webapp.conversations.serializers import ConversationOutput, MessageOutput
 from webapp.core.events import publish_on_commit
 from webapp.core.exceptions import ApplicationError
+from webapp.llm.models import ModelProfile
 from webapp.runs.models import Run
 from webapp.runs.services import run_create
 
@@ -20,15 +23,40 @@ def _title_from(content: str) -> str:
     return first_line[:80]
 
 
-@transaction.atomic
-def conversation_create(*, owner: AbstractBaseUser, title: str = "") -> Conversation:
-    return Conversation.objects.create(owner=owner, title=title.strip())
+def _check_profile(owner_id: int, profile: ModelProfile | None) -> None:
+    if profile is not None and profile.owner_id != owner_id:
+        raise ApplicationError("Unknown model profile.")
 
 
 @transaction.atomic
-def conversation_update(*, conversation: Conversation, title: str) -> Conversation:
-    conversation.title = title.strip()
-    conversation.save(update_fields=["title", "updated_at"])
+def conversation_create(
+    *,
+    owner: AbstractBaseUser,
+    title: str = "",
+    model_profile: ModelProfile | None = None,
+    show_reasoning: bool = False,
+    confirm_mode: str = Conversation.ConfirmMode.AUTO,
+) -> Conversation:
+    _check_profile(owner.pk, model_profile)
+    return Conversation.objects.create(
+        owner=owner,
+        title=title.strip(),
+        model_profile=model_profile,
+        show_reasoning=show_reasoning,
+        confirm_mode=confirm_mode,
+    )
+
+
+@transaction.atomic
+def conversation_update(*, conversation: Conversation, **changes: Any) -> Conversation:
+    """Change any of: title, model_profile, show_reasoning, confirm_mode."""
+    if "model_profile" in changes:
+        _check_profile(conversation.owner_id, changes["model_profile"])
+    if "title" in changes:
+        changes["title"] = str(changes["title"]).strip()
+    for field, value in changes.items():
+        setattr(conversation, field, value)
+    conversation.save(update_fields=[*changes, "updated_at"])
     publish_on_commit(
         conversation.pk, {"type": "conversation.updated", "conversation": ConversationOutput(conversation).data}
     )

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from django.http import FileResponse
-from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import status
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from webapp.conversations.selectors import conversation_get
-from webapp.runs.selectors import run_get, run_list, step_get
-from webapp.runs.serializers import RunOutput, RunWithStepsOutput
-from webapp.runs.services import run_abort
+from webapp.runs.selectors import confirmation_get, model_call_list, run_get, run_list, step_get
+from webapp.runs.serializers import ConfirmationOutput, ModelCallOutput, RunOutput, RunWithStepsOutput
+from webapp.runs.services import confirmation_answer, run_abort
 
 
 class RunListApi(APIView):
@@ -43,3 +43,45 @@ class StepScreenshotApi(APIView):
         if not step.screenshot:
             raise NotFound("This step has no screenshot.")
         return FileResponse(step.screenshot.open("rb"), content_type="image/jpeg")
+
+
+class RunDebugApi(APIView):
+    """What the model saw: the exact payloads sent for this run, and the tabs shared with it."""
+
+    @extend_schema(
+        responses={
+            200: inline_serializer(
+                "RunDebug",
+                {
+                    "run": serializers.IntegerField(),
+                    "shared_tabs": serializers.ListField(),
+                    "model_calls": ModelCallOutput(many=True),
+                },
+            )
+        }
+    )
+    def get(self, request: Request, run_id: int) -> Response:
+        run = run_get(user=request.user, run_id=run_id)
+        return Response(
+            {
+                "run": run.pk,
+                "shared_tabs": run.metadata.get("shared_tabs", []),
+                "model_calls": ModelCallOutput(model_call_list(run=run), many=True).data,
+            }
+        )
+
+
+class ConfirmationAnswerInput(serializers.Serializer):
+    approve = serializers.BooleanField()
+
+
+class ConfirmationAnswerApi(APIView):
+    @extend_schema(request=ConfirmationAnswerInput, responses={200: ConfirmationOutput})
+    def post(self, request: Request, confirmation_id: int) -> Response:
+        confirmation = confirmation_get(user=request.user, confirmation_id=confirmation_id)
+        data = ConfirmationAnswerInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        confirmation = confirmation_answer(
+            confirmation=confirmation, user=request.user, approve=data.validated_data["approve"]
+        )
+        return Response(ConfirmationOutput(confirmation).data)

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 
 
@@ -80,3 +81,50 @@ class Step(models.Model):
 
     def __str__(self) -> str:
         return f"Step {self.index} of run {self.run_id}: {self.action or self.kind}"
+
+
+class ModelCall(models.Model):
+    """The exact payload a run sent to the model and what came back: the run's debug log."""
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="model_calls")
+    index = models.PositiveIntegerField()
+    request = models.JSONField()
+    response = models.JSONField(default=dict)
+    duration_ms = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["run", "index"]
+
+    def __str__(self) -> str:
+        return f"Model call {self.index} of run {self.run_id}"
+
+
+class Confirmation(models.Model):
+    """A step waiting for the user's yes. No answer before it expires means no."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        APPROVED = "approved"
+        DENIED = "denied"
+        EXPIRED = "expired"
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="confirmations")
+    step = models.ForeignKey(Step, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    action = models.CharField(max_length=200)
+    arguments = models.JSONField(default=dict, blank=True)
+    reason = models.TextField()
+    url = models.URLField(max_length=2000, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"Confirm {self.action} ({self.status})"

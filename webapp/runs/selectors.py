@@ -7,16 +7,18 @@ from django.db.models import Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
 
 from webapp.conversations.models import Conversation
-from webapp.runs.models import Run, Step
+from webapp.runs.models import Confirmation, ModelCall, Run, Step
 
 
 def run_list(*, conversation: Conversation) -> QuerySet[Run]:
-    return conversation.runs.prefetch_related(Prefetch("steps", queryset=Step.objects.order_by("index")))
+    return conversation.runs.prefetch_related(
+        Prefetch("steps", queryset=Step.objects.order_by("index")), "confirmations"
+    )
 
 
 def run_get(*, user: AbstractBaseUser | AnonymousUser, run_id: int) -> Run:
     runs = Run.objects.filter(conversation__owner_id=user.pk).prefetch_related(
-        Prefetch("steps", queryset=Step.objects.order_by("index"))
+        Prefetch("steps", queryset=Step.objects.order_by("index")), "confirmations"
     )
     return get_object_or_404(runs, pk=run_id)
 
@@ -36,3 +38,15 @@ def run_history(*, run: Run) -> list[tuple[str, str]]:
     if trigger is not None:
         messages = messages.filter(id__lte=trigger.id)
     return [(m.role, m.content) for m in messages.order_by("created_at", "id")]
+
+
+def confirmation_get(*, user: AbstractBaseUser | AnonymousUser, confirmation_id: int) -> Confirmation:
+    return get_object_or_404(Confirmation.objects.filter(run__conversation__owner_id=user.pk), pk=confirmation_id)
+
+
+def confirmation_state(*, confirmation_id: int) -> str:
+    return Confirmation.objects.values_list("status", flat=True).get(pk=confirmation_id)
+
+
+def model_call_list(*, run: Run) -> QuerySet[ModelCall]:
+    return run.model_calls.order_by("index")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import reverse
 from rest_framework import serializers
 
-from webapp.runs.models import Run, Step
+from webapp.runs.models import Confirmation, ModelCall, Run, Step
 
 
 class StepOutput(serializers.ModelSerializer[Step]):
@@ -23,16 +23,47 @@ class StepOutput(serializers.ModelSerializer[Step]):
 
 
 class RunOutput(serializers.ModelSerializer[Run]):
+    kind = serializers.SerializerMethodField()
+    plan = serializers.SerializerMethodField()
+    shared_tabs = serializers.SerializerMethodField()
+
     class Meta:
         model = Run
         fields = [
             "id", "conversation", "status", "error", "prompt_tokens", "completion_tokens",
-            "created_at", "started_at", "finished_at",
+            "created_at", "started_at", "finished_at", "kind", "plan", "shared_tabs",
         ]  # fmt: skip
+
+    def get_kind(self, obj: Run) -> str:
+        return "action" if obj.metadata.get("kind") == "action" else "turn"
+
+    def get_plan(self, obj: Run) -> list[dict[str, object]]:
+        return list(obj.metadata.get("plan") or [])
+
+    def get_shared_tabs(self, obj: Run) -> list[dict[str, object]]:
+        return list(obj.metadata.get("shared_tabs") or [])
+
+
+class ConfirmationOutput(serializers.ModelSerializer[Confirmation]):
+    decided_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+
+    class Meta:
+        model = Confirmation
+        fields = [
+            "id", "run", "step", "action", "arguments", "reason", "url", "status", "decided_by",
+            "created_at", "expires_at", "decided_at",
+        ]  # fmt: skip
+
+
+class ModelCallOutput(serializers.ModelSerializer[ModelCall]):
+    class Meta:
+        model = ModelCall
+        fields = ["index", "request", "response", "duration_ms", "created_at"]
 
 
 class RunWithStepsOutput(RunOutput):
     steps = StepOutput(many=True, read_only=True)
+    confirmations = ConfirmationOutput(many=True, read_only=True)
 
     class Meta(RunOutput.Meta):
-        fields = [*RunOutput.Meta.fields, "steps"]
+        fields = [*RunOutput.Meta.fields, "steps", "confirmations"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import timedelta
 from typing import Any
 
 from django.core.files.base import ContentFile
@@ -14,8 +15,8 @@ from webapp.core import placement
 from webapp.core.events import command_session, publish_on_commit
 from webapp.core.exceptions import ApplicationError
 from webapp.core.queue import enqueue
-from webapp.runs.models import Run, Step
-from webapp.runs.serializers import RunOutput, StepOutput
+from webapp.runs.models import Confirmation, ModelCall, Run, Step
+from webapp.runs.serializers import ConfirmationOutput, RunOutput, StepOutput
 
 RUN_TURN_TASK = "workers.tasks.run_turn"
 RUN_ACTION_TASK = "workers.tasks.run_action"
@@ -115,6 +116,8 @@ def run_finish(*, run_id: int, status: str, error: str = "", prompt_tokens: int 
     run.completion_tokens += completion_tokens
     run.finished_at = timezone.now()
     run.save(update_fields=["status", "error", "prompt_tokens", "completion_tokens", "finished_at"])
+    for pending in run.confirmations.filter(status=Confirmation.Status.PENDING).values_list("pk", flat=True):
+        confirmation_settle(confirmation_id=pending, status=Confirmation.Status.EXPIRED)
     _publish_run(run)
     return run
 
@@ -174,3 +177,84 @@ def step_finish(
     step.save()
     _publish_step(step, step.run.conversation_id, created=False)
     return step
+
+
+@transaction.atomic
+def model_call_record(*, run_id: int, request: dict[str, Any], response: dict[str, Any], duration_ms: int) -> ModelCall:
+    index = ModelCall.objects.filter(run_id=run_id).count()
+    return ModelCall.objects.create(
+        run_id=run_id, index=index, request=request, response=response, duration_ms=max(0, duration_ms)
+    )
+
+
+@transaction.atomic
+def run_plan_set(*, run_id: int, steps: list[dict[str, Any]]) -> Run:
+    run = Run.objects.select_for_update().get(pk=run_id)
+    run.metadata = {**run.metadata, "plan": steps}
+    run.save(update_fields=["metadata"])
+    publish_on_commit(run.conversation_id, {"type": "plan.updated", "run": run.pk, "steps": steps})
+    return run
+
+
+def _publish_confirmation(confirmation: Confirmation, conversation_id: int) -> None:
+    kind = "confirmation.requested" if confirmation.status == Confirmation.Status.PENDING else "confirmation.updated"
+    publish_on_commit(conversation_id, {"type": kind, "confirmation": ConfirmationOutput(confirmation).data})
+
+
+@transaction.atomic
+def confirmation_request(
+    *,
+    run_id: int,
+    step_id: int | None,
+    action: str,
+    arguments: dict[str, Any],
+    reason: str,
+    url: str = "",
+    timeout_s: float,
+) -> Confirmation:
+    """Ask the user; the run waits meanwhile."""
+    run = Run.objects.select_for_update().get(pk=run_id)
+    confirmation = Confirmation.objects.create(
+        run=run,
+        step_id=step_id,
+        action=action,
+        arguments=arguments,
+        reason=reason,
+        url=url[:2000],
+        expires_at=timezone.now() + timedelta(seconds=timeout_s),
+    )
+    _publish_confirmation(confirmation, run.conversation_id)
+    run_set_status(run_id=run_id, status=Run.Status.WAITING)
+    return confirmation
+
+
+@transaction.atomic
+def confirmation_answer(*, confirmation: Confirmation, user: Any, approve: bool) -> Confirmation:
+    confirmation = Confirmation.objects.select_for_update().select_related("run").get(pk=confirmation.pk)
+    if confirmation.status != Confirmation.Status.PENDING:
+        raise ApplicationError(
+            f"This confirmation was already answered ({confirmation.status}).", status_code=status.HTTP_409_CONFLICT
+        )
+    if confirmation.expires_at <= timezone.now():
+        confirmation_settle(confirmation_id=confirmation.pk, status=Confirmation.Status.EXPIRED)
+        raise ApplicationError("This confirmation expired; the step was not run.", status_code=status.HTTP_409_CONFLICT)
+    confirmation.status = Confirmation.Status.APPROVED if approve else Confirmation.Status.DENIED
+    confirmation.decided_by = user
+    confirmation.decided_at = timezone.now()
+    confirmation.save(update_fields=["status", "decided_by", "decided_at"])
+    _publish_confirmation(confirmation, confirmation.run.conversation_id)
+    conversation_id, answer = confirmation.run.conversation_id, {"id": confirmation.pk, "approved": approve}
+    transaction.on_commit(lambda: command_session(conversation_id, {"type": "confirmation.answer", **answer}))
+    return confirmation
+
+
+@transaction.atomic
+def confirmation_settle(*, confirmation_id: int, status: str) -> Confirmation:
+    """End a pending confirmation without an answer (it expired, or its run ended)."""
+    confirmation = Confirmation.objects.select_for_update().select_related("run").get(pk=confirmation_id)
+    if confirmation.status == Confirmation.Status.PENDING:
+        confirmation.status = status
+        confirmation.decided_at = timezone.now()
+        confirmation.save(update_fields=["status", "decided_at"])
+        _publish_confirmation(confirmation, confirmation.run.conversation_id)
+    return confirmation

@@ -34,6 +34,7 @@ INSTALLED_APPS = [
     "webapp.accounts",
     "webapp.conversations",
     "webapp.runs",
+    "webapp.llm",
 ]
 
 MIDDLEWARE = [

@@ -9,3 +9,15 @@ HIVE_LLM_API_KEY = env("HIVE_LLM_API_KEY", default="")
 HIVE_LLM_MODEL = env("HIVE_LLM_MODEL", default="")
 HIVE_LLM_TIMEOUT_S = env.float("HIVE_LLM_TIMEOUT_S", default=120.0)
 HIVE_MESSAGE_MAX_CHARS = env.int("HIVE_MESSAGE_MAX_CHARS", default=20_000)
+# Fernet key for API keys at rest; without it, one is derived from DJANGO_SECRET_KEY.
+HIVE_ENCRYPTION_KEY = env("HIVE_ENCRYPTION_KEY", default="")
+
+# The agent's safety valves and policy (SPEC §5).
+HIVE_AGENT_MAX_TOOL_CALLS = env.int("HIVE_AGENT_MAX_TOOL_CALLS", default=30)
+HIVE_AGENT_TOOL_TIMEOUT_S = env.float("HIVE_AGENT_TOOL_TIMEOUT_S", default=30.0)
+HIVE_AGENT_LOOP_LIMIT = env.int("HIVE_AGENT_LOOP_LIMIT", default=3)
+HIVE_CONFIRM_TIMEOUT_S = env.float("HIVE_CONFIRM_TIMEOUT_S", default=120.0)
+HIVE_ALLOWED_DOMAINS = env.list("HIVE_ALLOWED_DOMAINS", default=[])
+HIVE_DENIED_DOMAINS = env.list("HIVE_DENIED_DOMAINS", default=[])
+# Private, loopback and link-local addresses are refused to the agent unless this is off (local development).
+HIVE_BLOCK_PRIVATE_NETWORKS = env.bool("HIVE_BLOCK_PRIVATE_NETWORKS", default=True)

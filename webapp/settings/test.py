@@ -12,3 +12,5 @@ DATABASES["default"]["NAME"] = HIVE_TEST_DB  # noqa: F405
 DATABASES["default"]["TEST"] = {"NAME": HIVE_TEST_DB}  # noqa: F405
 HIVE_WORKER_HEARTBEAT_S = 1.0
 HIVE_WORKER_HEARTBEAT_TTL_S = env.float("HIVE_WORKER_HEARTBEAT_TTL_S", default=4.0)  # noqa: F405
+# Tests serve their pages from 127.0.0.1; the block itself is tested with its own configuration.
+HIVE_BLOCK_PRIVATE_NETWORKS = False

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class LlmConfig(AppConfig):
+    name = "webapp.llm"
+    label = "llm"
+    verbose_name = "Model profiles"

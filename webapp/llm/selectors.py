@@ -1,0 +1,60 @@
+"""Reads for model profiles, and the model a conversation's turn uses."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
+
+from agents.llm.config import ModelConfig, NoModelConfiguredError
+from webapp.llm.crypto import decrypt
+from webapp.llm.models import ModelProfile
+
+
+def model_profile_list(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[ModelProfile]:
+    return ModelProfile.objects.filter(owner_id=user.pk)
+
+
+def model_profile_get(*, user: AbstractBaseUser | AnonymousUser, profile_id: int) -> ModelProfile:
+    return get_object_or_404(model_profile_list(user=user), pk=profile_id)
+
+
+def model_config_from_profile(profile: ModelProfile) -> ModelConfig:
+    return ModelConfig(
+        base_url=profile.base_url,
+        model=profile.model,
+        api_key=decrypt(profile.api_key_encrypted),
+        provider=profile.provider,
+        timeout_s=settings.HIVE_LLM_TIMEOUT_S,
+        supports_tools=profile.supports_tools,
+        supports_vision=profile.supports_vision,
+        parallel_tool_calls=profile.parallel_tool_calls,
+    )
+
+
+def server_default_model() -> ModelConfig:
+    """The server's model from the environment; raises NoModelConfiguredError when there is none."""
+    return ModelConfig.from_values(
+        base_url=settings.HIVE_LLM_BASE_URL,
+        model=settings.HIVE_LLM_MODEL,
+        api_key=settings.HIVE_LLM_API_KEY,
+        timeout_s=settings.HIVE_LLM_TIMEOUT_S,
+    )
+
+
+def server_default_summary() -> dict[str, str] | None:
+    if not (settings.HIVE_LLM_BASE_URL and settings.HIVE_LLM_MODEL):
+        return None
+    return {"base_url": settings.HIVE_LLM_BASE_URL, "model": settings.HIVE_LLM_MODEL}
+
+
+def models_for_conversation(*, profile_id: int | None) -> tuple[ModelConfig, ModelConfig | None]:
+    """The conversation's model and its fallback. Without a profile, the server default (or no model)."""
+    if profile_id is None:
+        return server_default_model(), None
+    profile = ModelProfile.objects.select_related("fallback").filter(pk=profile_id).first()
+    if profile is None:
+        raise NoModelConfiguredError
+    fallback = model_config_from_profile(profile.fallback) if profile.fallback else None
+    return model_config_from_profile(profile), fallback

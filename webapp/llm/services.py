@@ -1,0 +1,66 @@
+"""Writes for model profiles."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+
+from webapp.core.exceptions import ApplicationError
+from webapp.llm.crypto import encrypt
+from webapp.llm.models import ModelProfile
+
+_FIELDS = ("name", "provider", "base_url", "model", "supports_tools", "supports_vision", "parallel_tool_calls")
+
+
+def _check_fallback(*, owner: AbstractBaseUser, profile: ModelProfile | None, fallback: ModelProfile | None) -> None:
+    if fallback is None:
+        return
+    if fallback.owner_id != owner.pk:
+        raise ApplicationError("Unknown fallback profile.")
+    if profile is not None and fallback.pk == profile.pk:
+        raise ApplicationError("A profile cannot be its own fallback.")
+
+
+@transaction.atomic
+def model_profile_create(
+    *, owner: AbstractBaseUser, api_key: str = "", fallback: ModelProfile | None = None, **fields: Any
+) -> ModelProfile:
+    _check_fallback(owner=owner, profile=None, fallback=fallback)
+    profile = ModelProfile(owner=owner, fallback=fallback, api_key_encrypted=encrypt(api_key))
+    for name in _FIELDS:
+        if name in fields:
+            setattr(profile, name, fields[name])
+    try:
+        with transaction.atomic():
+            profile.save()
+    except IntegrityError as exc:
+        raise ApplicationError("You already have a profile with that name.") from exc
+    return profile
+
+
+@transaction.atomic
+def model_profile_update(
+    *, profile: ModelProfile, api_key: str | None = None, fallback: Any = ..., **fields: Any
+) -> ModelProfile:
+    """``api_key=None`` keeps the stored key; an empty string removes it. ``fallback`` left out keeps it."""
+    for name in _FIELDS:
+        if name in fields:
+            setattr(profile, name, fields[name])
+    if api_key is not None:
+        profile.api_key_encrypted = encrypt(api_key)
+    if fallback is not ...:
+        _check_fallback(owner=profile.owner, profile=profile, fallback=fallback)
+        profile.fallback = fallback
+    try:
+        with transaction.atomic():
+            profile.save()
+    except IntegrityError as exc:
+        raise ApplicationError("You already have a profile with that name.") from exc
+    return profile
+
+
+@transaction.atomic
+def model_profile_delete(*, profile: ModelProfile) -> None:
+    profile.delete()
