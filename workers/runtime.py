@@ -42,6 +42,7 @@ class WorkerRuntime:
         self._channel = ""
         self._attached: dict[int, int] = {}
         self._commands: set[asyncio.Task[Any]] = set()
+        self.confirmations: dict[int, asyncio.Future[bool]] = {}
 
     # -- lifecycle (called from Celery's threads) --------------------------------------------------
     def start(self) -> None:
@@ -179,6 +180,10 @@ class WorkerRuntime:
             self.abort(int(command.get("run_id", 0)))
         elif kind == "input" and conversation_id is not None:
             self._spawn(self.sessions.replay_input(conversation_id, dict(command.get("input") or {})))
+        elif kind == "confirmation.answer":
+            waiting = self.confirmations.get(int(command.get("id", 0)))
+            if waiting is not None and not waiting.done():
+                waiting.set_result(bool(command.get("approved")))
         elif kind == "viewers.changed" and conversation_id is not None:
             self._spawn(self.sessions.refresh_viewers(conversation_id))
 

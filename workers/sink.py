@@ -3,23 +3,45 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+import time
+from typing import TYPE_CHECKING, Any
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
 
+from agents.events import ConfirmationRequest, PlanStep
 from webapp.core.events import conversation_group
-from webapp.runs.models import Step
-from webapp.runs.services import step_finish, step_start
+from webapp.runs.models import Confirmation, Run, Step
+from webapp.runs.selectors import confirmation_state
+from webapp.runs.services import (
+    confirmation_request,
+    confirmation_settle,
+    model_call_record,
+    run_plan_set,
+    run_set_status,
+    step_finish,
+    step_start,
+)
+
+if TYPE_CHECKING:
+    from workers.runtime import WorkerRuntime
 
 # Streamed text is sent in batches: one group message per few tokens is plenty for a reader's eye.
 DELTA_FLUSH_S = 0.05
 
 
+# How often a waiting confirmation re-reads its answer from the database, in case the command was dropped.
+CONFIRM_POLL_S = 1.0
+
+
 class WorkerSink:
-    def __init__(self, *, run_id: int, conversation_id: int) -> None:
+    """The agent's reports, persisted through services (which publish after commit) and streamed text."""
+
+    def __init__(self, *, run_id: int, conversation_id: int, runtime: WorkerRuntime | None = None) -> None:
         self.run_id = run_id
         self.conversation_id = conversation_id
+        self.runtime = runtime
         self._layer = get_channel_layer()
         self._pending: list[str] = []
         self._flusher: asyncio.Task[None] | None = None
@@ -73,3 +95,53 @@ class WorkerSink:
             duration_ms=duration_ms,
             screenshot=screenshot,
         )
+
+    async def model_call(self, *, request: dict[str, Any], response: dict[str, Any], duration_ms: int) -> None:
+        await database_sync_to_async(model_call_record)(
+            run_id=self.run_id, request=request, response=response, duration_ms=duration_ms
+        )
+
+    async def notify(self, message: str) -> None:
+        step_id = await self.step_started(kind=Step.Kind.SYSTEM, action="notice")
+        await self.step_finished(step_id, ok=True, observation=message)
+
+    async def plan_updated(self, steps: list[PlanStep]) -> None:
+        payload = [{"id": s.id, "title": s.title, "depends_on": list(s.depends_on), "status": s.status} for s in steps]
+        await database_sync_to_async(run_plan_set)(run_id=self.run_id, steps=payload)
+
+    async def confirm(self, request: ConfirmationRequest) -> bool:
+        """Ask, then wait for the answer: pushed by the web over the command channel, or read back from the
+        database. No answer before the timeout is a no."""
+        await self.flush()
+        timeout_s = settings.HIVE_CONFIRM_TIMEOUT_S
+        confirmation = await database_sync_to_async(confirmation_request)(
+            run_id=self.run_id,
+            step_id=request.step_id or None,
+            action=request.action,
+            arguments=request.arguments,
+            reason=request.reason,
+            url=request.url,
+            timeout_s=timeout_s,
+        )
+        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        if self.runtime is not None:
+            self.runtime.confirmations[confirmation.pk] = answer
+        deadline = time.monotonic() + timeout_s
+        try:
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    await database_sync_to_async(confirmation_settle)(
+                        confirmation_id=confirmation.pk, status=Confirmation.Status.EXPIRED
+                    )
+                    return False
+                try:
+                    return await asyncio.wait_for(asyncio.shield(answer), timeout=min(CONFIRM_POLL_S, left))
+                except TimeoutError:
+                    state = await database_sync_to_async(confirmation_state)(confirmation_id=confirmation.pk)
+                    if state != Confirmation.Status.PENDING:
+                        return state == Confirmation.Status.APPROVED
+        finally:
+            if self.runtime is not None:
+                self.runtime.confirmations.pop(confirmation.pk, None)
+            await database_sync_to_async(run_set_status)(run_id=self.run_id, status=Run.Status.RUNNING)

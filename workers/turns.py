@@ -75,7 +75,7 @@ async def run_entry(runtime: WorkerRuntime, run_id: int, body: RunBody, *, timeo
     if run is None:
         log.info("run %s is not queued any more; skipping", run_id)
         return
-    sink = WorkerSink(run_id=run.pk, conversation_id=run.conversation_id)
+    sink = WorkerSink(run_id=run.pk, conversation_id=run.conversation_id, runtime=runtime)
     inner = asyncio.create_task(_with_session(runtime, run, sink, body, timeout_s), name=f"run-{run_id}")
     runtime.turns[run_id] = inner
     await runtime.attach(run.conversation_id)

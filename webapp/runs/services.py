@@ -228,24 +228,26 @@ def confirmation_request(
     return confirmation
 
 
-@transaction.atomic
 def confirmation_answer(*, confirmation: Confirmation, user: Any, approve: bool) -> Confirmation:
-    confirmation = Confirmation.objects.select_for_update().select_related("run").get(pk=confirmation.pk)
-    if confirmation.status != Confirmation.Status.PENDING:
-        raise ApplicationError(
-            f"This confirmation was already answered ({confirmation.status}).", status_code=status.HTTP_409_CONFLICT
-        )
-    if confirmation.expires_at <= timezone.now():
-        confirmation_settle(confirmation_id=confirmation.pk, status=Confirmation.Status.EXPIRED)
-        raise ApplicationError("This confirmation expired; the step was not run.", status_code=status.HTTP_409_CONFLICT)
-    confirmation.status = Confirmation.Status.APPROVED if approve else Confirmation.Status.DENIED
-    confirmation.decided_by = user
-    confirmation.decided_at = timezone.now()
-    confirmation.save(update_fields=["status", "decided_by", "decided_at"])
-    _publish_confirmation(confirmation, confirmation.run.conversation_id)
-    conversation_id, answer = confirmation.run.conversation_id, {"id": confirmation.pk, "approved": approve}
-    transaction.on_commit(lambda: command_session(conversation_id, {"type": "confirmation.answer", **answer}))
-    return confirmation
+    """The owner's (or a controller's) yes or no. An expired confirmation is settled as such and refused."""
+    with transaction.atomic():
+        confirmation = Confirmation.objects.select_for_update().select_related("run").get(pk=confirmation.pk)
+        if confirmation.status != Confirmation.Status.PENDING:
+            raise ApplicationError(
+                f"This confirmation was already answered ({confirmation.status}).", status_code=status.HTTP_409_CONFLICT
+            )
+        expired = confirmation.expires_at <= timezone.now()
+        if not expired:
+            confirmation.status = Confirmation.Status.APPROVED if approve else Confirmation.Status.DENIED
+            confirmation.decided_by = user
+            confirmation.decided_at = timezone.now()
+            confirmation.save(update_fields=["status", "decided_by", "decided_at"])
+            _publish_confirmation(confirmation, confirmation.run.conversation_id)
+            conversation_id, answer = confirmation.run.conversation_id, {"id": confirmation.pk, "approved": approve}
+            transaction.on_commit(lambda: command_session(conversation_id, {"type": "confirmation.answer", **answer}))
+            return confirmation
+    confirmation_settle(confirmation_id=confirmation.pk, status=Confirmation.Status.EXPIRED)
+    raise ApplicationError("This confirmation expired; the step was not run.", status_code=status.HTTP_409_CONFLICT)
 
 
 @transaction.atomic
