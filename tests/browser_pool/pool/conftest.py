@@ -63,10 +63,10 @@ async def running_pool(**config: object) -> AsyncIterator[tuple[BrowserPool, Poo
         await pool.stop(save_sessions=False)
 
 
-async def eventually(check: Callable[[], bool], timeout: float = 5.0, what: str = "condition") -> None:
+async def eventually(check: Callable[[], bool], within_s: float = 5.0, what: str = "condition") -> None:
     """Wait until ``check()`` holds; the browser does things on its own schedule."""
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + within_s
     while not check():
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+            raise AssertionError(f"timed out after {within_s} s waiting for {what}")
         await asyncio.sleep(0.02)

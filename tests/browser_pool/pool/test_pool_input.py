@@ -50,6 +50,17 @@ async def test_a_click_lands_where_the_viewer_clicked(session: Session) -> None:
     assert clicks == [{"x": 650, "y": 325, "target": "target"}]
 
 
+async def test_a_drag_presses_moves_and_releases_where_aimed(session: Session) -> None:
+    await send(session, kind="down", **at(100, 400))
+    await send(session, kind="move", **at(300, 450))
+    await send(session, kind="up", **at(300, 450))
+
+    assert await session.active_page.evaluate("window.buttons") == [
+        {"type": "mousedown", "x": 100, "y": 400, "held": 1},
+        {"type": "mouseup", "x": 300, "y": 450, "held": 0},
+    ]
+
+
 async def test_typed_text_and_keys_reach_the_focused_field(session: Session) -> None:
     await send(session, kind="click", **at(200, 115))
     await send(session, kind="text", text="hello wörld")

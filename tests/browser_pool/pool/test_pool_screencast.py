@@ -70,16 +70,18 @@ async def test_a_slow_viewer_does_not_slow_a_fast_one_and_the_rate_is_capped(ses
     slow: list[Frame] = []
     fast_sub = await session.screencast.subscribe(collector(fast))
     slow_sub = await session.screencast.subscribe(collector(slow, delay_s=0.5))
+    published_before = session.screencast.frames_published
 
     await asyncio.sleep(2.0)
+    published = session.screencast.frames_published - published_before
     await fast_sub.close()
     await slow_sub.close()
 
-    assert len(fast) >= 2.0 * MAX_FPS * 0.6, f"the fast viewer got only {len(fast)} frames in 2 s"
-    assert len(fast) <= 2.0 * MAX_FPS + 2, f"{len(fast)} frames in 2 s breaks the {MAX_FPS} fps cap"
+    assert published >= 8, f"the animation produced only {published} frames in 2 s"
+    assert published <= 2.0 * MAX_FPS + 2, f"{published} frames in 2 s breaks the {MAX_FPS} fps cap"
+    assert len(fast) >= published - 1, f"the fast viewer got {len(fast)} of {published} frames"
     assert len(slow) <= 5
     assert slow_sub.dropped > 0, "the slow viewer skips to the newest frame instead of queueing"
-    assert fast_sub.dropped <= 2
 
 
 async def test_the_live_view_follows_the_active_tab(session: Session, site: str) -> None:
@@ -92,6 +94,11 @@ async def test_the_live_view_follows_the_active_tab(session: Session, site: str)
     await eventually(lambda: frames[-1].tab_id == "t2", what="frames of the new tab")
     await session.switch_tab("t1")
     await eventually(lambda: frames[-1].tab_id == "t1", what="frames of the first tab again")
+
+    # Another site in the same tab runs in another renderer process; the stream carries on.
+    seen = len(frames)
+    await session.active_page.goto(f"{site.replace('127.0.0.1', 'localhost')}/animate.html")
+    await eventually(lambda: len(frames) > seen + 3 and frames[-1].tab_id == "t1", what="frames after navigating")
 
     await subscription.close()
 

@@ -11,6 +11,7 @@ import pytest_asyncio
 from browser_pool.errors import PoolFullError
 from browser_pool.pool import BrowserPool
 from browser_pool.session import Session
+from browser_pool.types import SavedSession
 
 from .conftest import PoolEvents, eventually, running_pool
 
@@ -100,6 +101,15 @@ async def test_reaped_session_is_saved_and_restored_with_logins_storage_and_tabs
     await pool.release(busy)
     for key in ("reap-me", "busy-while-reaping"):
         await pool.close_session(key, save=False)
+
+
+async def test_a_corrupt_save_still_restores_the_tabs(pool: BrowserPool, site: str) -> None:
+    corrupt = SavedSession(storage_state={"cookies": [{"name": "no-domain"}]}, tab_urls=[f"{site}/plain.html"])
+
+    async with pool.lease("corrupt-save", corrupt) as session:
+        assert [t.url for t in await session.list_tabs()] == [f"{site}/plain.html"]
+        assert await _cookies(session) == ""
+    await pool.close_session("corrupt-save", save=False)
 
 
 async def test_acquiring_a_live_session_returns_it_unchanged(pool: BrowserPool, site: str) -> None:

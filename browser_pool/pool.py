@@ -1,0 +1,406 @@
+"""The worker's browser pool: one Chromium, an isolated context per session key, warm contexts, reaping, crash recovery.
+
+Everything here runs on the caller's single long-lived asyncio loop (the worker's loop thread). Callbacks are awaited
+on that loop too; they persist saves and publish tab changes, so they must not block it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+
+from playwright.async_api import Browser, BrowserContext, Playwright, async_playwright
+from playwright.async_api import Error as PlaywrightError
+
+from browser_pool.background import BackgroundTasks
+from browser_pool.config import BrowserConfig
+from browser_pool.errors import BrowserCrashedError, PoolError, PoolFullError, PoolNotStartedError
+from browser_pool.screencast import ScreencastOptions
+from browser_pool.session import Session, TabsChangedCallback
+from browser_pool.types import SavedSession
+
+log = logging.getLogger(__name__)
+
+SessionSavedCallback = Callable[[str, SavedSession], Awaitable[None]]
+SessionsLostCallback = Callable[[list[str]], Awaitable[None]]
+
+CRASH_REASON = "the browser crashed; this session will be restored from its last save on the next turn"
+# How long an acquire waits for a relaunch after a crash before telling the caller to try later.
+READY_TIMEOUT_S = 30.0
+_RELAUNCH_BACKOFF_S = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInfo:
+    key: str
+    last_used: float  # time.monotonic() of the last acquire, release or input
+    idle_s: float
+    busy: bool
+    leases: int
+    viewers: int
+    tabs: int
+
+
+@dataclass(frozen=True, slots=True)
+class PoolLoad:
+    live_sessions: int
+    capacity: int
+    busy_sessions: int
+    warm_contexts: int
+
+    @property
+    def free(self) -> int:
+        return max(0, self.capacity - self.live_sessions)
+
+
+class BrowserPool:
+    """Sessions keyed by a string (the conversation id). Use `lease()` around a turn, or `acquire()`/`release()`."""
+
+    def __init__(
+        self,
+        config: BrowserConfig | None = None,
+        *,
+        on_session_saved: SessionSavedCallback | None = None,
+        on_tabs_changed: TabsChangedCallback | None = None,
+        on_sessions_lost: SessionsLostCallback | None = None,
+        save_on_release: bool = True,
+        screencast_options: ScreencastOptions | None = None,
+        reap_interval_s: float | None = None,
+    ) -> None:
+        self.config = config or BrowserConfig()
+        self._on_session_saved = on_session_saved
+        self._on_tabs_changed = on_tabs_changed
+        self._on_sessions_lost = on_sessions_lost
+        self._save_on_release = save_on_release
+        self._screencast_options = screencast_options
+        self._reap_interval_s = reap_interval_s or max(1.0, min(30.0, self.config.idle_timeout_s / 4))
+        self._playwright: Playwright | None = None
+        self._browser: Browser | None = None
+        self._sessions: dict[str, Session] = {}
+        self._warm: list[BrowserContext] = []
+        # Weak: a key's lock lives only while someone holds or awaits it, so keys seen once do not pile up.
+        self._key_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._room_lock = asyncio.Lock()
+        self._opening = 0
+        self._ready = asyncio.Event()
+        self._stopping = False
+        self._refill: asyncio.Task[None] | None = None
+        self._tasks = BackgroundTasks("pool")
+        self.browser_pid: int | None = None
+        self.crash_count = 0
+
+    # -- lifecycle -------------------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        if self._playwright is not None:
+            return
+        self._stopping = False
+        self._playwright = await async_playwright().start()
+        try:
+            await self._launch()
+        except BaseException:
+            await self._playwright.stop()
+            self._playwright = None
+            raise
+        self._ready.set()
+        self._kick_refill()
+        self._tasks.spawn(self._reap_forever(), "reaper")
+
+    async def stop(self, *, save_sessions: bool = True) -> None:
+        """Close every session (saving each through `on_session_saved` first, unless told not to) and the browser."""
+        if self._playwright is None:
+            return
+        self._stopping = True
+        await self._tasks.close()
+        sessions, self._sessions = list(self._sessions.values()), {}
+        if save_sessions:
+            for session in sessions:
+                await self._save_quietly(session)
+        await asyncio.gather(*(session.close() for session in sessions), return_exceptions=True)
+        self._warm.clear()
+        if self._browser is not None:
+            with contextlib.suppress(PlaywrightError):
+                await self._browser.close()
+        self._browser = None
+        await self._playwright.stop()
+        self._playwright = None
+        self._ready.clear()
+
+    async def _launch(self) -> None:
+        assert self._playwright is not None
+        browser = await self._playwright.chromium.launch(
+            executable_path=self.config.executable_path, headless=self.config.headless, args=self.config.args
+        )
+        browser.on("disconnected", self._on_disconnected)
+        self._browser = browser
+        self.browser_pid = await self._find_browser_pid(browser)
+
+    @staticmethod
+    async def _find_browser_pid(browser: Browser) -> int | None:
+        # Playwright keeps the pid to itself; Chromium tells it over CDP.
+        cdp = await browser.new_browser_cdp_session()
+        try:
+            info = await cdp.send("SystemInfo.getProcessInfo")
+        finally:
+            await cdp.detach()
+        return next((int(p["id"]) for p in info.get("processInfo", []) if p.get("type") == "browser"), None)
+
+    # -- sessions --------------------------------------------------------------------------------------------
+
+    async def acquire(self, key: str, saved: SavedSession | None = None) -> Session:
+        """The live session for ``key``, else a new one (restored from ``saved`` when given). Counts as a lease.
+
+        A live session wins over ``saved``: it is newer. Raises `PoolFullError` when the worker is at capacity
+        and every session is busy.
+        """
+        await self._wait_ready()
+        lock = self._key_locks.get(key)
+        if lock is None:
+            lock = self._key_locks[key] = asyncio.Lock()
+        async with lock:
+            session = self._sessions.get(key)
+            if session is None or session.closed:
+                session = await self._open_in_room(key, saved)
+            session.leases += 1
+            session.touch()
+            return session
+
+    async def release(self, session: Session) -> None:
+        """End one lease. With ``save_on_release`` the session is saved when its last lease ends, so a worker that
+        dies later loses nothing of a finished turn."""
+        session.leases = max(0, session.leases - 1)
+        session.touch()
+        if self._save_on_release and self._on_session_saved is not None and session.leases == 0 and not session.closed:
+            await self._save_quietly(session)
+
+    @contextlib.asynccontextmanager
+    async def lease(self, key: str, saved: SavedSession | None = None) -> AsyncIterator[Session]:
+        """``async with pool.lease(key, saved) as session:`` around a turn; a crash inside surfaces as
+        `BrowserCrashedError` whatever Playwright call noticed it."""
+        session = await self.acquire(key, saved)
+        try:
+            yield session
+        except PlaywrightError as exc:
+            if session.lost:
+                raise BrowserCrashedError(session.lost_reason) from exc
+            raise
+        finally:
+            await self.release(session)
+
+    def get(self, key: str) -> Session | None:
+        session = self._sessions.get(key)
+        return session if session is not None and not session.closed else None
+
+    async def save(self, key: str) -> SavedSession:
+        """Save a live session and hand the save to `on_session_saved`."""
+        session = self.get(key)
+        if session is None:
+            raise PoolError(f"no live browser session {key!r} on this worker")
+        return await self._save(session)
+
+    async def close_session(self, key: str, *, save: bool = True) -> SavedSession | None:
+        """Close a session, saving it first (through `on_session_saved`) unless ``save`` is false."""
+        session = self._sessions.get(key)
+        if session is None:
+            return None
+        saved = await self._save(session) if save and not session.closed else None
+        if self._sessions.get(key) is session:
+            del self._sessions[key]
+        await session.close()
+        return saved
+
+    async def reap_idle(self, now: float | None = None) -> list[str]:
+        """Save and close sessions nobody has used for `idle_timeout_s`. Returns the reaped keys."""
+        now = time.monotonic() if now is None else now
+        reaped = []
+        for key, session in list(self._sessions.items()):
+            if session.busy or now - session.last_used < self.config.idle_timeout_s:
+                continue
+            try:
+                await self.close_session(key)
+            except Exception:
+                log.exception("could not reap session %s; keeping it for the next round", key)
+            else:
+                reaped.append(key)
+        return reaped
+
+    @property
+    def sessions(self) -> list[SessionInfo]:
+        now = time.monotonic()
+        return [
+            SessionInfo(
+                key=key,
+                last_used=s.last_used,
+                idle_s=now - s.last_used,
+                busy=s.busy,
+                leases=s.leases,
+                viewers=s.screencast.subscriber_count,
+                tabs=len(s.tabs.all),
+            )
+            for key, s in self._sessions.items()
+            if not s.closed
+        ]
+
+    @property
+    def load(self) -> PoolLoad:
+        live = [s for s in self._sessions.values() if not s.closed]
+        return PoolLoad(
+            live_sessions=len(live) + self._opening,
+            capacity=self.config.max_sessions,
+            busy_sessions=sum(1 for s in live if s.busy),
+            warm_contexts=len(self._warm),
+        )
+
+    # -- internals: opening sessions -------------------------------------------------------------------------
+
+    async def _wait_ready(self) -> None:
+        if self._playwright is None or self._stopping:
+            raise PoolNotStartedError("the browser pool is not running")
+        try:
+            await asyncio.wait_for(self._ready.wait(), READY_TIMEOUT_S)
+        except TimeoutError:
+            raise PoolError("the browser is restarting after a crash; try again in a moment") from None
+
+    async def _open_in_room(self, key: str, saved: SavedSession | None) -> Session:
+        async with self._room_lock:
+            await self._make_room()
+            self._opening += 1
+        try:
+            session = await self._open(key, saved)
+        finally:
+            self._opening -= 1
+        self._sessions[key] = session
+        return session
+
+    async def _make_room(self) -> None:
+        while self.load.live_sessions >= self.config.max_sessions:
+            idle = sorted(
+                (s for s in self._sessions.values() if not s.busy and not s.closed), key=lambda s: s.last_used
+            )
+            if not idle:
+                raise PoolFullError(
+                    f"all {self.config.max_sessions} browser sessions on this worker are busy; try again shortly"
+                )
+            victim = idle[0]
+            try:
+                await self.close_session(victim.key)
+            except Exception:
+                # Evicting without a save would lose the user's tabs and logins; close it unsaved only as a last resort.
+                log.exception("saving evicted session %s failed; closing it unsaved", victim.key)
+                await self.close_session(victim.key, save=False)
+
+    async def _open(self, key: str, saved: SavedSession | None) -> Session:
+        context = await self._take_warm()
+        storage = saved.storage_state if saved is not None else {}
+        if storage.get("cookies") or storage.get("origins"):
+            # Loading a save into a warm context beats a new context with storage_state (~30 vs ~150 ms for cookies).
+            try:
+                await context.set_storage_state(storage)  # type: ignore[arg-type]  # a saved dict has that shape
+            except PlaywrightError as exc:
+                if self._browser is None or not self._browser.is_connected():
+                    await context.close()
+                    raise
+                log.warning("saved storage of session %s is unusable (%s); starting it without", key, exc.message)
+        session = Session(
+            key, context, on_tabs_changed=self._on_tabs_changed, screencast_options=self._screencast_options
+        )
+        self._kick_refill()
+        if saved is not None:
+            try:
+                await session.restore_tabs(saved)
+            except BaseException:
+                await session.close()
+                raise
+        return session
+
+    async def _new_context(self) -> BrowserContext:
+        if self._browser is None:
+            raise BrowserCrashedError(CRASH_REASON)
+        context = await self._browser.new_context(
+            viewport={"width": self.config.viewport_width, "height": self.config.viewport_height}
+        )
+        context.set_default_timeout(self.config.action_timeout_ms)
+        context.set_default_navigation_timeout(self.config.navigation_timeout_ms)
+        # Each context starts with its page: a renderer start is the slow part of a session (~200 ms). `new_page`
+        # returns before the page's script context is up; one evaluate here waits for it, off the acquire path.
+        page = context.pages[0] if context.pages else await context.new_page()
+        await page.evaluate("0")
+        return context
+
+    async def _take_warm(self) -> BrowserContext:
+        while self._warm:
+            context = self._warm.pop(0)
+            if context.pages:
+                return context
+            await context.close()
+        return await self._new_context()
+
+    def _kick_refill(self) -> None:
+        if self._refill is None or self._refill.done():
+            self._refill = self._tasks.spawn(self._fill_warm(), "refill-warm")
+
+    async def _fill_warm(self) -> None:
+        while not self._stopping and self._browser is not None and len(self._warm) < self.config.warm_contexts:
+            try:
+                self._warm.append(await self._new_context())
+            except PlaywrightError as exc:
+                if self._browser is not None and self._browser.is_connected():
+                    log.warning("could not pre-create a warm context: %s", exc.message)
+                return
+
+    async def _save(self, session: Session) -> SavedSession:
+        saved = await session.save()
+        if self._on_session_saved is not None:
+            await self._on_session_saved(session.key, saved)
+        return saved
+
+    async def _save_quietly(self, session: Session) -> None:
+        try:
+            await self._save(session)
+        except Exception:
+            log.exception("saving session %s failed", session.key)
+
+    async def _reap_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self._reap_interval_s)
+            try:
+                await self.reap_idle()
+            except Exception:
+                log.exception("reaping idle sessions failed")
+
+    # -- internals: crash recovery ---------------------------------------------------------------------------
+
+    def _on_disconnected(self, browser: Browser) -> None:
+        if browser is not self._browser or self._stopping:
+            return
+        log.error("Chromium (pid %s) disconnected; relaunching", self.browser_pid)
+        self.crash_count += 1
+        self._ready.clear()
+        self._browser = None
+        lost = list(self._sessions)
+        for session in self._sessions.values():
+            session.mark_lost(CRASH_REASON)
+        self._sessions.clear()
+        self._warm.clear()
+        self._tasks.spawn(self._recover(lost), "relaunch")
+
+    async def _recover(self, lost: list[str]) -> None:
+        for attempt in range(10_000):
+            if self._stopping:
+                return
+            try:
+                await self._launch()
+                break
+            except PlaywrightError:
+                delay = _RELAUNCH_BACKOFF_S[min(attempt, len(_RELAUNCH_BACKOFF_S) - 1)]
+                log.exception("relaunching Chromium failed; retrying in %.1f s", delay)
+                await asyncio.sleep(delay)
+        self._ready.set()
+        self._kick_refill()
+        if self._on_sessions_lost is not None and lost:
+            await self._on_sessions_lost(lost)

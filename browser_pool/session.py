@@ -1,0 +1,266 @@
+"""One conversation's browser session: an isolated BrowserContext with its tabs, live view and input replay.
+
+A `Session` satisfies `browser_pool.types.TabControl`, which is what actions and observation work against.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+from playwright.async_api import BrowserContext, CDPSession, Page
+from playwright.async_api import Error as PlaywrightError
+
+from browser_pool.background import BackgroundTasks
+from browser_pool.errors import BrowserCrashedError, SessionClosedError
+from browser_pool.input import InputEvent, InputReplayer, InputTarget
+from browser_pool.screencast import Screencast, ScreencastOptions
+from browser_pool.tabs import Tab, TabChange, TabSet
+from browser_pool.types import SavedSession, TabInfo
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+TabsChangedCallback = Callable[[str, list[TabInfo]], Awaitable[None]]
+
+# A popup is "added", "switched" and "navigated" twice within a few ms; the dashboard wants one update for it.
+TABS_NOTICE_DELAY_S = 0.05
+# When Playwright reports a closed target, the browser's "disconnected" event may still be on its way.
+_CRASH_GRACE_S = 0.5
+
+
+class Session:
+    """Tabs, live view and input for one session key. Obtained from `BrowserPool.acquire`, never built by callers."""
+
+    def __init__(
+        self,
+        key: str,
+        context: BrowserContext,
+        *,
+        on_tabs_changed: TabsChangedCallback | None = None,
+        screencast_options: ScreencastOptions | None = None,
+    ) -> None:
+        self.key = key
+        self.context = context
+        self.created_at = time.monotonic()
+        self.last_used = self.created_at
+        self.leases = 0
+        self.lost_reason = ""
+        self._lost = asyncio.Event()
+        self._closed = False
+        self._on_tabs_changed = on_tabs_changed
+        self._tabs_dirty = False
+        self._tabs_notice: asyncio.Task[None] | None = None
+        self._cdp_sessions: dict[str, asyncio.Future[CDPSession]] = {}
+        self._tasks = BackgroundTasks(f"session:{key}")
+        self.screencast = Screencast(self._screencast_target, screencast_options)
+        self.input = InputReplayer(self._input_target)
+        # Last: adopting the context's existing pages already reports tab changes to the parts above.
+        self.tabs = TabSet(context, self._on_tab_change)
+
+    # -- state -----------------------------------------------------------------------------------------------
+
+    @property
+    def lost(self) -> bool:
+        return self._lost.is_set()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed or self.lost
+
+    @property
+    def busy(self) -> bool:
+        """Leased by a turn, or watched: either way closing it now would take something from a user."""
+        return self.leases > 0 or self.screencast.subscriber_count > 0
+
+    def touch(self) -> None:
+        self.last_used = time.monotonic()
+
+    def ensure_usable(self) -> None:
+        if self.lost:
+            raise BrowserCrashedError(self.lost_reason)
+        if self._closed:
+            raise SessionClosedError(f"browser session {self.key!r} was closed; acquire it again to restore it")
+
+    # -- TabControl ------------------------------------------------------------------------------------------
+
+    @property
+    def active_page(self) -> Page:
+        self.ensure_usable()
+        return self.tabs.active.page
+
+    @property
+    def active_tab_id(self) -> str:
+        self.ensure_usable()
+        return self.tabs.active.id
+
+    async def list_tabs(self) -> list[TabInfo]:
+        self.ensure_usable()
+        return await self.run(self.tabs.describe())
+
+    async def open_tab(self, url: str | None = None) -> TabInfo:
+        self.ensure_usable()
+        self.touch()
+        return await self.run(self.tabs.open(url))
+
+    async def switch_tab(self, tab_id: str) -> TabInfo:
+        self.ensure_usable()
+        self.touch()
+        return await self.run(self.tabs.switch(tab_id))
+
+    async def close_tab(self, tab_id: str) -> list[TabInfo]:
+        self.ensure_usable()
+        self.touch()
+        return await self.run(self.tabs.close(tab_id))
+
+    # -- live view -------------------------------------------------------------------------------------------
+
+    async def send_input(self, event: InputEvent) -> None:
+        """Replay one live-view input into the active tab (someone using the session counts as activity)."""
+        self.ensure_usable()
+        self.touch()
+        await self.run(self.input.replay(event))
+
+    async def cdp_session(self, tab: Tab) -> CDPSession:
+        """One CDP session per tab, shared by the screencast and input replay."""
+        pending = self._cdp_sessions.get(tab.id)
+        if pending is None:
+            pending = asyncio.ensure_future(self.context.new_cdp_session(tab.page))
+            self._cdp_sessions[tab.id] = pending
+        try:
+            return await asyncio.shield(pending)
+        except PlaywrightError:
+            self._cdp_sessions.pop(tab.id, None)
+            raise
+
+    async def _screencast_target(self) -> tuple[str, CDPSession]:
+        tab = self.tabs.active
+        return tab.id, await self.cdp_session(tab)
+
+    async def _input_target(self) -> InputTarget:
+        tab = self.tabs.active
+        viewport = tab.page.viewport_size
+        if viewport is None:
+            width, height = await tab.page.evaluate("() => [window.innerWidth, window.innerHeight]")
+            viewport = {"width": width, "height": height}
+        return InputTarget(cdp=await self.cdp_session(tab), width=viewport["width"], height=viewport["height"])
+
+    # -- save, restore, close --------------------------------------------------------------------------------
+
+    async def save(self) -> SavedSession:
+        """Cookies, local storage and open tabs: enough to rebuild this session in a fresh context."""
+        self.ensure_usable()
+        state = await self.run(self.context.storage_state())
+        urls, active_index = self.tabs.urls()
+        return SavedSession(storage_state=dict(state), tab_urls=urls, active_index=active_index)
+
+    async def restore_tabs(self, saved: SavedSession) -> None:
+        """Reopen saved tab URLs in order (the context already carries the saved storage) and re-activate the tab."""
+        urls = [url for url in saved.tab_urls if url]
+        if not urls:
+            return
+        tabs = [self.tabs.active]
+        for _ in urls[1:]:
+            await self.tabs.open()
+            tabs.append(self.tabs.active)
+        await asyncio.gather(*(self._reopen(tab, url) for tab, url in zip(tabs, urls, strict=True)))
+        await self.tabs.switch(tabs[min(max(saved.active_index, 0), len(tabs) - 1)].id)
+
+    async def _reopen(self, tab: Tab, url: str) -> None:
+        if url == "about:blank":
+            return
+        try:
+            await tab.page.goto(url, wait_until="domcontentloaded")
+        except PlaywrightError as exc:
+            # A site that is down today must not cost the user the rest of the session; the tab keeps trying URL.
+            log.info("restoring tab %s of session %s: %s", url, self.key, exc.message)
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self.tabs.prepare_close()
+        await self.screencast.close()
+        await self._tasks.close()
+        if self._tabs_notice is not None:
+            self._tabs_notice.cancel()
+        try:
+            await self.context.close()
+        except PlaywrightError:
+            log.debug("context of session %s was already gone", self.key)
+
+    def mark_lost(self, reason: str) -> None:
+        """The browser died: wake everyone waiting on this session with `BrowserCrashedError`."""
+        if self.lost:
+            return
+        self.lost_reason = reason
+        self._lost.set()
+        self.tabs.prepare_close()
+        self.screencast.abort()
+        self._tasks.cancel_all()
+        if self._tabs_notice is not None:
+            self._tabs_notice.cancel()
+
+    async def run(self, awaitable: Awaitable[T]) -> T:
+        """Await browser work, turning a browser crash into `BrowserCrashedError` even mid-flight."""
+        self.ensure_usable()
+        work = asyncio.ensure_future(awaitable)
+        crash = asyncio.ensure_future(self._lost.wait())
+        try:
+            await asyncio.wait({work, crash}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            crash.cancel()
+            if not work.done():
+                work.cancel()
+        if not work.done():
+            raise BrowserCrashedError(self.lost_reason)
+        try:
+            return work.result()
+        except PlaywrightError as exc:
+            if await self._lost_soon(exc):
+                raise BrowserCrashedError(self.lost_reason) from exc
+            self.ensure_usable()  # closed under the caller: say so rather than "target closed"
+            raise
+
+    async def _lost_soon(self, error: PlaywrightError) -> bool:
+        """Whether a "target closed" failure was the browser dying rather than, say, the page closing itself."""
+        if self.lost:
+            return True
+        if self._closed or "closed" not in error.message:
+            return False
+        try:
+            await asyncio.wait_for(self._lost.wait(), _CRASH_GRACE_S)
+        except TimeoutError:
+            return False
+        return True
+
+    # -- tab change notices ----------------------------------------------------------------------------------
+
+    def _on_tab_change(self, change: TabChange, tab: Tab) -> None:
+        if change == "removed":
+            pending = self._cdp_sessions.pop(tab.id, None)
+            if pending is not None and not pending.done():
+                pending.cancel()
+        if change in ("switched", "removed") and self.screencast.subscriber_count:
+            self._tasks.spawn(self.screencast.follow_active(), "follow-active-tab")
+        if self._on_tabs_changed is None or self.closed:
+            return
+        self._tabs_dirty = True
+        if self._tabs_notice is None:
+            self._tabs_notice = self._tasks.spawn(self._publish_tabs(), "tabs-changed")
+
+    async def _publish_tabs(self) -> None:
+        try:
+            while self._tabs_dirty and not self.closed and self._on_tabs_changed is not None:
+                await asyncio.sleep(TABS_NOTICE_DELAY_S)
+                self._tabs_dirty = False
+                tabs = await self.tabs.describe()
+                try:
+                    await self._on_tabs_changed(self.key, tabs)
+                except Exception:
+                    log.exception("on_tabs_changed failed for session %s", self.key)
+        finally:
+            self._tabs_notice = None
