@@ -56,6 +56,7 @@ class SessionHost:
         self._held: set[int] = set()
         self._streams: dict[int, Subscription] = {}
         self._lock = asyncio.Lock()
+        self._stream_locks: dict[int, asyncio.Lock] = {}
 
     async def start(self) -> None:
         await self.pool.start()
@@ -106,6 +107,7 @@ class SessionHost:
         stream = self._streams.pop(conversation_id, None)
         if stream is not None:
             await stream.close()
+        self._stream_locks.pop(conversation_id, None)
         home_key = placement.session_home_key(conversation_id)
 
         def clear_home() -> None:
@@ -126,6 +128,11 @@ class SessionHost:
 
     async def refresh_viewers(self, conversation_id: int) -> None:
         """Stream frames while anyone watches; stop when the last viewer leaves."""
+        # Viewers joining together must not start two streams of the same session.
+        async with self._stream_locks.setdefault(conversation_id, asyncio.Lock()):
+            await self._refresh_viewers(conversation_id)
+
+    async def _refresh_viewers(self, conversation_id: int) -> None:
         session = self.pool.get(str(conversation_id))
         watching = await asyncio.to_thread(viewer_count, conversation_id=conversation_id) if session else 0
         stream = self._streams.get(conversation_id)

@@ -1,0 +1,133 @@
+"""Live view through the whole stack: Chromium screencast → worker → Redis channel layer → Daphne → websocket.
+
+Measures, for 1 and 5 viewers: the latency from a page change to the frame's arrival at each viewer, the
+frame rate and bytes per second on an animating page; then 4 fast viewers beside one slow viewer (it
+acknowledges each frame only after 1 s) to show the slow one does not slow the others.
+
+    .venv/bin/python bench/live_view.py
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import websockets  # noqa: E402
+
+from bench.stack import cookie_header, running_stack, signed_in_client  # noqa: E402
+from tests.support.static_server import serve_directory  # noqa: E402
+
+PHASE_S = 10.0
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def run_action(client, headers, conversation_id: int, action: str, **arguments) -> None:
+    run = client.post(
+        f"/api/conversations/{conversation_id}/actions/",
+        json={"action": action, "arguments": arguments},
+        headers=headers,
+    ).json()
+    for _ in range(600):
+        state = client.get(f"/api/runs/{run['id']}/").json()
+        if state["status"] not in ("queued", "running", "waiting"):
+            assert state["status"] == "succeeded", state
+            return
+        time.sleep(0.05)
+    raise TimeoutError(action)
+
+
+async def viewer(
+    url: str, cookie: str, origin: str, duration_s: float, ack_delay_s: float = 0.0
+) -> list[tuple[float, int]]:
+    frames: list[tuple[float, int]] = []
+    async with websockets.connect(url, additional_headers={"Cookie": cookie, "Origin": origin}, max_size=None) as ws:
+        deadline = time.time() + duration_s
+        while True:
+            left = deadline - time.time()
+            if left <= 0:
+                break
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=left)
+            except TimeoutError:
+                break
+            event = json.loads(raw)
+            if event.get("type") != "frame":
+                continue
+            frames.append((time.time(), len(base64.b64decode(event["data"]))))
+            if ack_delay_s:
+                await asyncio.sleep(ack_delay_s)
+            await ws.send(json.dumps({"type": "frame.ack"}))
+    return frames
+
+
+def change_latencies_ms(frames: list[tuple[float, int]]) -> list[float]:
+    """The first frame after each 500 ms boundary shows that boundary's change."""
+    latencies, seen = [], set()
+    for arrival, _ in frames:
+        boundary = int(arrival * 1000) // 500 * 500
+        if boundary in seen:
+            continue
+        seen.add(boundary)
+        latencies.append(arrival * 1000 - boundary)
+    return latencies[1:]  # the first one may predate the viewer's first complete interval
+
+
+async def watch(url: str, cookie: str, origin: str, count: int, slow: int = 0) -> list[list[tuple[float, int]]]:
+    tasks = [viewer(url, cookie, origin, PHASE_S) for _ in range(count)]
+    tasks += [viewer(url, cookie, origin, PHASE_S, ack_delay_s=1.0) for _ in range(slow)]
+    return list(await asyncio.gather(*tasks))
+
+
+def main() -> None:
+    with serve_directory(Path(__file__).parent / "pages") as pages, running_stack() as stack:
+        client, headers = signed_in_client(stack.base_url, "bench")
+        conversation = client.post("/api/conversations/", json={"title": "live view"}, headers=headers).json()["id"]
+        ws_url = stack.base_url.replace("http://", "ws://") + f"/ws/conversations/{conversation}/"
+        cookie = cookie_header(client)
+        rows = []
+        for count in (1, 5):
+            run_action(client, headers, conversation, "navigate", url=f"{pages}/stepper.html")
+            results = asyncio.run(watch(ws_url, cookie, stack.base_url, count))
+            latencies = [lat for frames in results for lat in change_latencies_ms(frames)]
+            run_action(client, headers, conversation, "navigate", url=f"{pages}/animated.html")
+            results = asyncio.run(watch(ws_url, cookie, stack.base_url, count))
+            fps = [len(frames) / PHASE_S for frames in results]
+            bps = [sum(size for _, size in frames) / PHASE_S for frames in results]
+            rows.append(
+                (
+                    count,
+                    percentile(latencies, 0.5),
+                    percentile(latencies, 0.95),
+                    statistics.mean(fps),
+                    statistics.mean(bps) / 1024,
+                )
+            )
+        run_action(client, headers, conversation, "navigate", url=f"{pages}/animated.html")
+        mixed = asyncio.run(watch(ws_url, cookie, stack.base_url, 4, slow=1))
+        fast_fps = [len(frames) / PHASE_S for frames in mixed[:4]]
+        slow_fps = len(mixed[4]) / PHASE_S
+
+    print("viewers | change→frame p50 ms | p95 ms | fps per viewer (animating) | KiB/s per viewer")
+    for count, p50, p95, fps, kib in rows:
+        print(f"{count:7d} | {p50:19.0f} | {p95:6.0f} | {fps:26.1f} | {kib:16.0f}")
+    print(
+        f"4 fast + 1 slow viewer: fast viewers {statistics.mean(fast_fps):.1f} fps each "
+        f"(min {min(fast_fps):.1f}), the slow viewer {slow_fps:.1f} fps"
+    )
+
+
+if __name__ == "__main__":
+    main()

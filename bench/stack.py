@@ -1,0 +1,83 @@
+"""Start the whole service for a benchmark: Redis, a migrated SQLite database, Celery worker(s), Daphne.
+
+Everything runs on this machine's loopback and is stopped when the `with` block ends.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.support.processes import Managed, service_env, start_daphne, start_redis, start_worker, wait_until  # noqa: E402
+
+
+@dataclass
+class Stack:
+    base_url: str
+    redis_url: str
+    env: dict[str, str]
+    workers: list[Managed] = field(default_factory=list)
+
+
+def _worker_count(redis_url: str) -> int:
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        return sum(1 for _ in client.scan_iter(match="hive:worker:*"))
+    finally:
+        client.close()
+
+
+@contextmanager
+def running_stack(*, workers: int = 1, extra_env: dict[str, str] | None = None) -> Iterator[Stack]:
+    tmp = Path(tempfile.mkdtemp(prefix="hive-bench-"))
+    db_path = str(tmp / "bench.sqlite3")
+    redis_server, redis_url = start_redis()
+    env = service_env(
+        redis_url=redis_url, db_path=db_path, extra={"HIVE_MEDIA_ROOT": str(tmp / "media"), **(extra_env or {})}
+    )
+    started: list[Managed] = [redis_server]
+    try:
+        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+        stack_workers = []
+        for n in range(workers):
+            worker = start_worker(f"bench{n}", env)
+            started.append(worker)
+            stack_workers.append(worker)
+            wait_until(lambda n=n: _worker_count(redis_url) >= n + 1, 60, f"worker {n}")
+        daphne, base_url = start_daphne(env)
+        started.append(daphne)
+        yield Stack(base_url=base_url, redis_url=redis_url, env=env, workers=stack_workers)
+    finally:
+        for process in reversed(started):
+            process.stop()
+
+
+def signed_in_client(base_url: str, username: str) -> tuple[object, dict[str, str]]:
+    """An httpx client signed up and in, with the headers for unsafe requests and the websocket cookie."""
+    import httpx
+
+    client = httpx.Client(base_url=base_url, timeout=60)
+    client.get("/api/auth/csrf/")
+    token = client.cookies["csrftoken"]
+    headers = {"X-CSRFToken": token, "Referer": base_url + "/"}
+    response = client.post(
+        "/api/auth/signup/", json={"username": username, "password": "bench-passphrase-1"}, headers=headers
+    )
+    response.raise_for_status()
+    headers = {"X-CSRFToken": client.cookies["csrftoken"], "Referer": base_url + "/"}
+    return client, headers
+
+
+def cookie_header(client: object) -> str:
+    return "; ".join(f"{name}={value}" for name, value in client.cookies.items())  # type: ignore[attr-defined]
