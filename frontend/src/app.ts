@@ -44,8 +44,13 @@ export class App {
       onRename: (title) => this.rename(title),
       onDelete: () => this.deleteConversation(),
       onToggleSidebar: () => this.el.classList.toggle("sidebar-open"),
+      onUpload: (file) => this.upload(file),
+      onDismissFile: (key) => this.session?.dismissFile(key),
     });
-    this.tabBar = new TabBar();
+    this.tabBar = new TabBar({
+      act: (action, args) => this.session?.act(action, args) ?? Promise.resolve(false),
+      notify: (message) => this.session?.showNotice(message),
+    });
     this.live = new LiveView({
       sendInput: (command) => this.session?.sendInput(command) ?? false,
       frameDone: () => this.session?.ackFrame(),
@@ -102,6 +107,7 @@ export class App {
     this.session = session;
     this.store.update((s) => ({ ...s, activeConversationId: id }));
     this.live.setEnabled(true);
+    this.tabBar.setEnabled(true);
     let previousTabs: ConversationView["tabs"] | null = null;
     this.unsubscribeSession = session.store.subscribe((view) => {
       this.chat.update(view);
@@ -116,6 +122,7 @@ export class App {
     this.session?.dispose();
     this.session = null;
     this.live.setEnabled(false);
+    this.tabBar.setEnabled(false);
     this.tabBar.update([]);
     if (this.store.get().activeConversationId !== null)
       this.store.update((s) => ({ ...s, activeConversationId: null }));
@@ -188,6 +195,12 @@ export class App {
         last_run_status: run.status,
       }),
     }));
+  }
+
+  /** Uploads a file to the open conversation; from the home page it starts one first, as sending does. */
+  private async upload(file: File): Promise<void> {
+    if (!this.session) await this.newConversation();
+    await this.session?.upload(file);
   }
 
   private async rename(title: string): Promise<void> {

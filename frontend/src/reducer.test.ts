@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { Message, Run, Step } from "./api/types";
-import { applyServerEvent, buildTimeline, latestRun, mergeSnapshot, patchConversation } from "./reducer";
+import {
+  applyServerEvent,
+  buildTimeline,
+  latestRun,
+  manualAction,
+  mergeSnapshot,
+  patchConversation,
+} from "./reducer";
 import { emptyConversationView, type ConversationView } from "./state";
 
 const T = (s: number): string => new Date(Date.UTC(2025, 0, 1, 12, 0, s)).toISOString();
@@ -187,6 +194,40 @@ describe("buildTimeline", () => {
       [run(10, "succeeded", 0), run(11, "running", 20)],
     );
     expect(buildTimeline(view).map((i) => i.key)).toEqual(["m1", "r10", "m2", "m3", "r11"]);
+  });
+});
+
+describe("actions run by hand (address bar, tabs)", () => {
+  const navigate = (id: number, runId: number): Step => ({
+    ...step(id, runId, 0, "succeeded"),
+    action: "navigate",
+    arguments: { url: "https://example.com" },
+  });
+
+  it("labels a run with no user message and one action step by its action", () => {
+    expect(manualAction(run(5, "succeeded", 3), [navigate(1, 5)], [])).toBe("navigate");
+    // An agent's turn has its user message, whatever its steps.
+    expect(manualAction(run(5, "succeeded", 3), [navigate(1, 5)], [message(1, "user", 5, 0)])).toBeNull();
+    // Several steps, or a thought: an agent's.
+    expect(manualAction(run(5, "running", 3), [navigate(1, 5), step(2, 5, 1, "running")], [])).toBeNull();
+    expect(manualAction(run(5, "running", 3), [{ ...navigate(1, 5), kind: "thought" }], [])).toBeNull();
+    // No steps yet: only a run this page started is known to be one.
+    expect(manualAction(run(5, "queued", 3), [], [])).toBeNull();
+    expect(manualAction(run(5, "queued", 3), [], [], { 5: "go_back" })).toBe("go_back");
+  });
+
+  it("places them by time among the messages, marked as manual", () => {
+    let view = mergeSnapshot(
+      emptyConversationView(1),
+      [message(1, "user", 10, 0), message(2, "assistant", 10, 9)],
+      [{ ...run(10, "succeeded", 0), steps: [navigate(100, 10)] }, run(11, "succeeded", 20)],
+    );
+    view = reduce(view, { type: "step.created", step: { ...navigate(101, 11), action: "refresh", arguments: {} } });
+    view = { ...view, manualRuns: { 12: "go_back" } };
+    view = reduce(view, { type: "run.updated", run: run(12, "queued", 30) });
+    const runs = buildTimeline(view).filter((i) => i.kind === "run");
+    expect(buildTimeline(view).map((i) => i.key)).toEqual(["m1", "r10", "m2", "r11", "r12"]);
+    expect(runs.map((i) => i.kind === "run" && i.manual)).toEqual([null, "refresh", "go_back"]);
   });
 });
 

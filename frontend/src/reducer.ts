@@ -142,9 +142,27 @@ export function latestRun(runs: Run[]): Run | null {
   return latest;
 }
 
+/**
+ * The action of a run started by hand (the address bar, the tab bar), or null for an agent's turn. Such a
+ * run has no user message. Runs started from this page are `known`; others (history, another window) are
+ * recognised once their one step arrives: a run no message belongs to, whose only step is an action.
+ */
+export function manualAction(
+  run: Run,
+  steps: readonly Step[],
+  messages: readonly Message[],
+  known: Readonly<Record<Id, string>> = {},
+): string | null {
+  if (messages.some((m) => m.run === run.id)) return null;
+  const action = known[run.id];
+  if (action !== undefined) return action;
+  const only = steps.length === 1 ? steps[0]! : null;
+  return only && only.kind === "action" && only.action ? only.action : null;
+}
+
 export type TimelineItem =
   | { kind: "message"; key: string; message: Message }
-  | { kind: "run"; key: string; run: Run; steps: Step[] }
+  | { kind: "run"; key: string; run: Run; steps: Step[]; manual: string | null }
   | { kind: "streaming"; key: string; runId: Id; text: string; active: boolean };
 
 /**
@@ -152,7 +170,8 @@ export type TimelineItem =
  * before the run's reply; a reply still streaming follows its run's block.
  */
 export function buildTimeline(
-  view: Pick<ConversationView, "messages" | "runs" | "steps" | "streaming">,
+  view: Pick<ConversationView, "messages" | "runs" | "steps" | "streaming"> &
+    Partial<Pick<ConversationView, "manualRuns">>,
 ): TimelineItem[] {
   const runs = [...view.runs].sort(byCreated);
   const runById = new Map(runs.map((r) => [r.id, r]));
@@ -164,7 +183,9 @@ export function buildTimeline(
   const placeRun = (run: Run): void => {
     if (placed.has(run.id)) return;
     placed.add(run.id);
-    out.push({ kind: "run", key: `r${run.id}`, run, steps: view.steps[run.id] ?? [] });
+    const steps = view.steps[run.id] ?? [];
+    const manual = manualAction(run, steps, view.messages, view.manualRuns);
+    out.push({ kind: "run", key: `r${run.id}`, run, steps, manual });
     const text = view.streaming[run.id];
     if (text !== undefined && !hasAssistantMessage(view.messages, run.id)) {
       out.push({ kind: "streaming", key: `s${run.id}`, runId: run.id, text, active: isActiveStatus(run.status) });

@@ -3,9 +3,20 @@
 
 import { ApiError, type ApiClient } from "./api/client";
 import { ConversationSocket, conversationSocketUrl, type SocketOptions } from "./api/socket";
-import type { Conversation, FrameEvent, Id, InputCommand, Run, SendMessageResult } from "./api/types";
+import type {
+  BrowserAction,
+  Conversation,
+  FrameEvent,
+  Id,
+  InputCommand,
+  Run,
+  SendMessageResult,
+} from "./api/types";
 import { applyServerEvent, mergeSnapshot, upsertMessage, upsertRun } from "./reducer";
 import { Store, emptyConversationView, type ConversationView } from "./state";
+
+/** Keys the file chips of uploads in progress (unique across conversations of this page). */
+let uploadCounter = 0;
 
 export interface SessionHooks {
   onFrame: (frame: FrameEvent) => void;
@@ -138,6 +149,63 @@ export class ConversationSession {
     this.hooks.onRun(run);
   }
 
+  /**
+   * Runs a browser action by hand (address bar, back, tabs …). The run shows in the timeline like any
+   * other; a refusal (409 while a run is active, 400 bad arguments) goes to the notice. Resolves
+   * whether the server took it.
+   */
+  async act(action: BrowserAction, args: Record<string, unknown> = {}): Promise<boolean> {
+    let run: Run;
+    try {
+      run = await this.api.runAction(this.id, { action, arguments: args });
+    } catch (err) {
+      if (!this.disposed) this.showNotice(errorText(err));
+      return false;
+    }
+    if (this.disposed) return true;
+    this.store.update((view) => ({
+      ...view,
+      runs: upsertRun(view.runs, run),
+      manualRuns: { ...view.manualRuns, [run.id]: action },
+      notice: null,
+    }));
+    this.hooks.onRun(run);
+    return true;
+  }
+
+  /** Uploads a file for the agent; it shows as a chip while uploading and after. Errors go to the notice. */
+  async upload(file: File): Promise<void> {
+    const key = `u${++uploadCounter}`;
+    const chip = { key, id: null, name: file.name, size: file.size };
+    this.store.update((view) => ({ ...view, files: [...view.files, chip] }));
+    try {
+      const stored = await this.api.uploadFile(this.id, file, file.name);
+      this.store.update((view) => ({
+        ...view,
+        files: view.files.map((f) => (f.key === key ? { key, ...stored } : f)),
+        notice: null,
+      }));
+    } catch (err) {
+      this.store.update((view) => ({ ...view, files: view.files.filter((f) => f.key !== key) }));
+      const text =
+        err instanceof ApiError && err.status === 413 && !err.detail
+          ? `“${file.name}” is too large to upload.`
+          : `Could not upload “${file.name}”: ${errorText(err)}`;
+      this.showNotice(text);
+    }
+  }
+
+  /** Hides a file's chip (the file stays available to the agent). */
+  dismissFile(key: string): void {
+    this.store.update((view) => ({ ...view, files: view.files.filter((f) => f.key !== key) }));
+  }
+
+  /** Shows a notice; the same text again shows again even after it was dismissed. */
+  showNotice(text: string): void {
+    this.store.update((view) => ({ ...view, notice: null }));
+    this.store.update((view) => ({ ...view, notice: text }));
+  }
+
   /** The last frame was drawn or dropped: the server may send the next (it paces frames per viewer). */
   ackFrame(): void {
     this.socket.send({ type: "frame.ack" });
@@ -146,4 +214,9 @@ export class ConversationSession {
   sendInput(command: InputCommand): boolean {
     return this.socket.send({ type: "input", ...command });
   }
+}
+
+function errorText(err: unknown): string {
+  if (err instanceof ApiError) return err.summary;
+  return err instanceof Error ? err.message : String(err);
 }

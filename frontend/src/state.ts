@@ -66,8 +66,19 @@ export interface ConversationView {
   loaded: boolean;
   loadError: string | null;
   connection: SocketStatus;
-  /** The last command the server refused (an `error` event). */
+  /** The last command the server refused (an `error` event, or an action or upload the API refused). */
   notice: string | null;
+  /** Runs started by hand from this page (address bar, tabs), by id: the action they run. */
+  manualRuns: Record<Id, string>;
+  /** Files uploaded from this page, shown as chips over the composer; `id` is null while uploading. */
+  files: FileChip[];
+}
+
+export interface FileChip {
+  key: string;
+  id: Id | null;
+  name: string;
+  size: number;
 }
 
 export function emptyConversationView(id: Id): ConversationView {
@@ -83,5 +94,7 @@ export function emptyConversationView(id: Id): ConversationView {
     loadError: null,
     connection: "connecting",
     notice: null,
+    manualRuns: {},
+    files: [],
   };
 }

@@ -79,4 +79,48 @@ describe("ApiClient", () => {
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(0);
   });
+
+  it("runs a browser action by hand", async () => {
+    const { fetch, calls } = fakeFetch(202, { id: 9, status: "queued" });
+    const api = new ApiClient({ fetch, cookies: () => "csrftoken=tok" });
+    const run = await api.runAction(3, { action: "navigate", arguments: { url: "https://example.com" } });
+    expect(run.id).toBe(9);
+    expect(calls[0]!.url).toBe("/api/conversations/3/actions/");
+    expect(calls[0]!.init.body).toBe('{"action":"navigate","arguments":{"url":"https://example.com"}}');
+    await api.runAction(3, { action: "go_back" });
+    expect(calls[1]!.init.body).toBe('{"action":"go_back","arguments":{}}');
+  });
+
+  it("uploads a file as multipart form data with the CSRF token", async () => {
+    const { fetch, calls } = fakeFetch(201, { id: 4, name: "cv.pdf", size: 3 });
+    const api = new ApiClient({ fetch, cookies: () => "csrftoken=tok" });
+    const stored = await api.uploadFile(3, new Blob(["abc"], { type: "application/pdf" }), "cv.pdf");
+    expect(stored).toEqual({ id: 4, name: "cv.pdf", size: 3 });
+    const { url, init } = calls[0]!;
+    expect(url).toBe("/api/conversations/3/files/");
+    expect(init.method).toBe("POST");
+    expect(init.headers).toMatchObject({ "X-CSRFToken": "tok" });
+    // The browser writes the multipart Content-Type (with its boundary) itself.
+    expect(init.headers).not.toHaveProperty("Content-Type");
+    const form = init.body as FormData;
+    expect(form).toBeInstanceOf(FormData);
+    const file = form.get("file") as File;
+    expect(file.name).toBe("cv.pdf");
+    expect(await file.text()).toBe("abc");
+  });
+
+  it("sums up an error in one line for a notice", async () => {
+    const invalid = new ApiError(
+      400,
+      {
+        arguments: ["invalid arguments for navigate: 'url' is a required property", "parameters: url (string, required)"],
+      },
+      "400",
+    );
+    expect(invalid.summary).toBe(
+      "Invalid arguments for navigate: 'url' is a required property · parameters: url (string, required)",
+    );
+    expect(new ApiError(409, { detail: "The agent is working." }, "409").summary).toBe("The agent is working.");
+    expect(new ApiError(413, null, "413 Payload Too Large").summary).toBe("413 Payload Too Large");
+  });
 });

@@ -2,6 +2,7 @@
 // with Django's session cookie and sends X-CSRFToken, read from the csrftoken cookie, on unsafe methods.
 
 import type {
+  ActionBody,
   Conversation,
   Credentials,
   Id,
@@ -10,6 +11,7 @@ import type {
   SendMessageBody,
   SendMessageResult,
   Tab,
+  UploadedFile,
   User,
 } from "./types";
 
@@ -40,6 +42,13 @@ export class ApiError extends Error {
     }
     if (out.length === 0) out.push(this.message);
     return out;
+  }
+
+  /** One line for a notice: the detail and every field's messages, without field names. */
+  get summary(): string {
+    const parts = [this.detail, ...Object.values(this.fieldErrors).flat()].filter((m): m is string => !!m?.trim());
+    const text = parts.length ? parts.join(" · ") : this.message;
+    return text.charAt(0).toUpperCase() + text.slice(1);
   }
 }
 
@@ -167,9 +176,29 @@ export class ApiClient {
     return this.request<Tab[]>("GET", `/conversations/${conversationId}/tabs/`);
   }
 
+
+  // The conversation's browser by hand
+
+  /** Runs one browser action (navigate, go_back, switch_tab …): 202 with the Run; 409 while a run is active. */
+  runAction(conversationId: Id, body: ActionBody): Promise<Run> {
+    return this.request<Run>("POST", `/conversations/${conversationId}/actions/`, {
+      action: body.action,
+      arguments: body.arguments ?? {},
+    });
+  }
+  /** Uploads a file the agent may put into a page (multipart, field `file`). */
+  uploadFile(conversationId: Id, file: Blob, name?: string): Promise<UploadedFile> {
+    const form = new FormData();
+    if (name !== undefined) form.append("file", file, name);
+    else form.append("file", file);
+    return this.request<UploadedFile>("POST", `/conversations/${conversationId}/files/`, form);
+  }
+
   private async request<T>(method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { Accept: "application/json" };
-    if (body !== undefined) headers["Content-Type"] = "application/json";
+    // FormData goes as is: the browser sets the multipart Content-Type with its boundary.
+    const multipart = body instanceof FormData;
+    if (body !== undefined && !multipart) headers["Content-Type"] = "application/json";
     if (UNSAFE_METHODS.has(method)) {
       const token = readCookie(this.cookies(), "csrftoken");
       if (token) headers["X-CSRFToken"] = token;
@@ -180,7 +209,7 @@ export class ApiClient {
         method,
         headers,
         credentials: "same-origin",
-        body: body === undefined ? null : JSON.stringify(body),
+        body: body === undefined ? null : multipart ? body : JSON.stringify(body),
       });
     } catch {
       throw new ApiError(0, null, "Cannot reach the server. Check your connection and try again.");

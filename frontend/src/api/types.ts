@@ -69,6 +69,28 @@ export interface SendMessageResult {
   run: Run;
 }
 
+/** A browser action run by hand (POST /api/conversations/<id>/actions/), recorded as a one-step run. */
+export type BrowserAction =
+  | "navigate"
+  | "go_back"
+  | "go_forward"
+  | "refresh"
+  | "switch_tab"
+  | "open_tab"
+  | "close_tab";
+
+export interface ActionBody {
+  action: BrowserAction;
+  arguments?: Record<string, unknown>;
+}
+
+/** A file uploaded to a conversation (POST /api/conversations/<id>/files/); the agent's `upload_file` takes its id. */
+export interface UploadedFile {
+  id: Id;
+  name: string;
+  size: number;
+}
+
 export interface Credentials {
   username: string;
   password: string;
@@ -154,7 +176,8 @@ export type ServerEventOf<T extends ServerEventType> = Extract<ServerEvent, { ty
 
 // Websocket — client → server.
 
-export type InputKind = "click" | "move" | "wheel" | "key" | "text";
+/** `down`/`up` press and release a button (a drag: down, moves, up); `click` is both at one point. */
+export type InputKind = "click" | "move" | "down" | "up" | "wheel" | "key" | "text";
 export type MouseButton = "left" | "middle" | "right";
 /** Lower-case modifier names, as browser_pool/input.py (MODIFIER_BITS) accepts them. */
 export type Modifier = "alt" | "control" | "meta" | "shift";

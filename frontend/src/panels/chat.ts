@@ -16,8 +16,9 @@ import {
   type Child,
   type Component,
 } from "../dom";
+import { formatBytes } from "../format";
 import { buildTimeline, isActiveStatus, latestRun, type TimelineItem } from "../reducer";
-import type { ConversationView } from "../state";
+import type { ConversationView, FileChip } from "../state";
 import { brandMark } from "./brand";
 import { createRunBlock, type RunItem } from "./steps";
 
@@ -28,6 +29,10 @@ export interface ChatPanelOptions {
   onRename: (title: string) => Promise<void>;
   onDelete: () => Promise<void>;
   onToggleSidebar: () => void;
+  /** Uploads a file to the open conversation (or starts one from the home page); errors go to the notice. */
+  onUpload: (file: File) => Promise<void>;
+  /** Hides an uploaded file's chip. */
+  onDismissFile: (key: string) => void;
 }
 
 const SUGGESTIONS = [
@@ -161,6 +166,56 @@ function createTimelineItem(initial: TimelineItem): Component<TimelineItem> {
   };
 }
 
+// --- Uploaded files ---
+
+/** What the composer inserts to point the agent at an uploaded file (its `upload_file` takes the id). */
+export function fileMention(file: { id: Id; name: string }): string {
+  return `the file "${file.name}" (file_id ${file.id})`;
+}
+
+function createFileChip(
+  initial: FileChip,
+  onMention: (file: FileChip) => void,
+  onDismiss: (key: string) => void,
+): Component<FileChip> {
+  let current = initial;
+  const name = h("button", {
+    class: "file-chip-name",
+    type: "button",
+    onclick: () => current.id !== null && onMention(current),
+  });
+  const size = h("span", { class: "file-chip-size" });
+  const spinner = h("span", { class: "spinner", "aria-hidden": "true" });
+  const close = h(
+    "button",
+    {
+      class: "file-chip-close",
+      type: "button",
+      "aria-label": `Hide ${initial.name}`,
+      title: "Hide (the agent can still use the file)",
+      onclick: () => onDismiss(current.key),
+    },
+    icon(ICONS.close, 12),
+  );
+  const el = h("div", { class: "file-chip" }, icon(ICONS.file, 14), name, size, spinner, close);
+  const update = (file: FileChip): void => {
+    current = file;
+    const uploading = file.id === null;
+    el.classList.toggle("uploading", uploading);
+    // Only a stored file counts as an uploaded-file.
+    setAttr(el, "data-testid", uploading ? "uploading-file" : "uploaded-file");
+    setAttr(el, "data-file-id", uploading ? null : String(file.id));
+    setText(name, file.name);
+    setAttr(name, "title", uploading ? "Uploading…" : `File id ${file.id}. Click to mention it in your message.`);
+    name.disabled = uploading;
+    setText(size, uploading ? "Uploading…" : formatBytes(file.size));
+    spinner.hidden = !uploading;
+    close.hidden = uploading;
+  };
+  update(initial);
+  return { el, update };
+}
+
 // --- The panel ---
 
 function timelineChanged(a: ConversationView, b: ConversationView): boolean {
@@ -195,6 +250,9 @@ export class ChatPanel {
   private readonly stopButton: HTMLButtonElement;
   private readonly error: HTMLElement;
   private readonly composer: HTMLFormElement;
+  private readonly filesEl: HTMLElement;
+  private readonly files: KeyedList<FileChip>;
+  private readonly fileInput: HTMLInputElement;
   private view: ConversationView | null = null;
   private sending = false;
   private stoppingRun: Id | null = null;
@@ -230,7 +288,7 @@ export class ChatPanel {
     this.timeline = new KeyedList(this.timelineEl, (item) => item.key, createTimelineItem);
     this.placeholder = h("div", { class: "chat-placeholder" });
     this.scroller = h("div", { class: "chat-scroll" }, this.placeholder, this.timelineEl);
-    this.notice = h("div", { class: "notice", role: "status", hidden: true });
+    this.notice = h("div", { class: "notice", "data-testid": "notice", role: "status", hidden: true });
 
     this.input = h("textarea", {
       class: "composer-input",
@@ -265,6 +323,41 @@ export class ChatPanel {
       h("span", null, "Stop"),
     );
     this.error = h("div", { class: "form-error", "data-testid": "form-error", role: "alert", hidden: true });
+    this.filesEl = h("div", { class: "composer-files", "aria-label": "Uploaded files", hidden: true });
+    this.files = new KeyedList(
+      this.filesEl,
+      (f) => f.key,
+      (f) =>
+        createFileChip(
+          f,
+          (file) => this.mention(file),
+          (key) => this.options.onDismissFile(key),
+        ),
+    );
+    this.fileInput = h("input", {
+      type: "file",
+      multiple: true,
+      hidden: true,
+      tabindex: "-1",
+      "data-testid": "attach-file-input",
+    });
+    this.fileInput.addEventListener("change", () => {
+      const chosen = [...(this.fileInput.files ?? [])];
+      this.fileInput.value = ""; // the same file can be chosen again
+      void this.uploadAll(chosen);
+    });
+    const attach = h(
+      "button",
+      {
+        class: "btn btn-ghost btn-icon attach-button",
+        type: "button",
+        "data-testid": "attach-file",
+        title: "Attach a file for the agent to upload",
+        "aria-label": "Attach a file",
+        onclick: () => this.fileInput.click(),
+      },
+      icon(ICONS.paperclip),
+    );
     this.composer = h(
       "form",
       {
@@ -277,11 +370,29 @@ export class ChatPanel {
       this.error,
       h(
         "div",
-        { class: "composer-box" },
+        {
+          class: "composer-box",
+          ondragover: (e: DragEvent) => {
+            if (!e.dataTransfer?.types.includes("Files")) return;
+            e.preventDefault();
+            (e.currentTarget as HTMLElement).classList.add("dropping");
+          },
+          ondragleave: (e: DragEvent) => (e.currentTarget as HTMLElement).classList.remove("dropping"),
+          ondrop: (e: DragEvent) => {
+            (e.currentTarget as HTMLElement).classList.remove("dropping");
+            const dropped = [...(e.dataTransfer?.files ?? [])];
+            if (!dropped.length) return;
+            e.preventDefault();
+            void this.uploadAll(dropped);
+          },
+        },
+        this.filesEl,
         this.input,
         h(
           "div",
           { class: "composer-bar" },
+          attach,
+          this.fileInput,
           h(
             "span",
             { class: "composer-hint" },
@@ -327,6 +438,8 @@ export class ChatPanel {
     this.runStatus.hidden = true;
     this.stopButton.hidden = true;
     this.notice.hidden = true;
+    this.files.clear();
+    this.filesEl.hidden = true;
     this.setError([]);
     replaceChildren(
       this.placeholder,
@@ -372,7 +485,13 @@ export class ChatPanel {
     this.composer.hidden = !!view.loadError;
     this.connection.hidden = !!view.loadError;
     this.renderHeader(view);
+    // A new notice shows even when an identical one was dismissed before.
+    if (previous && previous.notice !== view.notice) this.dismissedNotice = null;
     this.renderNotice(view.notice);
+    if (!previous || previous.files !== view.files) {
+      this.files.update(view.files);
+      this.filesEl.hidden = view.files.length === 0;
+    }
     if (!previous || timelineChanged(previous, view)) this.renderTimeline(view, switched);
   }
 
@@ -440,6 +559,34 @@ export class ChatPanel {
 
   private scrollToBottom(): void {
     this.scroller.scrollTop = this.scroller.scrollHeight;
+  }
+
+  private async uploadAll(files: File[]): Promise<void> {
+    this.setError([]);
+    try {
+      for (const file of files) await this.options.onUpload(file);
+    } catch (err) {
+      // Only starting a conversation for the files can fail here; upload errors go to the notice.
+      this.setError(err instanceof ApiError ? err.messages : [String(err)]);
+    }
+  }
+
+  /** Puts a reference to an uploaded file into the message at the cursor. */
+  private mention(file: FileChip): void {
+    if (file.id === null) return;
+    const text = fileMention({ id: file.id, name: file.name });
+    const input = this.input;
+    const start = input.selectionStart ?? input.value.length;
+    const end = input.selectionEnd ?? start;
+    const before = input.value.slice(0, start);
+    const after = input.value.slice(end);
+    const lead = before && !/\s$/.test(before) ? " " : "";
+    const trail = after && !/^\s/.test(after) ? " " : "";
+    input.value = before + lead + text + trail + after;
+    const caret = (before + lead + text + trail).length;
+    input.focus();
+    input.setSelectionRange(caret, caret);
+    this.autosize();
   }
 
   private prefill(text: string): void {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { LatestWins, keyToInput, mouseButton, pointToFraction, wheelPixels } from "./liveview";
+import {
+  DRAG_THRESHOLD_PX,
+  LatestWins,
+  PointerGesture,
+  isDrag,
+  keyToInput,
+  mouseButton,
+  pointToFraction,
+  wheelPixels,
+} from "./liveview";
 
 const picture = { width: 1280, height: 800 };
 
@@ -32,6 +41,13 @@ describe("pointToFraction", () => {
     const box = { left: 0, top: 0, width: 640, height: 600 };
     expect(pointToFraction(320, 200, box, picture, { x: 0.5, y: 0 })).toEqual({ x: 0.5, y: 0.5 });
     expect(pointToFraction(320, 450, box, picture, { x: 0.5, y: 0 })).toBeNull();
+  });
+
+  it("clamps to the nearest edge when asked (a drag that leaves the picture)", () => {
+    const box = { left: 100, top: 50, width: 640, height: 400 };
+    expect(pointToFraction(50, 250, box, picture, undefined, true)).toEqual({ x: 0, y: 0.5 });
+    expect(pointToFraction(900, 600, box, picture, undefined, true)).toEqual({ x: 1, y: 1 });
+    expect(pointToFraction(420, 250, box, picture, undefined, true)).toEqual({ x: 0.5, y: 0.5 });
   });
 
   it("refuses empty boxes and pictures", () => {
@@ -85,6 +101,72 @@ describe("mouse and wheel", () => {
     expect(wheelPixels(0, 120, 0)).toEqual({ dx: 0, dy: 120 });
     expect(wheelPixels(1, 3, 1)).toEqual({ dx: 16, dy: 48 });
     expect(wheelPixels(0, 1, 2, 800)).toEqual({ dx: 0, dy: 800 });
+  });
+});
+
+describe("click or drag", () => {
+  it("is a drag only beyond the threshold, in any direction", () => {
+    const from = { x: 100, y: 100 };
+    expect(DRAG_THRESHOLD_PX).toBe(4);
+    expect(isDrag(from, { x: 100, y: 100 })).toBe(false);
+    expect(isDrag(from, { x: 104, y: 100 })).toBe(false);
+    expect(isDrag(from, { x: 103, y: 103 })).toBe(true); // 4.24 px diagonally
+    expect(isDrag(from, { x: 100, y: 95 })).toBe(true);
+    expect(isDrag(from, { x: 110, y: 100 }, 20)).toBe(false);
+  });
+
+  const at = (x: number, y: number) => ({ x, y });
+
+  it("sends one click for a press that barely moves", () => {
+    const g = new PointerGesture();
+    g.press(at(10, 10), at(0.1, 0.2), "left", ["shift"]);
+    expect(g.active).toBe(true);
+    expect(g.move(at(12, 11), at(0.11, 0.2))).toEqual([]);
+    expect(g.move(at(13, 10), at(0.12, 0.2))).toEqual([]);
+    expect(g.release(at(13, 10), at(0.12, 0.2))).toEqual([
+      { kind: "click", x: 0.1, y: 0.2, button: "left", modifiers: ["shift"] },
+    ]);
+    expect(g.active).toBe(false);
+  });
+
+  it("turns a press that moves further into down, moves and up", () => {
+    const g = new PointerGesture();
+    g.press(at(10, 10), at(0.1, 0.1), "left");
+    expect(g.move(at(12, 10), at(0.11, 0.1))).toEqual([]);
+    // Past the threshold: the button goes down where the press started, then the pointer moves.
+    expect(g.move(at(20, 10), at(0.2, 0.1))).toEqual([
+      { kind: "down", x: 0.1, y: 0.1, button: "left", modifiers: [] },
+      { kind: "move", x: 0.2, y: 0.1 },
+    ]);
+    expect(g.isDragging).toBe(true);
+    // Once dragging, every move counts, even back near the start.
+    expect(g.move(at(11, 10), at(0.11, 0.1))).toEqual([{ kind: "move", x: 0.11, y: 0.1 }]);
+    expect(g.release(at(60, 40), at(0.6, 0.4), ["control"])).toEqual([
+      { kind: "up", x: 0.6, y: 0.4, button: "left", modifiers: ["control"] },
+    ]);
+    expect(g.active).toBe(false);
+    expect(g.isDragging).toBe(false);
+  });
+
+  it("makes a drag of a release far away even without moves in between", () => {
+    const g = new PointerGesture();
+    g.press(at(0, 0), at(0, 0), "right");
+    expect(g.release(at(50, 0), at(0.5, 0))).toEqual([
+      { kind: "down", x: 0, y: 0, button: "right", modifiers: [] },
+      { kind: "up", x: 0.5, y: 0, button: "right", modifiers: [] },
+    ]);
+  });
+
+  it("lets go of a dragged button when the press is cancelled, and ignores strays", () => {
+    const g = new PointerGesture();
+    expect(g.move(at(50, 50), at(0.5, 0.5))).toEqual([]);
+    expect(g.release(at(50, 50), at(0.5, 0.5))).toEqual([]);
+    g.press(at(0, 0), at(0, 0), "left");
+    expect(g.cancel()).toEqual([]); // not dragging: nothing is held on the page
+    g.press(at(0, 0), at(0, 0), "middle");
+    g.move(at(30, 0), at(0.3, 0));
+    expect(g.cancel()).toEqual([{ kind: "up", x: 0.3, y: 0, button: "middle" }]);
+    expect(g.active).toBe(false);
   });
 });
 

@@ -1,6 +1,6 @@
 // Live view: draws the latest `frame` (base64 JPEG) on a canvas, scaled to fit, one per animation
 // frame — a newer frame always replaces an older one, frames never queue. With "Take control" on,
-// clicks, moves, wheel and keys on the picture go back over the websocket as `input` commands.
+// clicks, drags, moves, wheel and keys on the picture go back over the websocket as `input` commands.
 
 import type { FrameEvent, InputCommand, Modifier, MouseButton } from "../api/types";
 import { h, icon, ICONS, setText } from "../dom";
@@ -17,7 +17,8 @@ export interface Box {
 /**
  * Maps a pointer position to fractions (0–1) of the picture, for an element showing a
  * `natural`-sized picture with `object-fit: contain` and `object-position` given as fractions
- * (0.5 = centred, 0 = top/left). Outside the picture: null.
+ * (0.5 = centred, 0 = top/left). Outside the picture: null, or with `clamp` the nearest edge
+ * (a drag that leaves the picture still ends at its edge).
  */
 export function pointToFraction(
   clientX: number,
@@ -25,6 +26,7 @@ export function pointToFraction(
   box: Box,
   natural: { width: number; height: number },
   position: { x: number; y: number } = { x: 0.5, y: 0.5 },
+  clamp = false,
 ): { x: number; y: number } | null {
   if (box.width <= 0 || box.height <= 0 || natural.width <= 0 || natural.height <= 0) return null;
   const scale = Math.min(box.width / natural.width, box.height / natural.height);
@@ -34,11 +36,99 @@ export function pointToFraction(
   const top = box.top + (box.height - shownHeight) * position.y;
   const x = (clientX - left) / shownWidth;
   const y = (clientY - top) / shownHeight;
+  if (clamp) return { x: round4(clamp01(x)), y: round4(clamp01(y)) };
   if (x < 0 || x > 1 || y < 0 || y > 1) return null;
   return { x: round4(x), y: round4(y) };
 }
 
 const round4 = (n: number): number => Math.round(n * 10_000) / 10_000;
+const clamp01 = (n: number): number => Math.min(1, Math.max(0, n));
+
+/** How far (CSS pixels) the pointer may move while a button is held and still make a click, not a drag. */
+export const DRAG_THRESHOLD_PX = 4;
+
+/** Whether the pointer went further than `threshold` CSS pixels from where the button went down. */
+export function isDrag(
+  from: { x: number; y: number },
+  to: { x: number; y: number },
+  threshold = DRAG_THRESHOLD_PX,
+): boolean {
+  return Math.hypot(to.x - from.x, to.y - from.y) > threshold;
+}
+
+type Point = { x: number; y: number };
+
+/**
+ * One press of a mouse button, as input commands. Released within DRAG_THRESHOLD_PX of where it went
+ * down, it is one `click` there. Once the pointer goes further it is a drag: `down` where the press
+ * started, then `move`s, then `up` where it is released. `client` positions are CSS pixels on the
+ * screen (for the threshold); `at` positions are fractions of the picture (what the server gets).
+ */
+export class PointerGesture {
+  private start: { client: Point; at: Point; button: MouseButton; modifiers: Modifier[] } | null = null;
+  private last: Point | null = null;
+  private dragging = false;
+
+  /** A button is held. */
+  get active(): boolean {
+    return this.start !== null;
+  }
+
+  get isDragging(): boolean {
+    return this.dragging;
+  }
+
+  press(client: Point, at: Point, button: MouseButton, modifiers: Modifier[] = []): void {
+    this.start = { client, at, button, modifiers };
+    this.last = at;
+    this.dragging = false;
+  }
+
+  move(client: Point, at: Point): InputCommand[] {
+    const start = this.start;
+    if (!start) return [];
+    this.last = at;
+    if (this.dragging) return [{ kind: "move", ...at }];
+    if (!isDrag(start.client, client)) return [];
+    this.dragging = true;
+    return [this.downCommand(), { kind: "move", ...at }];
+  }
+
+  release(client: Point, at: Point | null, modifiers: Modifier[] = []): InputCommand[] {
+    const start = this.start;
+    if (!start) return [];
+    const end = at ?? this.last ?? start.at;
+    const commands: InputCommand[] = [];
+    if (this.dragging || isDrag(start.client, client)) {
+      if (!this.dragging) commands.push(this.downCommand());
+      commands.push({ kind: "up", ...end, button: start.button, modifiers });
+    } else {
+      commands.push({ kind: "click", ...start.at, button: start.button, modifiers: start.modifiers });
+    }
+    this.reset();
+    return commands;
+  }
+
+  /** The press ended without a release (control turned off, pointer lost): a held button is let go. */
+  cancel(): InputCommand[] {
+    const start = this.start;
+    const commands: InputCommand[] =
+      start && this.dragging ? [{ kind: "up", ...(this.last ?? start.at), button: start.button }] : [];
+    this.reset();
+    return commands;
+  }
+
+  private downCommand(): InputCommand {
+    const start = this.start!;
+    return { kind: "down", ...start.at, button: start.button, modifiers: start.modifiers };
+  }
+
+  private reset(): void {
+    this.start = null;
+    this.last = null;
+    this.dragging = false;
+  }
+}
 
 export interface KeyLike {
   key: string;
@@ -230,6 +320,10 @@ export class LiveView {
   private moveTimer: number | null = null;
   private pendingWheel = { dx: 0, dy: 0, x: 0.5, y: 0.5 };
   private wheelFrame: number | null = null;
+  private readonly gesture = new PointerGesture();
+  private gesturePointer: number | null = null;
+  private pendingDrag: InputCommand | null = null;
+  private dragFrame: number | null = null;
 
   constructor(private readonly options: LiveViewOptions) {
     this.canvas = h("canvas", {
@@ -318,6 +412,7 @@ export class LiveView {
 
   private onControlChanged(): void {
     const on = this.controlling;
+    if (!on) this.endGesture();
     this.stage.classList.toggle("controlling", on);
     this.stage.tabIndex = on ? 0 : -1;
     setText(
@@ -325,7 +420,7 @@ export class LiveView {
       !this.enabled
         ? "Open a conversation to see its browser."
         : on
-          ? "You have control: clicks, scrolling and typing go to the page."
+          ? "You have control: clicks, drags, scrolling and typing go to the page."
           : "View only. Turn on Take control to click and type in the page.",
     );
     if (on) this.stage.focus({ preventScroll: true });
@@ -348,9 +443,10 @@ export class LiveView {
     setText(this.meta, fps >= 2 ? `${width}×${height} · ${fps} fps` : `${width}×${height}`);
   }
 
-  private fraction(e: MouseEvent): { x: number; y: number } | null {
+  private fraction(e: MouseEvent, clamp = false): { x: number; y: number } | null {
     if (!this.hasFrame) return null;
-    return pointToFraction(e.clientX, e.clientY, this.canvas.getBoundingClientRect(), this.canvas, PICTURE_POSITION);
+    const box = this.canvas.getBoundingClientRect();
+    return pointToFraction(e.clientX, e.clientY, box, this.canvas, PICTURE_POSITION, clamp);
   }
 
   private send(command: Omit<InputCommand, "x" | "y"> & { x?: number; y?: number }): void {
@@ -360,22 +456,47 @@ export class LiveView {
 
   private bindInput(): void {
     const c = this.canvas;
-    c.addEventListener("pointerdown", () => {
-      if (this.controlling) this.stage.focus({ preventScroll: true });
-    });
-    const click = (e: MouseEvent): void => {
+    // A press is a click, or a drag once the pointer moves more than DRAG_THRESHOLD_PX (PointerGesture).
+    c.addEventListener("pointerdown", (e) => {
       if (!this.controlling) return;
+      this.stage.focus({ preventScroll: true });
+      if (!e.isPrimary || this.gesture.active) return;
       const point = this.fraction(e);
       if (!point) return;
-      e.preventDefault();
+      e.preventDefault(); // no text selection or native drag while the page gets the press
       this.pointer = point;
-      this.send({ kind: "click", ...point, button: mouseButton(e.button), modifiers: modifiersOf(e) });
+      this.pendingMove = null;
+      this.gesture.press({ x: e.clientX, y: e.clientY }, point, mouseButton(e.button), modifiersOf(e));
+      this.gesturePointer = e.pointerId;
+      try {
+        c.setPointerCapture(e.pointerId); // moves and the release still come when the pointer leaves
+      } catch {
+        // The pointer is already gone; pointerup/cancel ends the gesture.
+      }
+    });
+    c.addEventListener("pointermove", (e) => {
+      if (e.pointerId !== this.gesturePointer || !this.controlling) return;
+      const point = this.fraction(e, true);
+      if (!point) return;
+      this.pointer = point;
+      this.sendGesture(this.gesture.move({ x: e.clientX, y: e.clientY }, point));
+    });
+    c.addEventListener("pointerup", (e) => {
+      if (e.pointerId !== this.gesturePointer) return;
+      this.gesturePointer = null;
+      if (!this.controlling) return void this.gesture.cancel();
+      const point = this.fraction(e, true);
+      if (point) this.pointer = point;
+      this.sendGesture(this.gesture.release({ x: e.clientX, y: e.clientY }, point, modifiersOf(e)));
+    });
+    const lost = (e: PointerEvent): void => {
+      if (e.pointerId === this.gesturePointer) this.endGesture();
     };
-    c.addEventListener("click", click);
-    c.addEventListener("auxclick", click);
+    c.addEventListener("pointercancel", lost);
+    c.addEventListener("lostpointercapture", lost);
     c.addEventListener("contextmenu", (e) => this.controlling && e.preventDefault());
     c.addEventListener("mousemove", (e) => {
-      if (!this.controlling) return;
+      if (!this.controlling || this.gesture.active) return;
       const point = this.fraction(e);
       if (!point) return;
       this.pointer = point;
@@ -416,6 +537,35 @@ export class LiveView {
     });
   }
 
+  /**
+   * Sends what a press produced: `down`, `up` and `click` at once, a drag's `move`s at most once per
+   * animation frame (only the newest). A pending move is dropped before `up`: `up` moves there itself.
+   */
+  private sendGesture(commands: InputCommand[]): void {
+    for (const command of commands) {
+      if (command.kind === "move") {
+        this.pendingDrag = command;
+        this.dragFrame ??= requestAnimationFrame(() => {
+          this.dragFrame = null;
+          const move = this.pendingDrag;
+          this.pendingDrag = null;
+          if (move && this.gesture.isDragging) this.options.sendInput(move);
+        });
+        continue;
+      }
+      if (command.kind === "up" || command.kind === "click") this.pendingDrag = null;
+      this.options.sendInput(command);
+    }
+  }
+
+  /** Ends a press without a release (control off, pointer lost), letting go of a dragged button. */
+  private endGesture(): void {
+    const pointer = this.gesturePointer;
+    this.gesturePointer = null;
+    if (pointer !== null && this.canvas.hasPointerCapture?.(pointer)) this.canvas.releasePointerCapture(pointer);
+    this.sendGesture(this.gesture.cancel());
+  }
+
   /** Moves go out at most every MOVE_INTERVAL_MS; only the newest position is sent. */
   private flushMoveSoon(): void {
     if (this.moveTimer !== null) return;
@@ -424,7 +574,7 @@ export class LiveView {
       this.moveTimer = null;
       const point = this.pendingMove;
       this.pendingMove = null;
-      if (!point || !this.controlling) return;
+      if (!point || !this.controlling || this.gesture.active) return;
       this.lastMoveAt = performance.now();
       this.send({ kind: "move", ...point });
     }, wait);

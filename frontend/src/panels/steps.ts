@@ -12,6 +12,13 @@ const ARGUMENTS_PREVIEW = 160;
 export interface RunItem {
   run: Run;
   steps: Step[];
+  /** The action of a run started by hand ("navigate"); null or absent for the agent's turns. */
+  manual?: string | null;
+}
+
+/** "Agent run", or "You: navigate" for an action run by hand from the address bar or the tabs. */
+export function runLabel(manual: string | null | undefined): string {
+  return manual ? `You: ${manual}` : "Agent run";
 }
 
 export function runDurationMs(run: Run): number | null {
@@ -138,20 +145,25 @@ export function createRunBlock(initial: RunItem): Component<RunItem> {
   const pending = h("div", { class: "run-pending" }, h("span", { class: "spinner", "aria-hidden": "true" }), h("span"));
   const error = h("div", { class: "run-error", "data-testid": "run-error", role: "alert" });
   const steps = new KeyedList<Step>(stepsEl, (s) => String(s.id), createStep);
+  const label = h("span", { class: "run-label" });
   const el = h(
     "section",
     { class: "run" },
-    h("header", { class: "run-head" }, h("span", { class: "run-label" }, "Agent run"), badge, meta),
+    h("header", { class: "run-head" }, label, badge, meta),
     stepsEl,
     pending,
   );
-  const update = ({ run, steps: list }: RunItem): void => {
+  const update = ({ run, steps: list, manual }: RunItem): void => {
     setAttr(el, "data-run-id", String(run.id));
     setAttr(el, "data-status", run.status);
+    setAttr(el, "data-origin", manual ? "manual" : "agent");
+    el.classList.toggle("run-manual", !!manual);
+    setText(label, runLabel(manual));
     badge.className = `badge status-${run.status}`;
     setText(badge, RUN_STATUS_LABEL[run.status] ?? run.status);
     const parts = [
-      list.length ? `${list.length} step${list.length === 1 ? "" : "s"}` : "",
+      // An action run by hand is one step: counting it says nothing.
+      list.length && !manual ? `${list.length} step${list.length === 1 ? "" : "s"}` : "",
       formatDuration(runDurationMs(run)),
       formatTokens(run.prompt_tokens, run.completion_tokens),
     ].filter(Boolean);
@@ -166,7 +178,9 @@ export function createRunBlock(initial: RunItem): Component<RunItem> {
         ? "Waiting for a browser…"
         : run.status === "waiting"
           ? "Waiting for your confirmation…"
-          : "Thinking…",
+          : manual
+            ? "Working…"
+            : "Thinking…",
     );
     const showError = run.status === "failed" || (run.status === "aborted" && !!run.error);
     // In the DOM only for a run that has an error, so run-error always means one.

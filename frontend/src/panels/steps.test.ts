@@ -1,0 +1,10 @@
+import { describe, expect, it } from "vitest";
+import { runLabel } from "./steps";
+
+describe("runLabel", () => {
+  it("names a run by who started it", () => {
+    expect(runLabel(null)).toBe("Agent run");
+    expect(runLabel(undefined)).toBe("Agent run");
+    expect(runLabel("navigate")).toBe("You: navigate");
+  });
+});
