@@ -102,13 +102,38 @@ def start_ready_worker(name: str, env: dict[str, str], redis_url: str, *, queues
     return worker
 
 
+class MainWorker:
+    """The shared Celery worker. Tests that need the only workers alive to be their own stop it; the next
+    test that needs it starts it again."""
+
+    def __init__(self, env: dict[str, str], redis_url: str) -> None:
+        self.env = env
+        self.redis_url = redis_url
+        self.worker: Managed | None = None
+
+    def ensure(self) -> Managed:
+        if self.worker is None or not self.worker.alive():
+            redis.Redis.from_url(self.redis_url).delete("hive")  # tasks queued by earlier tests for rows long gone
+            self.worker = start_ready_worker("main", self.env, self.redis_url)
+        return self.worker
+
+    def stop(self) -> None:
+        if self.worker is not None:
+            self.worker.stop()
+            self.worker = None
+
+
 @pytest.fixture(scope="session")
-def celery_worker(services_env: dict[str, str], redis_url: str, django_db_blocker: object) -> Iterator[Managed]:
-    """One real Celery worker (threads pool, its own asyncio loop) consuming the shared queue."""
-    redis.Redis.from_url(redis_url).delete("hive")  # tasks queued by earlier tests for rows long gone
-    worker = start_ready_worker("main", services_env, redis_url)
-    yield worker
-    worker.stop()
+def main_worker(services_env: dict[str, str], redis_url: str) -> Iterator[MainWorker]:
+    handle = MainWorker(services_env, redis_url)
+    yield handle
+    handle.stop()
+
+
+@pytest.fixture
+def celery_worker(main_worker: MainWorker) -> Managed:
+    """A real Celery worker (threads pool, its own asyncio loop and browser pool) on the shared queue."""
+    return main_worker.ensure()
 
 
 @pytest.fixture(scope="session")

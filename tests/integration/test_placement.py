@@ -31,12 +31,14 @@ def pages() -> Iterator[str]:
 
 
 @pytest.fixture
-def isolated_stack(django_db_setup: None, settings: Any) -> Iterator[dict[str, Any]]:
-    """A Redis of its own, so only this test's two workers are alive for placement."""
+def isolated_stack(django_db_setup: None, settings: Any, main_worker: Any) -> Iterator[dict[str, Any]]:
+    """A Redis of its own, so only this test's two workers are alive for placement. The shared worker is
+    stopped meanwhile: it shares the database, and its reaper would take these workers' runs for orphans."""
     from channels.layers import channel_layers
 
     from webapp.core import queue
 
+    main_worker.stop()
     server, url = start_redis()
     settings.REDIS_URL = url
     settings.CELERY_BROKER_URL = url

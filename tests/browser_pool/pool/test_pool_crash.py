@@ -76,7 +76,7 @@ async def test_stop_leaves_no_chromium_process_behind(site: str) -> None:
         browser_tree = process_tree(pool.browser_pid)
         assert len(_chromium_descendants()) >= 4
 
-    await eventually(lambda: not _chromium_descendants(), 10, "chromium processes to exit")
-    assert not any(is_running(pid) for pid in browser_tree)
+    # Only this pool's own processes: other fixtures (a Celery worker) may run a Chromium of their own.
+    await eventually(lambda: not any(is_running(pid) for pid in browser_tree), 10, "chromium processes to exit")
     with pytest.raises(PoolNotStartedError):
         await pool.acquire("after-stop")
