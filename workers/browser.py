@@ -17,13 +17,15 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from browser_pool.config import BrowserConfig
+from browser_pool.errors import TabNotFoundError
+from browser_pool.extract import extract_page
 from browser_pool.input import InputError, InputEvent
 from browser_pool.pool import BrowserPool
 from browser_pool.screencast import Frame, ScreencastOptions, Subscription
 from browser_pool.session import Session
 from browser_pool.types import SavedSession, TabInfo
 from webapp.conversations.browser_selectors import browser_session_state
-from webapp.conversations.browser_services import browser_session_save, browser_session_set_tabs
+from webapp.conversations.browser_services import browser_session_save, browser_session_set_tabs, tab_content_save
 from webapp.conversations.live import viewer_count
 from webapp.core import placement
 from webapp.core.events import conversation_group
@@ -168,6 +170,25 @@ class SessionHost:
             log.info("refused live-view input for conversation %s: %s", conversation_id, exc)
         except Exception:
             log.exception("live-view input failed for conversation %s", conversation_id)
+
+    # -- page content ----------------------------------------------------------------------------------------------
+
+    async def extract_tab(self, conversation_id: int, tab_id: str) -> None:
+        """Read a tab's main content and save it with the tab in the conversation's context."""
+        session = await self.acquire(conversation_id)
+        try:
+            try:
+                page = session.tabs.get(tab_id).page
+            except TabNotFoundError:
+                extracted = {"url": "", "title": "", "text": "", "method": "empty", "reason": "That tab was closed."}
+            else:
+                content = await session.run(extract_page(page, limit=settings.HIVE_CONTENT_LIMIT))
+                extracted = content.as_dict()
+            await database_sync_to_async(tab_content_save)(
+                conversation_id=conversation_id, tab_id=tab_id, extracted=extracted
+            )
+        finally:
+            await self.release(session)
 
     # -- pool callbacks -------------------------------------------------------------------------------------------
 

@@ -68,6 +68,9 @@ class WorkerRuntime:
     def open_session(self, conversation_id: int, timeout: float) -> None:
         self.loop_thread.run(self._open_session(conversation_id), timeout)
 
+    def extract_tab(self, conversation_id: int, tab_id: str, timeout: float) -> None:
+        self.loop_thread.run(self.sessions.extract_tab(conversation_id, tab_id), timeout)
+
     async def _open_session(self, conversation_id: int) -> None:
         session = await self.sessions.acquire(conversation_id)
         await self.sessions.release(session)

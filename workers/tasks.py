@@ -21,3 +21,8 @@ def run_action(run_id: int) -> None:
 @app.task(name="workers.tasks.open_session", ignore_result=True, time_limit=120)
 def open_session(conversation_id: int) -> None:
     runtime_get().open_session(conversation_id, timeout=60)
+
+
+@app.task(name="workers.tasks.extract_tab", ignore_result=True, time_limit=120)
+def extract_tab(conversation_id: int, tab_id: str) -> None:
+    runtime_get().extract_tab(conversation_id, tab_id, timeout=90)

@@ -85,7 +85,11 @@ class MessageListApi(APIView):
         conversation = conversation_get(user=request.user, conversation_id=conversation_id)
         data = MessageInput(data=request.data)
         data.is_valid(raise_exception=True)
-        message, run = message_send(conversation=conversation, content=data.validated_data["content"])
+        message, run = message_send(
+            conversation=conversation,
+            content=data.validated_data["content"],
+            tab_ids=data.validated_data.get("tab_ids", []),
+        )
         return Response(
             {"message": MessageOutput(message).data, "run": RunOutput(run).data}, status=status.HTTP_201_CREATED
         )

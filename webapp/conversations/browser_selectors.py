@@ -5,7 +5,23 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from webapp.conversations.models import BrowserSession, Conversation, ConversationFile
+from django.shortcuts import get_object_or_404
+
+from webapp.conversations.models import BrowserSession, Conversation, ConversationFile, TabContent
+from webapp.core.exceptions import ApplicationError
+
+
+def tab_content_payload(item: TabContent) -> dict[str, Any]:
+    return {
+        "tab_id": item.tab_id,
+        "title": item.title,
+        "url": item.url,
+        "method": item.method,
+        "length": item.length,
+        "truncated": item.truncated,
+        "reason": item.reason,
+        "extracted_at": item.extracted_at.isoformat() if item.extracted_at else None,
+    }
 
 
 def browser_session_state(*, conversation_id: int) -> dict[str, Any] | None:
@@ -14,8 +30,41 @@ def browser_session_state(*, conversation_id: int) -> dict[str, Any] | None:
 
 
 def browser_session_tabs(*, conversation: Conversation) -> list[dict[str, Any]]:
+    """The tabs as last seen, each with what was read from it when it was added to the context."""
     session = BrowserSession.objects.filter(conversation=conversation).only("tabs").first()
-    return list(session.tabs) if session else []
+    contents = {item.tab_id: item for item in TabContent.objects.filter(conversation=conversation).defer("content")}
+    tabs = []
+    for tab in list(session.tabs) if session else []:
+        item = contents.get(str(tab.get("id")))
+        tabs.append({**tab, "context": tab_content_payload(item) if item else None})
+    return tabs
+
+
+def tab_content_get(*, conversation: Conversation, tab_id: str) -> TabContent:
+    return get_object_or_404(TabContent, conversation=conversation, tab_id=tab_id)
+
+
+def tab_contents_for_send(*, conversation: Conversation, tab_ids: list[str]) -> list[TabContent]:
+    """The shared tabs of one send, in the order given. Unknown ids raise ApplicationError (400)."""
+    wanted = list(dict.fromkeys(tab_ids))
+    found = {item.tab_id: item for item in TabContent.objects.filter(conversation=conversation, tab_id__in=wanted)}
+    unknown = [tab_id for tab_id in wanted if tab_id not in found]
+    if unknown:
+        raise ApplicationError(
+            f"Unknown tab ids for this conversation: {', '.join(unknown)}. Add a tab to the context before sharing it."
+        )
+    return [found[tab_id] for tab_id in wanted]
+
+
+def shared_tab_contents(*, run_metadata: dict[str, Any], conversation_id: int) -> list[dict[str, str]]:
+    """What the model gets for a run's shared tabs: title, URL and the saved content, as saved now."""
+    ids = [str(tab["id"]) for tab in run_metadata.get("shared_tabs") or []]
+    found = {item.tab_id: item for item in TabContent.objects.filter(conversation_id=conversation_id, tab_id__in=ids)}
+    return [
+        {"id": i, "title": found[i].title, "url": found[i].url, "content": found[i].content or found[i].reason}
+        for i in ids
+        if i in found
+    ]
 
 
 def conversation_uploads(*, conversation_id: int) -> dict[str, Path]:

@@ -9,7 +9,8 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.utils import timezone
 
-from webapp.conversations.models import BrowserSession, Conversation, ConversationFile
+from webapp.conversations.browser_selectors import browser_session_tabs, tab_content_payload
+from webapp.conversations.models import BrowserSession, Conversation, ConversationFile, TabContent
 from webapp.core.events import publish_on_commit
 from webapp.core.exceptions import ApplicationError
 
@@ -25,8 +26,10 @@ def browser_session_save(*, conversation_id: int, state: dict[str, Any]) -> None
 def browser_session_set_tabs(*, conversation_id: int, tabs: list[dict[str, Any]]) -> None:
     if not Conversation.objects.filter(pk=conversation_id).exists():
         return  # deleted while its session was still open
-    BrowserSession.objects.update_or_create(conversation_id=conversation_id, defaults={"tabs": tabs})
-    publish_on_commit(conversation_id, {"type": "tabs.updated", "tabs": tabs})
+    session, _ = BrowserSession.objects.update_or_create(conversation_id=conversation_id, defaults={"tabs": tabs})
+    publish_on_commit(
+        conversation_id, {"type": "tabs.updated", "tabs": browser_session_tabs(conversation=session.conversation)}
+    )
 
 
 @transaction.atomic
@@ -37,3 +40,32 @@ def conversation_file_add(*, conversation: Conversation, upload: UploadedFile) -
     return ConversationFile.objects.create(
         conversation=conversation, file=upload, name=name, size=upload.size, content_type=upload.content_type or ""
     )
+
+
+@transaction.atomic
+def tab_content_save(*, conversation_id: int, tab_id: str, extracted: dict[str, Any]) -> TabContent | None:
+    """Store what was read from a tab (replacing the previous read) and tell the dashboard."""
+    if not Conversation.objects.filter(pk=conversation_id).exists():
+        return None
+    item, _ = TabContent.objects.update_or_create(
+        conversation_id=conversation_id,
+        tab_id=tab_id,
+        defaults={
+            "title": str(extracted.get("title", ""))[:500],
+            "url": str(extracted.get("url", ""))[:2000],
+            "content": str(extracted.get("text", "")),
+            "method": str(extracted.get("method", "")),
+            "truncated": bool(extracted.get("truncated")),
+            "length": int(extracted.get("length") or 0),
+            "reason": str(extracted.get("reason", "")),
+            "extracted_at": timezone.now(),
+        },
+    )
+    publish_on_commit(conversation_id, {"type": "tab.content", "content": tab_content_payload(item)})
+    return item
+
+
+@transaction.atomic
+def tab_content_remove(*, conversation: Conversation, tab_id: str) -> None:
+    TabContent.objects.filter(conversation=conversation, tab_id=tab_id).delete()
+    publish_on_commit(conversation.pk, {"type": "tab.content.removed", "tab_id": tab_id})

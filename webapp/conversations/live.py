@@ -11,6 +11,7 @@ from webapp.core.events import command_session
 from webapp.core.queue import enqueue
 
 OPEN_SESSION_TASK = "workers.tasks.open_session"
+EXTRACT_TAB_TASK = "workers.tasks.extract_tab"
 
 
 def viewer_joined(*, conversation_id: int, channel_name: str, user: Any) -> None:
@@ -35,3 +36,8 @@ def session_live_ensure(*, conversation_id: int) -> None:
         command_session(conversation_id, {"type": "viewers.changed"})
         return
     enqueue(OPEN_SESSION_TASK, conversation_id, queue=placement.queue_for_conversation(conversation_id))
+
+
+def tab_content_request(*, conversation_id: int, tab_id: str) -> None:
+    """Have the worker holding the session (or one that restores it) read the tab's main content."""
+    enqueue(EXTRACT_TAB_TASK, conversation_id, tab_id, queue=placement.queue_for_conversation(conversation_id))

@@ -83,3 +83,26 @@ class ConversationFile(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class TabContent(models.Model):
+    """A tab added to the conversation's context: its main text as read, sent to the model when shared."""
+
+    conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="tab_contents")
+    tab_id = models.CharField(max_length=32)
+    title = models.CharField(max_length=500, blank=True)
+    url = models.URLField(max_length=2000, blank=True)
+    content = models.TextField(blank=True)
+    method = models.CharField(max_length=20, blank=True)
+    truncated = models.BooleanField(default=False)
+    length = models.PositiveIntegerField(default=0)
+    # Why there is no text (a restricted or empty page), in words the user and the model understand.
+    reason = models.TextField(blank=True)
+    extracted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["conversation", "tab_id"]
+        constraints = [models.UniqueConstraint(fields=["conversation", "tab_id"], name="unique_tab_content")]
+
+    def __str__(self) -> str:
+        return f"{self.tab_id}: {self.title or self.url}"

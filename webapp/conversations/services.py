@@ -9,6 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from rest_framework import status
 
+from webapp.conversations.browser_selectors import tab_contents_for_send
 from webapp.conversations.models import Conversation, Message
 from webapp.conversations.serializers import ConversationOutput, MessageOutput
 from webapp.core.events import publish_on_commit
@@ -73,13 +74,18 @@ def conversation_delete(*, conversation: Conversation) -> None:
 
 
 @transaction.atomic
-def message_send(*, conversation: Conversation, content: str) -> tuple[Message, Run]:
-    """Store the user's message and queue a run for it; the worker picks it up after the commit."""
+def message_send(*, conversation: Conversation, content: str, tab_ids: list[str] | None = None) -> tuple[Message, Run]:
+    """Store the user's message and queue a run for it; the worker picks it up after the commit.
+
+    ``tab_ids`` are the tabs shared with this send: they replace the previous send's set (an empty list
+    shares none), and must be tabs added to the conversation's context.
+    """
     content = content.strip()
     if not content:
         raise ApplicationError("The message is empty.")
     if len(content) > settings.HIVE_MESSAGE_MAX_CHARS:
         raise ApplicationError(f"The message is too long (at most {settings.HIVE_MESSAGE_MAX_CHARS} characters).")
+    shared = tab_contents_for_send(conversation=conversation, tab_ids=tab_ids or [])
     conversation = Conversation.objects.select_for_update().get(pk=conversation.pk)
     if Run.objects.filter(conversation=conversation, status__in=Run.ACTIVE).exists():
         raise ApplicationError(
@@ -88,7 +94,10 @@ def message_send(*, conversation: Conversation, content: str) -> tuple[Message, 
         )
     try:
         with transaction.atomic():
-            run = run_create(conversation=conversation)
+            run = run_create(
+                conversation=conversation,
+                metadata={"shared_tabs": [{"id": t.tab_id, "title": t.title, "url": t.url} for t in shared]},
+            )
     except IntegrityError as exc:  # a concurrent send won the race for the conversation's one active run
         raise ApplicationError(
             "The agent is still working on the previous message.", status_code=status.HTTP_409_CONFLICT

@@ -7,6 +7,11 @@ urlpatterns = [
     path("conversations/<int:conversation_id>/", apis.ConversationDetailApi.as_view(), name="conversation-detail"),
     path("conversations/<int:conversation_id>/messages/", apis.MessageListApi.as_view(), name="message-list"),
     path("conversations/<int:conversation_id>/tabs/", browser_apis.TabListApi.as_view(), name="tab-list"),
+    path(
+        "conversations/<int:conversation_id>/tabs/<str:tab_id>/content/",
+        browser_apis.TabContentApi.as_view(),
+        name="tab-content",
+    ),
     path("conversations/<int:conversation_id>/actions/", browser_apis.ActionApi.as_view(), name="action-run"),
     path("conversations/<int:conversation_id>/files/", browser_apis.FileUploadApi.as_view(), name="file-upload"),
 ]
