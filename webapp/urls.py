@@ -9,6 +9,7 @@ api_patterns = [
     path("", include("webapp.conversations.urls")),
     path("", include("webapp.runs.urls")),
     path("", include("webapp.llm.urls")),
+    path("", include("webapp.memory.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]

@@ -29,7 +29,7 @@ class ModelProfileOutput(serializers.ModelSerializer[ModelProfile]):
         model = ModelProfile
         fields = [
             "id", "name", "provider", "base_url", "model", "has_api_key", "supports_tools", "supports_vision",
-            "parallel_tool_calls", "fallback", "created_at", "updated_at",
+            "parallel_tool_calls", "embedding_model", "fallback", "created_at", "updated_at",
         ]  # fmt: skip
 
 
@@ -42,6 +42,7 @@ class ModelProfileInput(serializers.Serializer):
     supports_tools = serializers.BooleanField(required=False)
     supports_vision = serializers.BooleanField(required=False)
     parallel_tool_calls = serializers.BooleanField(required=False)
+    embedding_model = serializers.CharField(max_length=200, required=False, allow_blank=True)
     fallback = serializers.IntegerField(required=False, allow_null=True)
 
 

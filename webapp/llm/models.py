@@ -26,6 +26,8 @@ class ModelProfile(models.Model):
     supports_tools = models.BooleanField(default=True)
     supports_vision = models.BooleanField(default=False)
     parallel_tool_calls = models.BooleanField(default=False)
+    # The provider's embeddings model for ranking memory notes by meaning; empty ranks them by words (BM25).
+    embedding_model = models.CharField(max_length=200, blank=True)
     fallback = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

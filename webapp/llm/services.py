@@ -11,7 +11,10 @@ from webapp.core.exceptions import ApplicationError
 from webapp.llm.crypto import encrypt
 from webapp.llm.models import ModelProfile
 
-_FIELDS = ("name", "provider", "base_url", "model", "supports_tools", "supports_vision", "parallel_tool_calls")
+_FIELDS = (
+    "name", "provider", "base_url", "model", "supports_tools", "supports_vision", "parallel_tool_calls",
+    "embedding_model",
+)  # fmt: skip
 
 
 def _check_fallback(*, owner: AbstractBaseUser, profile: ModelProfile | None, fallback: ModelProfile | None) -> None:

@@ -35,6 +35,7 @@ INSTALLED_APPS = [
     "webapp.conversations",
     "webapp.runs",
     "webapp.llm",
+    "webapp.memory",
 ]
 
 MIDDLEWARE = [
