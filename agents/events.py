@@ -1,14 +1,39 @@
-"""How the agent reports what it does. The worker injects a sink that persists and publishes."""
+"""How the agent reports what it does and asks the user. The worker injects a sink that persists every
+report through Django services and publishes it to the conversation's websocket group."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+SafetyLevel = Literal["auto", "notify", "confirm", "block"]
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmationRequest:
+    """A step that needs the user's yes before it runs."""
+
+    step_id: int
+    action: str
+    arguments: dict[str, Any]
+    reason: str  # why it needs a yes, in words a user understands
+    url: str = ""
+
+
+@dataclass(slots=True)
+class PlanStep:
+    id: str
+    title: str
+    depends_on: list[str] = field(default_factory=list)
+    status: Literal["pending", "running", "done", "failed", "skipped"] = "pending"
 
 
 class EventSink(Protocol):
-    async def text_delta(self, delta: str) -> None: ...
+    async def text_delta(self, delta: str) -> None:
+        """A piece of the assistant's reply as it streams."""
 
-    async def step_started(self, *, kind: str, action: str = "", arguments: dict[str, Any] | None = None) -> int: ...
+    async def step_started(self, *, kind: str, action: str = "", arguments: dict[str, Any] | None = None) -> int:
+        """A step begins (kind: "thought" | "action" | "system"); returns its id."""
 
     async def step_finished(
         self,
@@ -19,4 +44,17 @@ class EventSink(Protocol):
         error: str = "",
         duration_ms: int | None = None,
         screenshot: bytes | None = None,
-    ) -> None: ...
+    ) -> None:
+        """The step ended: its observation (what the model was told), or its error, and a JPEG screenshot."""
+
+    async def model_call(self, *, request: dict[str, Any], response: dict[str, Any], duration_ms: int) -> None:
+        """The exact payload sent to the model and what came back (the run's debug log)."""
+
+    async def confirm(self, request: ConfirmationRequest) -> bool:
+        """Pause until the owner (or a controller) approves or denies; no answer within the timeout is a no."""
+
+    async def notify(self, message: str) -> None:
+        """Tell the user about a step that runs without asking (the "notify" safety level)."""
+
+    async def plan_updated(self, steps: list[PlanStep]) -> None:
+        """The published plan or its progress changed."""

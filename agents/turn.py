@@ -1,19 +1,13 @@
-"""One agent turn. For now a plain chat with the model; the ReAct loop over tools grows from here."""
+"""A plain chat turn without tools or browser, kept until the worker calls `agents.loop.run_agent_turn`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from agents.events import EventSink
-from agents.llm import LLMClient, ModelConfig, Usage
+from agents.llm import LLMClient, ModelConfig
+from agents.loop import TurnResult
 from agents.prompts import SYSTEM_PROMPT
-
-
-@dataclass(slots=True)
-class TurnResult:
-    reply: str
-    usage: Usage
 
 
 def build_messages(history: Sequence[tuple[str, str]]) -> list[dict[str, str]]:

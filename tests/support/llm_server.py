@@ -27,6 +27,7 @@ class Reply:
     chunk_size: int = 8
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    reasoning: str = ""  # sent as `reasoning_content`, as DeepSeek and Qwen do
 
 
 Handler = Callable[[dict[str, Any]], Reply]
@@ -163,6 +164,8 @@ def _tool_call_objects(reply: Reply) -> list[dict[str, Any]]:
 
 def _completion(request: dict[str, Any], reply: Reply) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": reply.content or None}
+    if reply.reasoning:
+        message["reasoning_content"] = reply.reasoning
     if reply.tool_calls:
         message["tool_calls"] = _tool_call_objects(reply)
     return {
@@ -183,6 +186,8 @@ def _chunks(request: dict[str, Any], reply: Reply) -> list[dict[str, Any]]:
         return {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
 
     out = [chunk({"role": "assistant", "content": ""})]
+    if reply.reasoning:
+        out.append(chunk({"reasoning_content": reply.reasoning}))
     text = reply.content
     out += [chunk({"content": text[i : i + reply.chunk_size]}) for i in range(0, len(text), reply.chunk_size)]
     for index, call in enumerate(_tool_call_objects(reply)):

@@ -1,0 +1,57 @@
+"""How one agent turn behaves: which models, the safety valves, the safety policy, what is observed and shown."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from agents.llm.config import ModelConfig
+from agents.safety import SafetyConfig
+
+
+@dataclass(frozen=True, slots=True)
+class AgentConfig:
+    # None means no model is configured: run_agent_turn raises NoModelConfiguredError.
+    model: ModelConfig | None
+    # Tried when the model still fails after its retries (and before any of its text reached the user).
+    fallback_model: ModelConfig | None = None
+
+    # -- safety valves (seed 003 §6.1, seed 002) -----------------------------------------------------------------
+    # Tool calls one turn may make; then the model is asked for a final answer without tools.
+    max_tool_calls: int = 30
+    final_answer_on_limit: bool = True
+    # One tool call (confirmation time excluded); a Tool's own `timeout_s` overrides it.
+    tool_timeout_s: float = 30.0
+    # The whole turn; None leaves it to the caller (the worker has its own hard limit).
+    turn_timeout_s: float | None = None
+    # The same tool with the same arguments on the same page state this many times: refused and the model is
+    # told; one more and the turn stops.
+    loop_repeat_limit: int = 3
+    # Backstop for a sink whose confirm never answers; the sink's own timeout normally answers first.
+    confirm_timeout_s: float = 600.0
+
+    # -- what the user sees ----------------------------------------------------------------------------------
+    # Record the model's reasoning (text next to tool calls, reasoning fields) as "thought" steps (property 3).
+    show_reasoning: bool = False
+    # A JPEG of the active tab with every step that may change the page.
+    step_screenshots: bool = True
+    screenshot_quality: int = 60
+
+    # -- what the model sees ---------------------------------------------------------------------------------
+    # Visible page text in the page summary; the safety policy reads more of it.
+    page_text_chars: int = 500
+    safety_text_chars: int = 3_000
+    # One observation is cut to this size; observations older than the last few are cut much shorter.
+    observation_max_chars: int = 12_000
+    keep_full_observations: int = 4
+    old_observation_chars: int = 600
+    # Extra instructions appended to the system prompt (a persona, an operator's rules).
+    instructions: str = ""
+
+    # -- plumbing --------------------------------------------------------------------------------------------
+    safety: SafetyConfig = field(default_factory=SafetyConfig)
+    # Playwright's own waits inside an action (finding the element, navigation settles ...).
+    action_timeout_ms: int = 5_000
+    # First retry of a failed model call waits this long, then twice as long each time.
+    retry_backoff_s: float = 0.5
+    browser_tools: bool = True
+    plan_tools: bool = True

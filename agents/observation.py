@@ -1,0 +1,77 @@
+"""What the agent sees of the browser between steps: the page summary (layer 1), a screenshot, and a readable
+reason instead of a crash when the browser or the page cannot be observed (seed 002, property 15)."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import logging
+import re
+from dataclasses import dataclass
+
+from agents.safety import PageFacts
+from browser_pool.observe import get_summary
+from browser_pool.types import TabControl
+
+log = logging.getLogger(__name__)
+
+PAGE_TAG = "untrusted_page_data"
+_CLOSING = re.compile(rf"</\s*{PAGE_TAG}", re.IGNORECASE)
+SCREENSHOT_TIMEOUT_MS = 5_000
+
+
+@dataclass(frozen=True, slots=True)
+class PageView:
+    """The active tab as last observed."""
+
+    available: bool
+    # The rendered summary, or why the page could not be observed.
+    text: str
+    url: str = ""
+    facts: PageFacts = PageFacts()
+    # Changes when what the page shows changes; the loop detector compares it.
+    fingerprint: str = ""
+
+
+def fence(text: str, *, label: str = "page") -> str:
+    """Wrap page-derived text so the model reads it as data; a page cannot close the fence early."""
+    safe = _CLOSING.sub(f"<\\\\/{PAGE_TAG}", text)
+    return f'<{PAGE_TAG} source="{label}">\n{safe}\n</{PAGE_TAG}>'
+
+
+def _unavailable(reason: str) -> PageView:
+    return PageView(available=False, text=f"The page could not be observed: {reason}")
+
+
+async def observe_page(tabs: TabControl, *, text_chars: int, safety_text_chars: int) -> PageView:
+    """The active tab's summary. Never raises for a missing browser, a closed tab or a page that will not answer."""
+    try:
+        page = tabs.active_page
+        summary = await get_summary(page, text_chars=max(text_chars, safety_text_chars))
+    except Exception as exc:  # a lost browser, a closed tab, a busy page: all become a readable observation
+        log.info("page observation failed: %s", exc)
+        return _unavailable(str(exc) or exc.__class__.__name__)
+    shown = dataclasses.replace(summary, visible_text=summary.visible_text[:text_chars])
+    state = "|".join(
+        (summary.url, summary.title, repr(sorted(summary.counts.items())), repr(summary.scroll), summary.visible_text)
+    )
+    return PageView(
+        available=True,
+        text=shown.render(),
+        url=summary.url,
+        facts=PageFacts(url=summary.url, text=summary.visible_text),
+        fingerprint=hashlib.sha1(state.encode(), usedforsecurity=False).hexdigest(),
+    )
+
+
+async def screenshot(tabs: TabControl, *, quality: int) -> bytes | None:
+    """A JPEG of the active tab's viewport, or None when there is nothing to picture."""
+    try:
+        # caret="initial": hiding the caret (Playwright's default) restyles the page first, ~15 ms per step.
+        image: bytes = await tabs.active_page.screenshot(
+            type="jpeg", quality=quality, caret="initial", timeout=SCREENSHOT_TIMEOUT_MS
+        )
+    except Exception as exc:  # a step without a picture is fine; a crash is not
+        log.info("step screenshot failed: %s", exc)
+        return None
+    return image

@@ -1,0 +1,239 @@
+"""The safety policy: every tool call gets a level, auto / notify / confirm / block (seed 004).
+
+- block: navigation guards. Only http(s) (file:, javascript:, data: ... are refused); a domain deny list and an
+  optional allow list (suffix match: "example.com" covers "shop.example.com"); private-network, loopback and
+  link-local addresses (the host is resolved, so a name pointing inside is caught too) unless switched off for
+  development or the origin is one of Hive's own (`always_allowed_origins`).
+- confirm: execute_js and upload_file always; a click on a submit-like button (pay, delete, 提交, 删除 ...) or
+  Enter on a sensitive page; a non-read-only tool from a page or SKILL when the user chose "confirm" mode.
+- notify: opening a sensitive address, typing into a sensitive page.
+- auto: everything else.
+A page is sensitive when its address matches a pattern (checkout, payment, login, delete, admin, bank ...)
+or its text contains a keyword (确认支付, 永久删除, delete account, cannot be undone ...), as in seed 004.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import re
+import socket
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from agents.events import SafetyLevel
+from agents.tools.base import SOURCE_AGENT, SOURCE_BROWSER
+from browser_pool.actions.errors import ActionError
+from browser_pool.actions.page import checked_url
+
+# Seed 004's URL patterns, matched case-insensitively anywhere in the address ("pay/" only as a path part).
+SENSITIVE_URL_PATTERNS: tuple[str, ...] = (
+    "checkout", "payment", "pay/", "billing", "login", "log-in", "signin", "sign-in", "signup", "sign-up", "auth",
+    "oauth", "delete", "remove", "cancel", "unsubscribe", "admin", "settings", "account", "profile", "bank",
+    "transfer", "wire",
+)  # fmt: skip
+# Seed 004's page keywords, matched case-insensitively in the page's visible text.
+SENSITIVE_PAGE_KEYWORDS: tuple[str, ...] = (
+    "确认支付", "立即支付", "确认付款", "删除账户", "注销", "取消订阅", "确认删除", "永久删除", "不可恢复",
+    "confirm payment", "delete account", "delete your account", "unsubscribe", "permanently delete",
+    "cannot be undone", "can't be undone",
+)  # fmt: skip
+# Seed 004's submit-like button texts: paying, ordering, submitting, and deleting or cancelling.
+SUBMIT_BUTTON_PATTERN = (
+    r"(?<![a-z])(submit|confirm|pay|purchase|buy|order|checkout|delete|remove|cancel|unsubscribe|transfer)"
+    r"|确认|提交|支付|付款|购买|下单|删除|移除|取消"
+)
+ALWAYS_CONFIRM_TOOLS: tuple[str, ...] = ("execute_js", "upload_file")
+NAVIGATING_TOOLS: tuple[str, ...] = ("navigate", "open_tab")
+RESOLVE_TIMEOUT_S = 2.0
+
+ConfirmMode = Literal["auto", "confirm"]
+Resolver = Callable[[str], Awaitable[list[str]]]
+TextProbe = Callable[[], Awaitable[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class SafetyConfig:
+    # "confirm": non-read-only tools from pages and SKILLs ask first (seed 003's confirm mode).
+    confirm_mode: ConfirmMode = "auto"
+    allowed_domains: tuple[str, ...] = ()  # empty: any domain not denied
+    denied_domains: tuple[str, ...] = ()
+    block_private_networks: bool = True
+    # Origins reachable whatever the rules above say, e.g. Hive's own demo sites ("http://127.0.0.1:8000").
+    always_allowed_origins: tuple[str, ...] = ()
+    sensitive_url_patterns: tuple[str, ...] = SENSITIVE_URL_PATTERNS
+    sensitive_page_keywords: tuple[str, ...] = SENSITIVE_PAGE_KEYWORDS
+    submit_button_pattern: str = SUBMIT_BUTTON_PATTERN
+    always_confirm_tools: tuple[str, ...] = ALWAYS_CONFIRM_TOOLS
+
+
+@dataclass(frozen=True, slots=True)
+class PageFacts:
+    """What the policy knows about the active page: its address and the start of its visible text."""
+
+    url: str = ""
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SafetyDecision:
+    level: SafetyLevel
+    reason: str = ""
+
+
+AUTO = SafetyDecision("auto")
+
+
+async def resolve_host(host: str) -> list[str]:
+    """The host's addresses; [] when it cannot be resolved in time (the navigation itself will then fail)."""
+    loop = asyncio.get_running_loop()
+    try:
+        async with asyncio.timeout(RESOLVE_TIMEOUT_S):
+            infos = await loop.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except (OSError, TimeoutError, UnicodeError):
+        return []
+    return sorted({str(info[4][0]) for info in infos})
+
+
+def origin_of(url: str) -> str:
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    port = parts.port or {"http": 80, "https": 443}.get(scheme)
+    return f"{scheme}://{(parts.hostname or '').lower()}:{port}"
+
+
+def domain_matches(host: str, domains: tuple[str, ...]) -> str | None:
+    host = host.lower().rstrip(".")
+    for domain in domains:
+        domain = domain.lower().strip().lstrip("*").strip(".")
+        if domain and (host == domain or host.endswith("." + domain)):
+            return domain
+    return None
+
+
+def _internal(address: str) -> bool:
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])  # drop an IPv6 zone id
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return not ip.is_global or ip.is_multicast
+
+
+def _numeric_ipv4(host: str) -> str | None:
+    if not host or not all(c in "0123456789abcdefx." for c in host.lower()):
+        return None
+    try:
+        return socket.inet_ntoa(socket.inet_aton(host))
+    except OSError:
+        return None
+
+
+class SafetyPolicy:
+    def __init__(self, config: SafetyConfig, *, resolver: Resolver = resolve_host) -> None:
+        self.config = config
+        self._resolver = resolver
+        self._resolved: dict[str, list[str]] = {}
+        self._submit = re.compile(config.submit_button_pattern, re.IGNORECASE)
+        self._allowed_origins = {origin_of(o) for o in config.always_allowed_origins}
+
+    # -- navigation ------------------------------------------------------------------------------------------
+
+    async def navigation_block(self, raw_url: str) -> str | None:
+        """Why the browser must not open this address, or None when it may."""
+        try:
+            url = checked_url(raw_url)
+        except ActionError as exc:
+            return exc.error
+        host = (urlsplit(url).hostname or "").lower()
+        if origin_of(url) in self._allowed_origins:
+            return None
+        denied = domain_matches(host, self.config.denied_domains)
+        if denied is not None:
+            return f"{host} is on the deny list ({denied})"
+        if self.config.allowed_domains and domain_matches(host, self.config.allowed_domains) is None:
+            return f"{host} is not on the allow list ({', '.join(self.config.allowed_domains)})"
+        if self.config.block_private_networks:
+            internal = await self._internal_address(host)
+            if internal is not None:
+                return f"{host} is a private-network, loopback or link-local address ({internal})"
+        return None
+
+    async def _internal_address(self, host: str) -> str | None:
+        if host == "localhost" or host.endswith(".localhost"):
+            return "localhost"
+        if _internal(host.strip("[]")):
+            return host
+        numeric = _numeric_ipv4(host)  # 2130706433, 0x7f.1, 127.1: browsers read these as IPv4 addresses too
+        if numeric is not None:
+            return numeric if _internal(numeric) else None
+        if host not in self._resolved:
+            self._resolved[host] = await self._resolver(host)
+        return next((address for address in self._resolved[host] if _internal(address)), None)
+
+    # -- sensitive pages -------------------------------------------------------------------------------------
+
+    def url_sensitivity(self, url: str) -> str:
+        lowered = url.lower()
+        match = next((p for p in self.config.sensitive_url_patterns if p in lowered), None)
+        return f"its address contains {match!r}" if match else ""
+
+    def page_sensitivity(self, page: PageFacts) -> str:
+        """Why the page is sensitive ("" when it is not)."""
+        by_url = self.url_sensitivity(page.url)
+        if by_url:
+            return by_url
+        text = page.text.lower()
+        keyword = next((k for k in self.config.sensitive_page_keywords if k.lower() in text), None)
+        return f"the page says {keyword!r}" if keyword else ""
+
+    def is_submit_like(self, text: str) -> bool:
+        return bool(text) and self._submit.search(text) is not None
+
+    # -- the level of one call -------------------------------------------------------------------------------
+
+    async def assess(
+        self,
+        *,
+        tool: str,
+        read_only: bool,
+        source: str,
+        arguments: dict[str, Any],
+        page: PageFacts,
+        target_text: TextProbe | None = None,
+    ) -> SafetyDecision:
+        if tool in NAVIGATING_TOOLS and isinstance(arguments.get("url"), str) and arguments["url"].strip():
+            blocked = await self.navigation_block(arguments["url"])
+            if blocked is not None:
+                return SafetyDecision("block", f"the address is not allowed: {blocked}")
+        if tool in self.config.always_confirm_tools:
+            what = "run JavaScript in the page" if tool == "execute_js" else "put one of your files into the page"
+            return SafetyDecision("confirm", f"the agent wants to {what}")
+        if source not in (SOURCE_BROWSER, SOURCE_AGENT):
+            if not read_only and self.config.confirm_mode == "confirm":
+                return SafetyDecision("confirm", f"{tool} (from {source}) may change things, and confirm mode is on")
+            return AUTO
+        if source != SOURCE_BROWSER:
+            return AUTO
+        return await self._browser_level(tool, arguments, page, target_text)
+
+    async def _browser_level(
+        self, tool: str, arguments: dict[str, Any], page: PageFacts, target_text: TextProbe | None
+    ) -> SafetyDecision:
+        sensitive = self.page_sensitivity(page)
+        if tool == "click" and sensitive:
+            text = await target_text() if target_text is not None else ""
+            if self.is_submit_like(text):
+                return SafetyDecision("confirm", f"clicking {text.strip()[:80]!r} on a sensitive page ({sensitive})")
+        if tool == "press_key" and sensitive and str(arguments.get("key", "")).lower() in ("enter", "return"):
+            return SafetyDecision("confirm", f"pressing Enter may submit a form on a sensitive page ({sensitive})")
+        if tool in NAVIGATING_TOOLS and isinstance(arguments.get("url"), str):
+            why = self.url_sensitivity(arguments["url"])
+            if why:
+                return SafetyDecision("notify", f"opening a sensitive page ({why})")
+        if tool in ("type", "select") and sensitive:
+            return SafetyDecision("notify", f"entering data on a sensitive page ({sensitive})")
+        return AUTO

@@ -1,0 +1,171 @@
+"""Tools the agent can call: a name, a description, JSON-schema parameters, a read-only flag and an async handler.
+
+A registry validates arguments against the schema before anything runs, and turns every way a tool can fail
+(bad arguments, an exception, a failed result) into an observation with the error and a suggestion, so the
+turn goes on and the model can choose another way (seed 002, property 5).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+
+from agents.llm.fenced import describe_parameters
+
+if TYPE_CHECKING:
+    from agents.events import EventSink
+    from browser_pool.types import TabControl
+
+log = logging.getLogger(__name__)
+
+DEFAULT_SUGGESTION = "try once more with different arguments, use another tool, or tell the user what blocked you"
+
+# Where a tool comes from: the safety policy treats the browser's own actions, the agent's bookkeeping tools and
+# tools contributed by pages or SKILLs differently (seed 003's confirm mode is about the latter).
+SOURCE_BROWSER = "browser"
+SOURCE_AGENT = "agent"
+
+
+class ToolError(Exception):
+    """A tool's expected failure: the message is for the model, the suggestion says what to try instead."""
+
+    def __init__(self, error: str, suggestion: str = "") -> None:
+        super().__init__(error)
+        self.error = error
+        self.suggestion = suggestion
+
+
+@dataclass(slots=True)
+class ToolOutput:
+    """What a tool hands back. `text` is what the model reads."""
+
+    ok: bool = True
+    text: str = ""
+    error: str = ""
+    suggestion: str = ""
+    screenshot: bytes | None = None
+    # The tool may have changed the page: the loop appends a fresh page summary and takes a screenshot.
+    page_changed: bool = False
+    # Structured extras for the step log (not sent to the model).
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def for_model(self) -> str:
+        if self.ok:
+            return self.text or "done"
+        suggestion = self.suggestion or DEFAULT_SUGGESTION
+        lines = [f"Error: {self.error}", f"Suggestion: {suggestion}"]
+        if self.text:
+            lines.append(self.text)
+        return "\n".join(lines)
+
+
+@dataclass(slots=True)
+class ToolContext:
+    """What a handler may use. Later tool sources (page content, memory, WebMCP, SKILLs) get the same."""
+
+    tabs: TabControl
+    sink: EventSink
+    uploads: Mapping[str, Path]
+    action_timeout_ms: int
+    # Per-turn values tools share (the plan lives here); keyed by the owning module's name.
+    state: dict[str, Any] = field(default_factory=dict)
+
+
+ToolHandler = Callable[[dict[str, Any], ToolContext], Awaitable[ToolOutput]]
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    handler: ToolHandler
+    read_only: bool = False
+    # "browser", "agent", or where a contributed tool came from ("webmcp", "skill" ...).
+    source: str = SOURCE_AGENT
+    # Overrides the turn's per-tool timeout (e.g. a slow extraction); None uses AgentConfig.tool_timeout_s.
+    timeout_s: float | None = None
+
+    def as_function(self) -> dict[str, Any]:
+        """The OpenAI-style function tool."""
+        return {
+            "type": "function",
+            "function": {"name": self.name, "description": self.description, "parameters": self.parameters},
+        }
+
+
+class ToolRegistry:
+    """The tools of one turn, by name, with their argument validators."""
+
+    def __init__(self, tools: Iterable[Tool]) -> None:
+        self._tools: dict[str, Tool] = {}
+        self._validators: dict[str, Draft202012Validator] = {}
+        for tool in tools:
+            if tool.name in self._tools:
+                raise ValueError(f"two tools are named {tool.name!r}")
+            Draft202012Validator.check_schema(tool.parameters)
+            self._tools[tool.name] = tool
+            self._validators[tool.name] = Draft202012Validator(tool.parameters)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._tools
+
+    def __iter__(self) -> Iterator[Tool]:
+        return iter(self._tools.values())
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+    def get(self, name: str) -> Tool | None:
+        return self._tools.get(name)
+
+    def functions(self) -> list[dict[str, Any]]:
+        return [tool.as_function() for tool in self._tools.values()]
+
+    def check(self, name: str, arguments: Any) -> ToolOutput | None:
+        """None when the call may run; otherwise the failed output explaining what is wrong."""
+        tool = self._tools.get(name)
+        if tool is None:
+            return ToolOutput(
+                ok=False, error=f"there is no tool named {name!r}", suggestion="use one of: " + ", ".join(self._tools)
+            )
+        error = best_match(self._validators[name].iter_errors(arguments))
+        if error is None:
+            return None
+        where = ".".join(str(part) for part in error.absolute_path)
+        return ToolOutput(
+            ok=False,
+            error=f"invalid arguments for {name}: " + (f"{where}: " if where else "") + error.message,
+            suggestion=f"call {name} again with arguments that fit its parameters: "
+            + describe_parameters(tool.parameters),
+        )
+
+    async def run(self, name: str, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutput:
+        """Validate, then run. Never raises for a tool's own failure (cancellation still propagates)."""
+        invalid = self.check(name, arguments)
+        if invalid is not None:
+            return invalid
+        try:
+            output = await self._tools[name].handler(arguments, ctx)
+        except ToolError as exc:
+            return ToolOutput(ok=False, error=exc.error, suggestion=exc.suggestion or DEFAULT_SUGGESTION)
+        except Exception as exc:  # a tool's bug must not end the user's turn; the model hears what happened
+            log.exception("tool %s failed", name)
+            return ToolOutput(
+                ok=False,
+                error=f"{name} failed: {exc.__class__.__name__}: {exc}",
+                suggestion=DEFAULT_SUGGESTION,
+            )
+        if not output.ok and not output.suggestion:
+            output.suggestion = DEFAULT_SUGGESTION
+        return output

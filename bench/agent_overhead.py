@@ -1,0 +1,172 @@
+"""What the agent itself costs per step, with a model that answers instantly.
+
+Run: .venv/bin/python bench/agent_overhead.py [--turns 6] [--steps 20] [--no-screenshots]
+
+A scripted OpenAI-compatible server on 127.0.0.1 answers every request at once (its handler only picks the next
+element from the element list the agent sent). Each turn opens a local page with five text fields and five
+counter buttons, lists the elements once, then alternates `type` and `click` steps on them. Everything else is
+the real thing: the pool's Chromium, the agent loop, the safety policy, the page observation after each action,
+a JPEG screenshot per step, the model round trip through the local HTTP server (streamed, with the whole
+growing conversation), and a sink that records events in memory.
+
+Per step, "total" is the time from one step's end to the next one's: the model round trip that chose the step,
+the safety check, the action, the fresh page summary and the screenshot, plus the loop's own bookkeeping
+("other"). The first step of each turn (get_elements) and the final answer are left out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from the repository root
+
+from agents import AgentConfig, ModelConfig, run_agent_turn  # noqa: E402
+from agents.events import ConfirmationRequest, PlanStep  # noqa: E402
+from agents.safety import SafetyConfig  # noqa: E402
+from browser_pool.config import BrowserConfig  # noqa: E402
+from browser_pool.pool import BrowserPool  # noqa: E402
+from tests.agents.support import calls_made, find_index  # noqa: E402
+from tests.support.llm_server import Reply, ScriptedLLM  # noqa: E402
+from tests.support.static_server import serve_directory  # noqa: E402
+
+FIELDS = 5
+PAGE = (
+    "<!doctype html><html><head><meta charset='utf-8'><title>Bench form</title></head><body><h1>Bench form</h1>"
+    + "".join(f"<label>Field {n} <input aria-label='Field {n}'></label>" for n in range(FIELDS))
+    + "".join(
+        f'<button onclick="this.nextElementSibling.textContent = +this.nextElementSibling.textContent + 1">'
+        f"Count {n}</button><span>0</span>"
+        for n in range(FIELDS)
+    )
+    + "</body></html>"
+)
+
+
+@dataclass
+class TimingSink:
+    """Records when each step ends; everything else is accepted and dropped, as a fast worker sink would."""
+
+    finished: list[tuple[float, str]] = field(default_factory=list)
+    _actions: dict[int, str] = field(default_factory=dict)
+
+    async def text_delta(self, delta: str) -> None:
+        return
+
+    async def step_started(self, *, kind: str, action: str = "", arguments: dict[str, Any] | None = None) -> int:
+        self._actions[len(self._actions) + 1] = action
+        return len(self._actions)
+
+    async def step_finished(self, step_id: int, **_: Any) -> None:
+        self.finished.append((time.perf_counter(), self._actions[step_id]))
+
+    async def model_call(self, *, request: dict[str, Any], response: dict[str, Any], duration_ms: int) -> None:
+        return
+
+    async def confirm(self, request: ConfirmationRequest) -> bool:
+        return True
+
+    async def notify(self, message: str) -> None:
+        return
+
+    async def plan_updated(self, steps: list[PlanStep]) -> None:
+        return
+
+
+def scripted_steps(steps: int) -> Any:
+    """get_elements, then type / click alternating over the fields and buttons, then a final answer."""
+
+    def handler(request: dict[str, Any]) -> Reply:
+        made = calls_made(request)
+        if not made:
+            return Reply(tool_calls=[{"name": "get_elements", "arguments": {}}])
+        done = len(made) - 1
+        if done >= steps:
+            return Reply(content="Done.")
+        n = (done // 2) % FIELDS
+        if done % 2 == 0:
+            index = find_index(request, f"Field {n}", "input")
+            return Reply(tool_calls=[{"name": "type", "arguments": {"index": index, "text": f"value {done}"}}])
+        return Reply(tool_calls=[{"name": "click", "arguments": {"index": find_index(request, f"Count {n}")}}])
+
+    return handler
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+async def run(turns: int, steps: int, screenshots: bool) -> dict[str, dict[str, list[float]]]:
+    server = ScriptedLLM()
+    server.start()
+    server.script(scripted_steps(steps))
+    pool = BrowserPool(BrowserConfig(max_sessions=2, warm_contexts=0))
+    per_kind: dict[str, dict[str, list[float]]] = {"click": {}, "type": {}}
+    with tempfile.TemporaryDirectory() as folder, serve_directory(Path(folder)) as site:
+        (Path(folder) / "form.html").write_text(PAGE, encoding="utf-8")
+        await pool.start()
+        session = await pool.acquire("bench")
+        config = AgentConfig(
+            model=ModelConfig(base_url=server.base_url, model="instant", provider="openai", supports_vision=False),
+            max_tool_calls=steps + 5,
+            loop_repeat_limit=steps,
+            step_screenshots=screenshots,
+            safety=SafetyConfig(always_allowed_origins=(site,)),
+        )
+        try:
+            for turn in range(turns + 1):  # the first turn warms up the page model, the HTTP client and Chromium
+                await session.active_page.goto(f"{site}/form.html")
+                sink = TimingSink()
+                result = await run_agent_turn(
+                    config=config, history=[("user", "Fill the form.")], tabs=session, sink=sink
+                )
+                if turn == 0:
+                    continue
+                # Step k (k >= 1) is chosen by model call k and has action k, observe k-1, screenshot k-1.
+                for k in range(1, len(sink.finished)):
+                    kind = sink.finished[k][1]
+                    figures = per_kind[kind]
+                    total = (sink.finished[k][0] - sink.finished[k - 1][0]) * 1000
+                    parts = {
+                        "model round trip": result.timings["model"][k],
+                        "safety check": result.timings["safety"][k],
+                        "action": result.timings["action"][k],
+                        "page summary": result.timings["observe"][k - 1],
+                        "screenshot": result.timings["screenshot"][k - 1] if screenshots else 0.0,
+                    }
+                    parts["other (loop, sink, prompt)"] = total - sum(parts.values())
+                    figures.setdefault("total", []).append(total)
+                    for name, value in parts.items():
+                        figures.setdefault(name, []).append(value)
+        finally:
+            await pool.stop(save_sessions=False)
+            server.stop()
+    return per_kind
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--turns", type=int, default=6)
+    parser.add_argument("--steps", type=int, default=20, help="type/click steps per turn")
+    parser.add_argument("--no-screenshots", action="store_true", help="AgentConfig(step_screenshots=False)")
+    args = parser.parse_args()
+    per_kind = asyncio.run(run(args.turns, args.steps, not args.no_screenshots))
+    for kind, figures in per_kind.items():
+        count = len(figures["total"])
+        print(f"\n{kind} steps ({count}), milliseconds")
+        print(f"{'part':<28}{'p50':>8}{'p95':>8}{'mean':>8}")
+        for name, values in figures.items():
+            p50, p95 = percentile(values, 0.5), percentile(values, 0.95)
+            print(f"{name:<28}{p50:>8.1f}{p95:>8.1f}{statistics.fmean(values):>8.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,228 @@
+"""Whole agent turns on real Chromium (through the pool) with the scripted model choosing from what it is sent."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from agents import AgentConfig, run_agent_turn
+from agents.safety import SafetyConfig
+from browser_pool.session import Session
+from tests.agents.support import (
+    RecordingSink,
+    abort_when,
+    calls_made,
+    config,
+    fenced,
+    find_index,
+    last_observation,
+    message_text,
+    observations,
+    user_request,
+)
+from tests.support.llm_server import Reply, ScriptedLLM
+
+pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
+
+RESULT = re.compile(r"Thanks, (?P<name>[^!]+)! Your card goes to (?P<email>\S+)\. Order number (?P<number>[\w-]+)\.")
+
+
+def safe_for(site: str, **config: Any) -> SafetyConfig:
+    """Private networks blocked as in production, the test site allowed like one of Hive's own demo sites."""
+    return SafetyConfig(always_allowed_origins=(site,), **config)
+
+
+def act(protocol: str, tool: str, arguments: dict[str, Any]) -> Reply:
+    if protocol == "native":
+        return Reply(tool_calls=[{"name": tool, "arguments": arguments}])
+    return Reply(content=fenced(tool, arguments, thought=f"Next: {tool}."))
+
+
+def form_filler(protocol: str) -> Any:
+    """Order a card: open the page, look, fill name and email, submit, read the result. Every index comes from
+    the element list the agent sent; the answer comes from the page text after the click."""
+
+    def handler(request: dict[str, Any]) -> Reply:
+        made = calls_made(request)
+        if not made:
+            url = re.search(r"http://\S+", user_request(request))
+            assert url is not None
+            return act(protocol, "navigate", {"url": url.group(0)})
+        if made[-1] == "navigate":
+            return act(protocol, "get_elements", {})
+        if made.count("type") == 0:
+            return act(protocol, "type", {"index": find_index(request, "Name", "input"), "text": "Ada Lovelace"})
+        if made.count("type") == 1:
+            return act(protocol, "type", {"index": find_index(request, "Email", "input"), "text": "ada@example.com"})
+        if "click" not in made:
+            return act(protocol, "click", {"index": find_index(request, "Submit", "button")})
+        found = RESULT.search(last_observation(request))
+        assert found is not None, last_observation(request)
+        return Reply(content=f"Done: the card for {found['name']} goes to {found['email']}, order {found['number']}.")
+
+    return handler
+
+
+def image_parts(request: dict[str, Any]) -> int:
+    return sum(
+        1
+        for message in request["messages"]
+        if isinstance(message.get("content"), list)
+        for part in message["content"]
+        if part.get("type") == "image_url"
+    )
+
+
+async def order_turn(site: str, session: Session, sink: RecordingSink, cfg: AgentConfig) -> Any:
+    history = [("user", f"Order a flight club card at {site}/order.html for Ada Lovelace, ada@example.com.")]
+    return await run_agent_turn(config=cfg, history=history, tabs=session, sink=sink)
+
+
+@pytest.mark.parametrize(
+    ("protocol", "capabilities"),
+    [("native", {}), ("fenced", {"provider": "custom"}), ("native", {"supports_vision": False})],
+    ids=["function-calling-with-vision", "fenced-json", "function-calling-without-vision"],
+)
+async def test_a_form_task_in_several_steps(
+    model_server: ScriptedLLM, sink: RecordingSink, site: str, session: Session, protocol: str, capabilities: Any
+) -> None:
+    model_server.script(form_filler(protocol))
+    cfg = config(model_server.base_url, safety=safe_for(site), capabilities=capabilities)
+    result = await order_turn(site, session, sink, cfg)
+
+    assert result.reply.endswith("Done: the card for Ada Lovelace goes to ada@example.com, order HX-42.")
+    steps = sink.actions()
+    assert [(s.action, s.ok) for s in steps] == [
+        ("navigate", True), ("get_elements", True), ("type", True), ("type", True), ("click", True)
+    ]  # fmt: skip
+    assert all(s.screenshot and s.screenshot[:2] == b"\xff\xd8" for s in steps if s.action != "get_elements")
+    assert steps[-1].observation.count("Order number HX-42") == 1
+    assert "Title: Order received" in steps[-1].observation
+    # Property 11: each observation is in the context before the next decision; property 2: the page summary too.
+    for request, step in zip(model_server.requests[1:], steps, strict=True):
+        assert step.observation in observations(request)[-1]
+    assert "The browser's current tab" in message_text(model_server.requests[0]["messages"][2])
+    native, sees = protocol == "native", cfg.model is not None and cfg.model.sees_images
+    assert all(("tools" in r) == native for r in model_server.requests)
+    assert [image_parts(r) for r in model_server.requests] == ([0] + [1] * 5 if sees else [0] * 6)
+    if not native:
+        assert "```" not in result.reply
+
+
+@pytest.mark.parametrize("approve", [True, False])
+async def test_paying_on_a_checkout_page_needs_the_users_yes(
+    model_server: ScriptedLLM, site: str, session: Session, approve: bool
+) -> None:
+    def handler(request: dict[str, Any]) -> Reply:
+        made = calls_made(request)
+        if not made:
+            return act("native", "get_elements", {})
+        if len(made) == 1:
+            return act("native", "click", {"index": find_index(request, "查看详情")})
+        if len(made) == 2:
+            return act("native", "click", {"index": find_index(request, "确认支付")})
+        return Reply(content="结果：" + last_observation(request).splitlines()[0])
+
+    model_server.script(handler)
+    sink = RecordingSink(confirm_answer=approve)
+    await session.active_page.goto(f"{site}/checkout/pay.html")
+    await run_agent_turn(
+        config=config(model_server.base_url, safety=safe_for(site)),
+        history=[("user", "帮我付款")],
+        tabs=session,
+        sink=sink,
+    )
+    (request,) = sink.confirmations  # the details button did not ask, the pay button did
+    assert request.action == "click"
+    assert "'确认支付'" in request.reason
+    assert "checkout" in request.reason
+    assert request.url.endswith("/checkout/pay.html")
+    out = await session.active_page.text_content("#out")
+    assert out == ("支付成功" if approve else "详情：一张会员卡")
+    pay = sink.actions()[2]
+    assert pay.ok is approve
+    if not approve:
+        assert "the user did not allow this step" in pay.error
+        assert pay.screenshot is None
+
+
+async def test_enter_on_a_sensitive_page_and_javascript_need_a_yes(
+    model_server: ScriptedLLM, site: str, session: Session
+) -> None:
+    script: list[tuple[str, Callable[[dict[str, Any]], dict[str, Any]]]] = [
+        ("press_key", lambda r: {"key": "Enter", "index": find_index(r, "Type DELETE to confirm")}),
+        ("execute_js", lambda r: {"code": "document.getElementById('out').textContent = 'js ran'"}),
+    ]
+
+    def handler(request: dict[str, Any]) -> Reply:
+        made = calls_made(request)
+        if not made:
+            return act("native", "get_elements", {})
+        if len(made) <= len(script):
+            name, arguments = script[len(made) - 1]
+            return act("native", name, arguments(request))
+        return Reply(content="Nothing was done.")
+
+    model_server.script(handler)
+    sink = RecordingSink(confirm_answer=False)
+    await session.active_page.goto(f"{site}/account/close.html")
+    await run_agent_turn(
+        config=config(model_server.base_url, safety=safe_for(site)), history=[("user", "x")], tabs=session, sink=sink
+    )
+    assert [c.action for c in sink.confirmations] == ["press_key", "execute_js"]
+    assert await session.active_page.text_content("#out") == ""
+
+
+async def test_navigation_guards_block_and_leave_private_addresses(
+    model_server: ScriptedLLM, sink: RecordingSink, site: str, session: Session
+) -> None:
+    def handler(request: dict[str, Any]) -> Reply:
+        made = calls_made(request)
+        if not made:
+            return act("native", "navigate", {"url": "http://169.254.169.254/latest/meta-data/"})
+        if len(made) == 1:
+            return act("native", "get_elements", {})
+        if len(made) == 2:
+            return act("native", "click", {"index": find_index(request, "Internal dashboard")})
+        return Reply(content="I may not open internal addresses.")
+
+    model_server.script(handler)
+    await session.active_page.goto(f"{site}/links.html")
+    await run_agent_turn(
+        config=config(model_server.base_url, safety=safe_for(site)), history=[("user", "x")], tabs=session, sink=sink
+    )
+    blocked, _, click = sink.actions()
+    assert not blocked.ok
+    assert "169.254.169.254 is a private-network" in blocked.error
+    assert "the tab was emptied" in click.observation
+    assert "URL: about:blank" in click.observation
+    assert session.active_page.url == "about:blank"
+    assert not any("Your card goes to secret" in str(r["messages"]) for r in model_server.requests)
+
+
+@pytest.mark.parametrize(
+    "arguments", [{"ms": 8000}, {"text": "a text that never appears", "timeout_ms": 8000}], ids=["sleep", "text"]
+)
+async def test_abort_during_a_slow_browser_action_halts_within_100_ms(
+    model_server: ScriptedLLM, sink: RecordingSink, site: str, session: Session, arguments: dict[str, Any]
+) -> None:
+    def handler(request: dict[str, Any]) -> Reply:
+        if not calls_made(request):
+            return act("native", "get_elements", {})
+        return act("native", "wait", arguments)
+
+    model_server.script(handler)
+    await session.active_page.goto(f"{site}/order.html")
+    task = asyncio.create_task(
+        run_agent_turn(config=config(model_server.base_url), history=[("user", "x")], tabs=session, sink=sink)
+    )
+    assert await abort_when(task, lambda: len(sink.actions()) == 2) < 0.1
+    first, waiting = sink.actions()
+    assert first.finished
+    assert first.ok
+    assert not waiting.finished
+    assert await session.active_page.title() == "Flight club card"  # the browser is still fine to use
