@@ -10,6 +10,7 @@ api_patterns = [
     path("", include("webapp.runs.urls")),
     path("", include("webapp.llm.urls")),
     path("", include("webapp.memory.urls")),
+    path("", include("webapp.skills.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]
@@ -17,6 +18,7 @@ api_patterns = [
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include(api_patterns)),
+    path("demo/", include("webapp.demo.urls")),
     path("", dashboard, name="dashboard"),
     re_path(r"^(?P<path>(?!api/|ws/|admin/|static/|demo/|media/).+)$", dashboard),
 ]

@@ -36,6 +36,8 @@ INSTALLED_APPS = [
     "webapp.runs",
     "webapp.llm",
     "webapp.memory",
+    "webapp.skills",
+    "webapp.demo",
 ]
 
 MIDDLEWARE = [
