@@ -67,6 +67,15 @@ class Session:
     def lost(self) -> bool:
         return self._lost.is_set()
 
+    async def lost_within(self, seconds: float) -> bool:
+        """Whether the session turns out lost within ``seconds``: an action can fail a moment before the pool
+        hears that the browser died."""
+        try:
+            await asyncio.wait_for(self._lost.wait(), timeout=seconds)
+        except TimeoutError:
+            return False
+        return True
+
     @property
     def closed(self) -> bool:
         return self._closed or self.lost

@@ -12,6 +12,7 @@ import time
 from channels.db import database_sync_to_async
 
 from browser_pool.actions import execute_action
+from browser_pool.errors import BrowserCrashedError
 from browser_pool.session import Session
 from webapp.conversations.browser_selectors import conversation_uploads
 from webapp.runs.models import Run, Step
@@ -37,6 +38,8 @@ async def manual_action(run: Run, session: Session, sink: WorkerSink) -> None:
     started = time.monotonic()
     uploads = await database_sync_to_async(conversation_uploads)(conversation_id=run.conversation_id)
     result = await execute_action(session, name, arguments, uploads=uploads)
+    if not result.ok and await session.lost_within(1.0):
+        raise BrowserCrashedError(session.lost_reason or "the browser crashed")
     screenshot = result.screenshot or await page_screenshot(session)
     await sink.step_finished(
         step_id,

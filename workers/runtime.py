@@ -56,9 +56,10 @@ class WorkerRuntime:
         self.loop_thread.stop()
 
     def run_turn(self, run_id: int, timeout: float) -> None:
-        from workers.turns import chat_turn, run_entry
+        from workers.agent_turn import agent_turn
+        from workers.turns import run_entry
 
-        self.loop_thread.run(run_entry(self, run_id, chat_turn, timeout_s=settings.HIVE_TURN_TIMEOUT_S), timeout)
+        self.loop_thread.run(run_entry(self, run_id, agent_turn, timeout_s=settings.HIVE_TURN_TIMEOUT_S), timeout)
 
     def run_action(self, run_id: int, timeout: float) -> None:
         from workers.manual import manual_action, run_entry

@@ -9,16 +9,10 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from channels.db import database_sync_to_async
-from django.conf import settings
 
-from agents.llm import LLMError, ModelConfig, NoModelConfiguredError
-from agents.turn import run_chat_turn
 from browser_pool.errors import PoolError
 from browser_pool.session import Session
-from webapp.conversations.models import Message
-from webapp.conversations.services import message_create
 from webapp.runs.models import Run
-from webapp.runs.selectors import run_history
 from webapp.runs.services import run_finish, run_start
 from workers.sink import WorkerSink
 
@@ -32,41 +26,9 @@ ABORTED_MESSAGE = "Stopped by the user."
 RunBody = Callable[[Run, Session, WorkerSink], Awaitable[None]]
 
 
-def server_model() -> ModelConfig:
-    return ModelConfig.from_values(
-        base_url=settings.HIVE_LLM_BASE_URL,
-        model=settings.HIVE_LLM_MODEL,
-        api_key=settings.HIVE_LLM_API_KEY,
-        timeout_s=settings.HIVE_LLM_TIMEOUT_S,
-    )
-
-
 async def finish(run_id: int, status: str, error: str = "", *, prompt: int = 0, completion: int = 0) -> None:
     await database_sync_to_async(run_finish)(
         run_id=run_id, status=status, error=error, prompt_tokens=prompt, completion_tokens=completion
-    )
-
-
-async def chat_turn(run: Run, session: Session, sink: WorkerSink) -> None:
-    """The agent's turn. Raises CancelledError when aborted; records success or a failure the user can read."""
-    try:
-        model = server_model()
-    except NoModelConfiguredError as exc:
-        await finish(run.pk, Run.Status.FAILED, str(exc))
-        return
-    history = await database_sync_to_async(run_history)(run=run)
-    try:
-        result = await run_chat_turn(model=model, history=history, sink=sink)
-    except LLMError as exc:
-        await sink.close()
-        await finish(run.pk, Run.Status.FAILED, str(exc))
-        return
-    await sink.close()
-    await database_sync_to_async(message_create)(
-        conversation_id=run.conversation_id, role=Message.Role.ASSISTANT, content=result.reply, run_id=run.pk
-    )
-    await finish(
-        run.pk, Run.Status.SUCCEEDED, prompt=result.usage.prompt_tokens, completion=result.usage.completion_tokens
     )
 
 

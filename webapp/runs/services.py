@@ -118,6 +118,12 @@ def run_finish(*, run_id: int, status: str, error: str = "", prompt_tokens: int 
     run.save(update_fields=["status", "error", "prompt_tokens", "completion_tokens", "finished_at"])
     for pending in run.confirmations.filter(status=Confirmation.Status.PENDING).values_list("pk", flat=True):
         confirmation_settle(confirmation_id=pending, status=Confirmation.Status.EXPIRED)
+    # A cancelled turn cannot report the step it was in: it ends with the run, for the run's reason.
+    for step in run.steps.filter(status=Step.Status.RUNNING):
+        step.status = Step.Status.FAILED
+        step.error = error or "The run ended before this step finished."
+        step.save(update_fields=["status", "error"])
+        _publish_step(step, run.conversation_id, created=False)
     _publish_run(run)
     return run
 

@@ -21,3 +21,5 @@ HIVE_ALLOWED_DOMAINS = env.list("HIVE_ALLOWED_DOMAINS", default=[])
 HIVE_DENIED_DOMAINS = env.list("HIVE_DENIED_DOMAINS", default=[])
 # Private, loopback and link-local addresses are refused to the agent unless this is off (local development).
 HIVE_BLOCK_PRIVATE_NETWORKS = env.bool("HIVE_BLOCK_PRIVATE_NETWORKS", default=True)
+# Hive's own origins (its demo sites): always reachable by the agent, whatever the rules above say.
+HIVE_OWN_ORIGINS = env.list("HIVE_OWN_ORIGINS", default=["http://localhost:8000", "http://127.0.0.1:8000"])
