@@ -28,4 +28,5 @@ def shared_tabs_message(tabs: Sequence[Mapping[str, Any]]) -> dict[str, str] | N
             f"\n[Tab {number}] {tab.get('title') or '(untitled)'}\nURL: {tab.get('url') or '(unknown)'}\n"
             f"<<<{fence}\n{tab.get('content') or '(no text was read from this tab)'}\n{fence}>>>"
         )
-    return {"role": "system", "content": "\n".join(parts)}
+    # A user-role message: some providers refuse a system message anywhere but first.
+    return {"role": "user", "content": "\n".join(parts)}

@@ -79,11 +79,10 @@ class Transcript:
     def _opening(self) -> list[dict[str, Any]]:
         history = [{"role": role, "content": content} for role, content in self.history if role in HISTORY_ROLES]
         last_user = max((n for n, m in enumerate(history) if m["role"] == "user"), default=len(history))
-        # Shared-tab context goes right before the request it serves, the page right after it.
-        opening = [*history[:last_user], *self.context_messages, *history[last_user : last_user + 1]]
-        if self.page_context:
-            opening.append({"role": "user", "content": f"{PAGE_CONTEXT_INTRO}\n{self.page_context}"})
-        return opening + history[last_user + 1 :]
+        # Shared-tab context and the page go right before the request they serve, so the user's request stays
+        # the last thing the model reads before it answers.
+        page = [{"role": "user", "content": f"{PAGE_CONTEXT_INTRO}\n{self.page_context}"}] if self.page_context else []
+        return [*history[:last_user], *self.context_messages, *page, *history[last_user:]]
 
     def _full_from(self) -> int:
         """Index of the first exchange whose observations are sent in full (the last few are)."""

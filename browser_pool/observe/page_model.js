@@ -365,7 +365,7 @@
     }
     const scroller = document.scrollingElement || document.documentElement;
     return {
-      url: location.href, title: document.title,
+      url: location.href, title: document.title.replace(/\s+/g, " ").trim(),
       viewport: [innerWidth, innerHeight], scroll: [Math.round(scrollX), Math.round(scrollY)],
       page: [scroller.scrollWidth, scroller.scrollHeight],
       counts, text: visibleText(opts.textLimit), focused, dialogs: found.dialogs,

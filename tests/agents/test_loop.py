@@ -447,7 +447,7 @@ async def test_a_model_without_function_calling_uses_fenced_json(
     assert result.reply == "Let me look that up.\n\nThe answer is 42."
 
 
-async def test_shared_tab_context_sits_before_the_request_and_the_page_after_it(
+async def test_shared_tab_context_and_the_page_sit_before_the_request(
     model_server: ScriptedLLM, sink: RecordingSink
 ) -> None:
     model_server.script(lambda request: Reply(content="ok"))
@@ -457,8 +457,9 @@ async def test_shared_tab_context_sits_before_the_request_and_the_page_after_it(
     messages = model_server.requests[0]["messages"]
     assert [m["role"] for m in messages] == ["system", "user", "assistant", "user", "user", "user"]
     assert messages[3]["content"].startswith("Shared tab:")
-    assert messages[4]["content"] == "Summarise the shared tab."
-    assert "The page could not be observed: the browser process exited unexpectedly" in messages[5]["content"]
+    assert "The page could not be observed: the browser process exited unexpectedly" in messages[4]["content"]
+    # The user's request is the last thing the model reads.
+    assert messages[5]["content"] == "Summarise the shared tab."
 
 
 async def test_a_dead_browser_gives_readable_observations_not_a_crash(

@@ -27,7 +27,7 @@ def test_no_shared_tabs_injects_nothing() -> None:
 def test_every_shared_tab_is_in_the_one_context_message(tabs: list[dict[str, str]]) -> None:
     message = shared_tabs_message(tabs)
     assert message is not None
-    assert message["role"] == "system"
+    assert message["role"] == "user"
     for item in tabs:
         assert item["url"] in message["content"]
         assert item["content"] in message["content"]
