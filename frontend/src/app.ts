@@ -1,11 +1,16 @@
-// The signed-in dashboard: sidebar | chat with steps | live view + tabs, and the wiring between them.
+// The signed-in dashboard: sidebar | chat with steps | live view + tabs (or the settings page), and the
+// wiring between them.
 
-import type { ApiClient } from "./api/client";
-import type { Conversation, Id, Run } from "./api/types";
+import { ApiError, type ApiClient } from "./api/client";
+import type { Conversation, ConversationSettings, Id, Run } from "./api/types";
 import { h } from "./dom";
+import { conversationSettings, defaultConversationSettings } from "./models";
 import { ChatPanel } from "./panels/chat";
+import { ConversationBar } from "./panels/convbar";
 import { ConversationsPanel } from "./panels/conversations";
+import { openRunDebug } from "./panels/debug";
 import { LiveView } from "./panels/liveview";
+import { SettingsPanel } from "./panels/settings";
 import { TabBar } from "./panels/tabs";
 import { isTerminalStatus, patchConversation, sortConversations } from "./reducer";
 import type { Route } from "./router";
@@ -27,17 +32,26 @@ export class App {
   private readonly chat: ChatPanel;
   private readonly tabBar: TabBar;
   private readonly live: LiveView;
+  private readonly bar: ConversationBar;
+  private readonly settings: SettingsPanel;
+  /** Settings for the next conversation started from the home page; null until the user changes one. */
+  private draft: ConversationSettings | null = null;
+  private lastConversationPath = "/";
   private session: ConversationSession | null = null;
   private unsubscribeSession: (() => void) | null = null;
   private readonly unsubscribeApp: () => void;
   private refreshTimer: number | null = null;
-  private readonly onFocus = (): void => this.refreshConversations();
+  private readonly onFocus = (): void => {
+    this.refreshConversations();
+    void this.refreshModels();
+  };
 
   constructor(private readonly options: AppOptions) {
     this.sidebar = new ConversationsPanel({
       onNew: () => this.newConversation(),
       onLogout: () => this.options.onSignOut(),
     });
+    this.bar = new ConversationBar({ onChange: (patch) => this.changeSettings(patch) });
     this.chat = new ChatPanel({
       onSend: (content) => this.send(content),
       onAbort: (runId) => this.session?.abort(runId) ?? Promise.resolve(),
@@ -46,6 +60,18 @@ export class App {
       onToggleSidebar: () => this.el.classList.toggle("sidebar-open"),
       onUpload: (file) => this.upload(file),
       onDismissFile: (key) => this.session?.dismissFile(key),
+      runActions: {
+        answer: (id, approve) => this.session?.answer(id, approve) ?? Promise.resolve(),
+        openDebug: (runId) => openRunDebug(runId, (id) => this.options.api.getRunDebug(id)),
+      },
+      settingsBar: this.bar.el,
+    });
+    this.settings = new SettingsPanel({
+      api: options.api,
+      store: options.store,
+      refreshModels: () => this.refreshModels(),
+      onToggleSidebar: () => this.el.classList.toggle("sidebar-open"),
+      backHref: () => this.lastConversationPath,
     });
     this.tabBar = new TabBar({
       act: (action, args) => this.session?.act(action, args) ?? Promise.resolve(false),
@@ -62,24 +88,34 @@ export class App {
       this.sidebar.el,
       this.chat.el,
       this.live.el,
+      this.settings.el,
       h("div", { class: "scrim", onclick: () => this.el.classList.remove("sidebar-open") }),
     );
-    this.unsubscribeApp = options.store.subscribe((state) => {
+    this.unsubscribeApp = options.store.subscribe((state, previous) => {
       this.sidebar.update(state);
       this.syncOpenConversation(state);
+      this.settings.update(state);
+      if (state.models !== previous.models || state === previous) this.renderBar();
     }, true);
     window.addEventListener("focus", this.onFocus);
     this.refreshConversations();
+    void this.refreshModels();
   }
 
   show(route: Route): void {
     this.el.classList.remove("sidebar-open");
-    if (route.name === "conversation") {
+    this.el.classList.toggle("settings-open", route.name === "settings");
+    if (route.name === "settings") {
+      this.close();
+      this.settings.show();
+    } else if (route.name === "conversation") {
+      this.lastConversationPath = `/c/${route.id}`;
       this.open(route.id);
     } else {
       this.close();
       this.chat.showHome();
     }
+    this.renderBar();
   }
 
   destroy(): void {
@@ -109,9 +145,11 @@ export class App {
     this.live.setEnabled(true);
     this.tabBar.setEnabled(true);
     let previousTabs: ConversationView["tabs"] | null = null;
-    this.unsubscribeSession = session.store.subscribe((view) => {
+    this.unsubscribeSession = session.store.subscribe((view, previous) => {
       this.chat.update(view);
       if (view.tabs !== previousTabs) this.tabBar.update((previousTabs = view.tabs));
+      if (view === previous || view.conversation !== previous.conversation || view.loadError !== previous.loadError)
+        this.renderBar();
     }, true);
     session.start();
   }
@@ -135,6 +173,69 @@ export class App {
     if (!session || !fresh) return;
     const shown = session.store.get().conversation;
     if (shown && shown.title !== fresh.title) session.store.update((view) => ({ ...view, conversation: fresh }));
+  }
+
+  /** Profiles, provider presets and the server default, for the settings page and the model selector. */
+  private async refreshModels(): Promise<void> {
+    try {
+      const [profiles, providers] = await Promise.all([
+        this.options.api.listModelProfiles(),
+        this.options.api.listModelProviders(),
+      ]);
+      this.store.update((s) => ({
+        ...s,
+        models: {
+          profiles,
+          providers: providers.providers,
+          serverDefault: providers.server_default,
+          loaded: true,
+          error: null,
+        },
+      }));
+    } catch (err) {
+      if (err instanceof ApiError && (err.status === 401 || err.status === 403)) return;
+      const message = err instanceof ApiError ? err.summary : err instanceof Error ? err.message : String(err);
+      this.store.update((s) => ({ ...s, models: { ...s.models, error: message } }));
+    }
+  }
+
+  /** The settings a conversation started now gets: the home page's choice, if its model still exists. */
+  private draftSettings(): ConversationSettings {
+    const models = this.store.get().models;
+    const draft = this.draft ?? defaultConversationSettings(models);
+    const known = draft.model_profile === null || !models.loaded || models.profiles.some((p) => p.id === draft.model_profile);
+    return known ? draft : { ...draft, model_profile: defaultConversationSettings(models).model_profile };
+  }
+
+  private renderBar(): void {
+    const models = this.store.get().models;
+    const session = this.session;
+    if (this.el.classList.contains("settings-open")) return;
+    if (session) {
+      const view = session.store.get();
+      const conversation = view.conversation;
+      this.bar.update({
+        settings: conversationSettings(conversation ?? {}),
+        models,
+        disabled: !conversation,
+        hidden: !!view.loadError,
+        draft: false,
+      });
+    } else {
+      this.bar.update({ settings: this.draftSettings(), models, disabled: false, hidden: false, draft: true });
+    }
+  }
+
+  /** A change from the settings bar: saved to the open conversation, or kept for the next one. */
+  private async changeSettings(patch: Partial<ConversationSettings>): Promise<void> {
+    const session = this.session;
+    if (!session) {
+      this.draft = { ...this.draftSettings(), ...patch };
+      this.renderBar();
+      return;
+    }
+    const conversation = await session.updateSettings(patch);
+    this.upsertConversation(conversation);
   }
 
   private refreshConversations(): void {
@@ -177,7 +278,7 @@ export class App {
   }
 
   private async newConversation(): Promise<void> {
-    const conversation = await this.options.api.createConversation();
+    const conversation = await this.options.api.createConversation(this.draftSettings());
     this.upsertConversation(conversation);
     this.options.navigate(`/c/${conversation.id}`);
     this.chat.focusInput();

@@ -1,11 +1,11 @@
 // Small pure formatting helpers shared by the panels.
 
-import type { RunStatus, StepStatus } from "./api/types";
+import type { ConfirmationStatus, PlanStepStatus, RunStatus, StepStatus } from "./api/types";
 
 export const RUN_STATUS_LABEL: Record<RunStatus, string> = {
   queued: "Queued",
   running: "Running",
-  waiting: "Waiting for confirmation",
+  waiting: "Waiting for you",
   succeeded: "Succeeded",
   failed: "Failed",
   aborted: "Stopped",
@@ -16,6 +16,47 @@ export const STEP_STATUS_LABEL: Record<StepStatus, string> = {
   succeeded: "Done",
   failed: "Failed",
 };
+
+export const PLAN_STATUS_LABEL: Record<PlanStepStatus, string> = {
+  pending: "To do",
+  running: "In progress",
+  done: "Done",
+  failed: "Failed",
+  skipped: "Skipped",
+};
+
+/**
+ * Time left to answer, as a clock: "4:05", "0:09", "1:02:03" (whole seconds, rounded up so "0:00" only
+ * shows once time is really up); negative or unknown shows "0:00".
+ */
+export function formatCountdown(ms: number): string {
+  const total = Number.isFinite(ms) && ms > 0 ? Math.ceil(ms / 1000) : 0;
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = total % 60;
+  const ss = String(seconds).padStart(2, "0");
+  return hours > 0 ? `${hours}:${String(minutes).padStart(2, "0")}:${ss}` : `${minutes}:${ss}`;
+}
+
+/** Milliseconds from `now` until `iso` (negative once past; 0 for an unreadable time). */
+export function msUntil(iso: string, now: number = Date.now()): number {
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? 0 : t - now;
+}
+
+/** What an answered (or unanswered) confirmation came to: "Approved by alice", "Expired — not run". */
+export function confirmationOutcome(status: ConfirmationStatus, decidedBy: string | null): string {
+  switch (status) {
+    case "pending":
+      return "Waiting for your answer";
+    case "approved":
+      return decidedBy ? `Approved by ${decidedBy}` : "Approved";
+    case "denied":
+      return decidedBy ? `Denied by ${decidedBy}` : "Denied";
+    case "expired":
+      return "Expired without an answer — the step was not run";
+  }
+}
 
 /** One-line JSON for arguments: `{"url":"https://…"}`; empty objects and null show nothing. */
 export function compactJson(value: unknown): string {
@@ -59,6 +100,15 @@ export function formatTokens(prompt: number, completion: number): string {
   const total = (prompt || 0) + (completion || 0);
   if (!total) return "";
   return `${total.toLocaleString("en-US")} tokens`;
+}
+
+/** "1,290 tokens (1,234 in · 56 out)"; nothing when the run used none. */
+export function formatTokenUsage(prompt: number, completion: number): string {
+  const p = prompt || 0;
+  const c = completion || 0;
+  if (!p && !c) return "";
+  const n = (x: number): string => x.toLocaleString("en-US");
+  return `${n(p + c)} tokens (${n(p)} in · ${n(c)} out)`;
 }
 
 export function hostOf(url: string): string {

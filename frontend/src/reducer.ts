@@ -1,7 +1,7 @@
 // Pure functions that turn REST snapshots and websocket events into a ConversationView, and a view
 // into the chat's timeline. No DOM here: these are unit-tested.
 
-import type { Conversation, Id, Message, Run, RunStatus, ServerEvent, Step } from "./api/types";
+import type { Confirmation, Conversation, Id, Message, PlanStep, Run, RunStatus, ServerEvent, Step } from "./api/types";
 import type { ConversationView } from "./state";
 
 const ACTIVE: ReadonlySet<RunStatus> = new Set(["queued", "running", "waiting"]);
@@ -25,10 +25,13 @@ const byCreated = <T extends { id: Id; created_at: string }>(a: T, b: T): number
 // How far along a record is; a later event never moves a run or a step backwards.
 const runRank = (r: Run): number => (r.status === "queued" ? 0 : isActiveStatus(r.status) ? 1 : 2);
 const stepRank = (s: Step): number => (s.status === "running" ? 0 : 1);
+// A confirmation is answered (or expires) once and stays so.
+const confirmationRank = (c: Confirmation): number => (c.status === "pending" ? 0 : 1);
 
+/** The run alone: its steps, confirmations and plan are kept apart in the view (by run id). */
 function withoutSteps(run: Run): Run {
-  if (!("steps" in run)) return run;
-  const { steps: _steps, ...rest } = run;
+  if (!("steps" in run) && !("confirmations" in run) && !("plan" in run)) return run;
+  const { steps: _steps, confirmations: _confirmations, plan: _plan, ...rest } = run;
   return rest;
 }
 
@@ -61,6 +64,22 @@ export function upsertStep(steps: Step[], step: Step): Step[] {
   return upsert(steps, step, stepRank, byIndex);
 }
 
+export function upsertConfirmation(confirmations: Confirmation[], confirmation: Confirmation): Confirmation[] {
+  return upsert(confirmations, confirmation, confirmationRank, byCreated);
+}
+
+function withConfirmation(view: ConversationView, confirmation: Confirmation): ConversationView {
+  const current = view.confirmations[confirmation.run] ?? [];
+  const next = upsertConfirmation(current, confirmation);
+  if (next === current) return view;
+  return { ...view, confirmations: { ...view.confirmations, [confirmation.run]: next } };
+}
+
+/** Records a confirmation the API answered with (after Approve / Deny); never moves one back to pending. */
+export function applyConfirmation(view: ConversationView, confirmation: Confirmation): ConversationView {
+  return withConfirmation(view, confirmation);
+}
+
 function hasAssistantMessage(messages: Message[], runId: Id): boolean {
   return messages.some((m) => m.role === "assistant" && m.run === runId);
 }
@@ -78,8 +97,20 @@ export function applyServerEvent(view: ConversationView, event: ServerEvent): Co
     case "hello":
     case "conversation.updated":
       return { ...view, conversation: event.conversation };
-    case "run.updated":
-      return { ...view, runs: upsertRun(view.runs, event.run) };
+    case "run.updated": {
+      const runs = upsertRun(view.runs, event.run);
+      // plan.updated carries every change; a run's plan is only taken here when we have none yet.
+      const plan = event.run.plan;
+      if (plan && plan.length > 0 && !view.plans[event.run.id]) {
+        return { ...view, runs, plans: { ...view.plans, [event.run.id]: plan } };
+      }
+      return { ...view, runs };
+    }
+    case "confirmation.requested":
+    case "confirmation.updated":
+      return withConfirmation(view, event.confirmation);
+    case "plan.updated":
+      return { ...view, plans: { ...view.plans, [event.run]: event.steps } };
     case "message.created": {
       const message = event.message;
       if (message.conversation !== view.id) return view;
@@ -114,26 +145,52 @@ export function applyServerEvent(view: ConversationView, event: ServerEvent): Co
 }
 
 /**
- * Merges what the REST API returned (messages, runs with steps) into the view. Events that arrived
- * while the request was in flight are kept: records are united by id, and none moves backwards.
+ * Merges what the REST API returned (messages, runs with steps, confirmations and plans) into the view.
+ * Events that arrived while the request was in flight are kept: records are united by id, and none moves
+ * backwards. Plans have no order of their own: pass `since`, the view when the request was sent, and a
+ * plan that an event changed meanwhile is kept rather than replaced by the (older) snapshot's.
  */
-export function mergeSnapshot(view: ConversationView, messages: Message[], runs: Run[]): ConversationView {
+export function mergeSnapshot(
+  view: ConversationView,
+  messages: Message[],
+  runs: Run[],
+  since?: Pick<ConversationView, "plans">,
+): ConversationView {
   let nextMessages = view.messages;
   for (const message of messages) nextMessages = upsertMessage(nextMessages, message);
   let nextRuns = view.runs;
   const steps: Record<Id, Step[]> = { ...view.steps };
+  const confirmations: Record<Id, Confirmation[]> = { ...view.confirmations };
+  const plans: Record<Id, PlanStep[]> = { ...view.plans };
   for (const run of runs) {
     nextRuns = upsertRun(nextRuns, run);
     let runSteps = steps[run.id] ?? [];
     for (const step of run.steps ?? []) runSteps = upsertStep(runSteps, step);
     steps[run.id] = runSteps;
+    if (run.confirmations?.length) {
+      let runConfirmations = confirmations[run.id] ?? [];
+      for (const confirmation of run.confirmations) runConfirmations = upsertConfirmation(runConfirmations, confirmation);
+      confirmations[run.id] = runConfirmations;
+    }
+    const changedMeanwhile = since !== undefined && view.plans[run.id] !== since.plans[run.id];
+    if (run.plan?.length && !changedMeanwhile) plans[run.id] = run.plan;
   }
   let streaming = view.streaming;
   for (const key of Object.keys(streaming)) {
     const runId = Number(key);
     if (hasAssistantMessage(nextMessages, runId)) streaming = dropStreaming(streaming, runId);
   }
-  return { ...view, messages: nextMessages, runs: nextRuns, steps, streaming, loaded: true, loadError: null };
+  return {
+    ...view,
+    messages: nextMessages,
+    runs: nextRuns,
+    steps,
+    confirmations,
+    plans,
+    streaming,
+    loaded: true,
+    loadError: null,
+  };
 }
 
 export function latestRun(runs: Run[]): Run | null {
@@ -160,9 +217,19 @@ export function manualAction(
   return only && only.kind === "action" && only.action ? only.action : null;
 }
 
+const NONE: never[] = [];
+
 export type TimelineItem =
   | { kind: "message"; key: string; message: Message }
-  | { kind: "run"; key: string; run: Run; steps: Step[]; manual: string | null }
+  | {
+      kind: "run";
+      key: string;
+      run: Run;
+      steps: Step[];
+      manual: string | null;
+      confirmations: Confirmation[];
+      plan: PlanStep[];
+    }
   | { kind: "streaming"; key: string; runId: Id; text: string; active: boolean };
 
 /**
@@ -171,7 +238,7 @@ export type TimelineItem =
  */
 export function buildTimeline(
   view: Pick<ConversationView, "messages" | "runs" | "steps" | "streaming"> &
-    Partial<Pick<ConversationView, "manualRuns">>,
+    Partial<Pick<ConversationView, "manualRuns" | "confirmations" | "plans">>,
 ): TimelineItem[] {
   const runs = [...view.runs].sort(byCreated);
   const runById = new Map(runs.map((r) => [r.id, r]));
@@ -185,7 +252,9 @@ export function buildTimeline(
     placed.add(run.id);
     const steps = view.steps[run.id] ?? [];
     const manual = manualAction(run, steps, view.messages, view.manualRuns);
-    out.push({ kind: "run", key: `r${run.id}`, run, steps, manual });
+    const confirmations = view.confirmations?.[run.id] ?? NONE;
+    const plan = view.plans?.[run.id] ?? NONE;
+    out.push({ kind: "run", key: `r${run.id}`, run, steps, manual, confirmations, plan });
     const text = view.streaming[run.id];
     if (text !== undefined && !hasAssistantMessage(view.messages, run.id)) {
       out.push({ kind: "streaming", key: `s${run.id}`, runId: run.id, text, active: isActiveStatus(run.status) });
@@ -210,6 +279,26 @@ export function buildTimeline(
     }
   }
   return out;
+}
+
+/** The confirmations still waiting for an answer, oldest first. */
+export function pendingConfirmations(view: Pick<ConversationView, "confirmations">): Confirmation[] {
+  return Object.values(view.confirmations)
+    .flat()
+    .filter((c) => c.status === "pending")
+    .sort(byCreated);
+}
+
+/**
+ * What a confirmation card shows: the server's status, except that a question whose run has ended is
+ * over (the server settles it as expired; this covers the moment before that news arrives).
+ */
+export function confirmationDisplayStatus(
+  confirmation: Confirmation,
+  runStatus: RunStatus | null | undefined,
+): Confirmation["status"] {
+  if (confirmation.status === "pending" && isTerminalStatus(runStatus)) return "expired";
+  return confirmation.status;
 }
 
 /** Newest activity first, as GET /api/conversations/ answers. */

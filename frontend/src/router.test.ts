@@ -26,3 +26,12 @@ describe("routes", () => {
     expect(safeNext("/login")).toBeNull();
   });
 });
+
+describe("settings route", () => {
+  it("parses /settings and follows it after signing in", () => {
+    expect(parseRoute("/settings")).toEqual({ name: "settings" });
+    expect(parseRoute("/settings/")).toEqual({ name: "settings" });
+    expect(routePath({ name: "settings" })).toBe("/settings");
+    expect(safeNext("/settings")).toBe("/settings");
+  });
+});

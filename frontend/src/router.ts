@@ -1,4 +1,4 @@
-// History-API routing: /login, /signup, / (conversation list), /c/<id> (one conversation).
+// History-API routing: /login, /signup, / (conversation list), /c/<id> (one conversation), /settings.
 
 import type { Id } from "./api/types";
 
@@ -7,6 +7,7 @@ export type Route =
   | { name: "signup"; next: string | null }
   | { name: "home" }
   | { name: "conversation"; id: Id }
+  | { name: "settings" }
   | { name: "not-found"; path: string };
 
 export function parseRoute(pathname: string, search = ""): Route {
@@ -15,6 +16,7 @@ export function parseRoute(pathname: string, search = ""): Route {
   if (path === "/login") return { name: "login", next };
   if (path === "/signup") return { name: "signup", next };
   if (path === "/") return { name: "home" };
+  if (path === "/settings") return { name: "settings" };
   const match = /^\/c\/(\d+)$/.exec(path);
   if (match) return { name: "conversation", id: Number(match[1]) };
   return { name: "not-found", path };
@@ -29,6 +31,8 @@ export function routePath(route: Route): string {
       return "/";
     case "conversation":
       return `/c/${route.id}`;
+    case "settings":
+      return "/settings";
     case "not-found":
       return route.path;
   }
@@ -38,7 +42,7 @@ export function routePath(route: Route): string {
 export function safeNext(next: string | null): string | null {
   if (!next || !next.startsWith("/") || next.startsWith("//")) return null;
   const route = parseRoute(next.split("?")[0] ?? "/");
-  return route.name === "home" || route.name === "conversation" ? next : null;
+  return route.name === "home" || route.name === "conversation" || route.name === "settings" ? next : null;
 }
 
 export type RouteListener = (route: Route) => void;

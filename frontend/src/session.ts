@@ -6,13 +6,14 @@ import { ConversationSocket, conversationSocketUrl, type SocketOptions } from ".
 import type {
   BrowserAction,
   Conversation,
+  ConversationSettings,
   FrameEvent,
   Id,
   InputCommand,
   Run,
   SendMessageResult,
 } from "./api/types";
-import { applyServerEvent, mergeSnapshot, upsertMessage, upsertRun } from "./reducer";
+import { applyConfirmation, applyServerEvent, mergeSnapshot, upsertMessage, upsertRun } from "./reducer";
 import { Store, emptyConversationView, type ConversationView } from "./state";
 
 /** Keys the file chips of uploads in progress (unique across conversations of this page). */
@@ -53,6 +54,9 @@ export class ConversationSession {
       "step.created",
       "step.updated",
       "tabs.updated",
+      "confirmation.requested",
+      "confirmation.updated",
+      "plan.updated",
       "error",
     ] as const) {
       this.socket.on(type, (event) => this.store.update((view) => applyServerEvent(view, event)));
@@ -99,6 +103,7 @@ export class ConversationSession {
 
   private async loadOnce(): Promise<void> {
     const tabEventsBefore = this.tabEvents;
+    const before = this.store.get();
     try {
       const [conversation, messages, runs, tabs] = await Promise.all([
         this.api.getConversation(this.id),
@@ -110,7 +115,7 @@ export class ConversationSession {
       if (this.disposed) return;
       const freshTabs = tabs !== null && this.tabEvents === tabEventsBefore;
       this.store.update((view) => ({
-        ...mergeSnapshot(view, messages, runs),
+        ...mergeSnapshot(view, messages, runs, before),
         conversation,
         tabs: freshTabs ? tabs : view.tabs,
       }));
@@ -147,6 +152,41 @@ export class ConversationSession {
     const run = await this.api.abortRun(runId);
     this.store.update((view) => ({ ...view, runs: upsertRun(view.runs, run) }));
     this.hooks.onRun(run);
+  }
+
+  /**
+   * Approves or denies a step waiting for the user. The answer shows at once; a refusal (409: answered
+   * elsewhere, or expired) rejects with the server's detail, and the conversation is re-read.
+   */
+  async answer(confirmationId: Id, approve: boolean): Promise<void> {
+    try {
+      const confirmation = await this.api.answerConfirmation(confirmationId, approve);
+      if (!this.disposed) this.store.update((view) => applyConfirmation(view, confirmation));
+    } catch (err) {
+      if (!this.disposed && err instanceof ApiError && err.status === 409) void this.load();
+      throw err;
+    }
+  }
+
+  /**
+   * Changes the conversation's settings (model, reasoning, confirmations): shown at once, undone if the
+   * server refuses. Rejects with the server's error.
+   */
+  async updateSettings(patch: Partial<ConversationSettings>): Promise<Conversation> {
+    const before = this.store.get().conversation;
+    if (before) this.store.update((view) => ({ ...view, conversation: view.conversation && { ...view.conversation, ...patch } }));
+    try {
+      const conversation = await this.api.updateConversation(this.id, patch);
+      if (!this.disposed) this.store.update((view) => ({ ...view, conversation }));
+      return conversation;
+    } catch (err) {
+      if (!this.disposed && before) {
+        // Undo only the fields this change touched (another change may have landed meanwhile).
+        const undo = Object.fromEntries(Object.keys(patch).map((k) => [k, before[k as keyof Conversation]]));
+        this.store.update((view) => ({ ...view, conversation: view.conversation && { ...view.conversation, ...undo } }));
+      }
+      throw err;
+    }
   }
 
   /**

@@ -1,6 +1,19 @@
 // A tiny store: one immutable value, replaced on every change, with subscribers.
 
-import type { Conversation, Id, Message, Run, Step, Tab, User } from "./api/types";
+import type {
+  Confirmation,
+  Conversation,
+  Id,
+  Message,
+  ModelProfile,
+  ModelProvider,
+  PlanStep,
+  Run,
+  ServerDefaultModel,
+  Step,
+  Tab,
+  User,
+} from "./api/types";
 import type { SocketStatus } from "./api/socket";
 
 export type Listener<T> = (state: T, previous: T) => void;
@@ -36,12 +49,30 @@ export class Store<T> {
   }
 }
 
-/** What the whole app knows: who is signed in and their conversations. */
+/** The user's model profiles, the provider presets and the server's default model. */
+export interface ModelsState {
+  profiles: ModelProfile[];
+  providers: ModelProvider[];
+  serverDefault: ServerDefaultModel | null;
+  loaded: boolean;
+  error: string | null;
+}
+
+export const initialModelsState: ModelsState = {
+  profiles: [],
+  providers: [],
+  serverDefault: null,
+  loaded: false,
+  error: null,
+};
+
+/** What the whole app knows: who is signed in, their conversations and their models. */
 export interface AppState {
   user: User | null;
   conversations: Conversation[];
   conversationsLoaded: boolean;
   activeConversationId: Id | null;
+  models: ModelsState;
 }
 
 export const initialAppState: AppState = {
@@ -49,6 +80,7 @@ export const initialAppState: AppState = {
   conversations: [],
   conversationsLoaded: false,
   activeConversationId: null,
+  models: initialModelsState,
 };
 
 /** Everything shown for one open conversation, built from the REST API and then kept live by the websocket. */
@@ -72,6 +104,10 @@ export interface ConversationView {
   manualRuns: Record<Id, string>;
   /** Files uploaded from this page, shown as chips over the composer; `id` is null while uploading. */
   files: FileChip[];
+  /** Confirmations by run id, oldest first. */
+  confirmations: Record<Id, Confirmation[]>;
+  /** The plan the agent published, by run id. */
+  plans: Record<Id, PlanStep[]>;
 }
 
 export interface FileChip {
@@ -96,5 +132,7 @@ export function emptyConversationView(id: Id): ConversationView {
     notice: null,
     manualRuns: {},
     files: [],
+    confirmations: {},
+    plans: {},
   };
 }

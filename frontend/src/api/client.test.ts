@@ -124,3 +124,45 @@ describe("ApiClient", () => {
     expect(new ApiError(413, null, "413 Payload Too Large").summary).toBe("413 Payload Too Large");
   });
 });
+
+describe("ApiClient: models, confirmations, settings", () => {
+  it("answers a confirmation", async () => {
+    const { fetch, calls } = fakeFetch(200, { id: 3, status: "approved" });
+    const answer = await new ApiClient({ fetch, cookies: () => "csrftoken=t" }).answerConfirmation(3, true);
+    expect(answer.status).toBe("approved");
+    expect(calls[0]!.url).toBe("/api/confirmations/3/answer/");
+    expect(calls[0]!.init.body).toBe('{"approve":true}');
+  });
+
+  it("surfaces a 409 with its detail", async () => {
+    const { fetch } = fakeFetch(409, { detail: "This confirmation was already answered (approved)." });
+    const error = await new ApiClient({ fetch, cookies: () => "" }).answerConfirmation(3, false).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(409);
+    expect((error as ApiError).summary).toBe("This confirmation was already answered (approved).");
+  });
+
+  it("removes a profile's key with an empty string, and tests a profile", async () => {
+    const { fetch, calls } = fakeFetch(200, { ok: true, detail: "", latency_ms: 12 });
+    const api = new ApiClient({ fetch, cookies: () => "" });
+    await api.updateModelProfile(4, { api_key: "" });
+    await api.testModelProfile(4);
+    expect(calls.map((c) => [c.init.method, c.url, c.init.body])).toEqual([
+      ["PATCH", "/api/model-profiles/4/", '{"api_key":""}'],
+      ["POST", "/api/model-profiles/4/test/", null],
+    ]);
+  });
+
+  it("starts a conversation with its settings, and changes them", async () => {
+    const { fetch, calls } = fakeFetch(200, { id: 1 });
+    const api = new ApiClient({ fetch, cookies: () => "" });
+    await api.createConversation({ model_profile: 4, show_reasoning: false, confirm_mode: "confirm" });
+    await api.createConversation("Trip");
+    await api.updateConversation(1, { model_profile: null });
+    expect(calls.map((c) => c.init.body)).toEqual([
+      '{"model_profile":4,"show_reasoning":false,"confirm_mode":"confirm"}',
+      '{"title":"Trip"}',
+      '{"model_profile":null}',
+    ]);
+  });
+});

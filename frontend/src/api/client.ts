@@ -3,11 +3,18 @@
 
 import type {
   ActionBody,
+  Confirmation,
+  ConnectionCheck,
   Conversation,
+  ConversationInput,
   Credentials,
   Id,
   Message,
+  ModelProfile,
+  ModelProfileInput,
+  ModelProviders,
   Run,
+  RunDebug,
   SendMessageBody,
   SendMessageResult,
   Tab,
@@ -141,14 +148,20 @@ export class ApiClient {
   listConversations(): Promise<Conversation[]> {
     return this.request<Conversation[]>("GET", "/conversations/");
   }
-  createConversation(title?: string): Promise<Conversation> {
-    return this.request<Conversation>("POST", "/conversations/", title ? { title } : {});
+  /** Starts a conversation; a string is its title, an object may also carry its settings. */
+  createConversation(input?: string | ConversationInput): Promise<Conversation> {
+    const body = typeof input === "string" ? (input ? { title: input } : {}) : (input ?? {});
+    return this.request<Conversation>("POST", "/conversations/", body);
   }
   getConversation(id: Id): Promise<Conversation> {
     return this.request<Conversation>("GET", `/conversations/${id}/`);
   }
   renameConversation(id: Id, title: string): Promise<Conversation> {
     return this.request<Conversation>("PATCH", `/conversations/${id}/`, { title });
+  }
+  /** Changes any of: title, model_profile (null = the server default), show_reasoning, confirm_mode. */
+  updateConversation(id: Id, patch: ConversationInput): Promise<Conversation> {
+    return this.request<Conversation>("PATCH", `/conversations/${id}/`, patch);
   }
   deleteConversation(id: Id): Promise<void> {
     return this.request<void>("DELETE", `/conversations/${id}/`);
@@ -171,11 +184,42 @@ export class ApiClient {
   abortRun(runId: Id): Promise<Run> {
     return this.request<Run>("POST", `/runs/${runId}/abort/`);
   }
+  /** What the model saw: every request the run sent to the model, and the tabs shared with it. */
+  getRunDebug(runId: Id): Promise<RunDebug> {
+    return this.request<RunDebug>("GET", `/runs/${runId}/debug/`);
+  }
+  /** Approves or denies a step waiting for the user; 409 when already answered or expired. */
+  answerConfirmation(confirmationId: Id, approve: boolean): Promise<Confirmation> {
+    return this.request<Confirmation>("POST", `/confirmations/${confirmationId}/answer/`, { approve });
+  }
   /** The session's tabs as last saved (GET /api/conversations/<id>/tabs/; not yet in docs/architecture.md). */
   listTabs(conversationId: Id): Promise<Tab[]> {
     return this.request<Tab[]>("GET", `/conversations/${conversationId}/tabs/`);
   }
 
+  // Model profiles
+
+  listModelProfiles(): Promise<ModelProfile[]> {
+    return this.request<ModelProfile[]>("GET", "/model-profiles/");
+  }
+  createModelProfile(body: ModelProfileInput): Promise<ModelProfile> {
+    return this.request<ModelProfile>("POST", "/model-profiles/", body);
+  }
+  /** A partial update: a missing `api_key` keeps the stored key, `api_key: ""` removes it. */
+  updateModelProfile(id: Id, body: ModelProfileInput): Promise<ModelProfile> {
+    return this.request<ModelProfile>("PATCH", `/model-profiles/${id}/`, body);
+  }
+  deleteModelProfile(id: Id): Promise<void> {
+    return this.request<void>("DELETE", `/model-profiles/${id}/`);
+  }
+  /** Sends the profile's model a tiny request: whether it answered, and how fast. */
+  testModelProfile(id: Id): Promise<ConnectionCheck> {
+    return this.request<ConnectionCheck>("POST", `/model-profiles/${id}/test/`);
+  }
+  /** Provider presets (default base URL, capabilities) and the server's default model, if any. */
+  listModelProviders(): Promise<ModelProviders> {
+    return this.request<ModelProviders>("GET", "/model-providers/");
+  }
 
   // The conversation's browser by hand
 

@@ -9,12 +9,31 @@ export interface User {
 
 export type RunStatus = "queued" | "running" | "waiting" | "succeeded" | "failed" | "aborted";
 
+/** `confirm`: ask before every page or SKILL tool that changes something; `auto`: run them without asking. */
+export type ConfirmMode = "confirm" | "auto";
+
 export interface Conversation {
   id: Id;
   title: string;
   created_at: string;
   updated_at: string;
   last_run_status: RunStatus | null;
+  /** The model profile the agent uses; null = the server's default model. */
+  model_profile?: Id | null;
+  /** Record the model's reasoning as "thought" steps. */
+  show_reasoning?: boolean;
+  confirm_mode?: ConfirmMode;
+}
+
+/** The per-conversation settings (PATCH /api/conversations/<id>/, or with POST when creating one). */
+export interface ConversationSettings {
+  model_profile: Id | null;
+  show_reasoning: boolean;
+  confirm_mode: ConfirmMode;
+}
+
+export interface ConversationInput extends Partial<ConversationSettings> {
+  title?: string;
 }
 
 export type MessageRole = "user" | "assistant" | "tool" | "system";
@@ -46,6 +65,42 @@ export interface Step {
   screenshot_url: string | null;
 }
 
+export type PlanStepStatus = "pending" | "running" | "done" | "failed" | "skipped";
+
+/** One step of the plan the agent published for a run (`run.plan`, `plan.updated`). */
+export interface PlanStep {
+  id: string;
+  title: string;
+  depends_on: string[];
+  status: PlanStepStatus;
+}
+
+export type ConfirmationStatus = "pending" | "approved" | "denied" | "expired";
+
+/** A step waiting for the user's yes; no answer before `expires_at` means no. */
+export interface Confirmation {
+  id: Id;
+  run: Id;
+  step: Id | null;
+  action: string;
+  arguments: unknown;
+  reason: string;
+  url: string;
+  status: ConfirmationStatus;
+  /** Username of who answered; null while pending or when it expired. */
+  decided_by: string | null;
+  created_at: string;
+  expires_at: string;
+  decided_at: string | null;
+}
+
+/** A tab the user shared with a run (its title and URL as they were). */
+export interface SharedTab {
+  id: string;
+  title?: string;
+  url?: string;
+}
+
 export interface Run {
   id: Id;
   conversation: Id;
@@ -56,7 +111,87 @@ export interface Run {
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
+  /** `action`: a browser action run by hand; `turn`: the agent's. */
+  kind?: "turn" | "action";
+  plan?: PlanStep[];
+  shared_tabs?: SharedTab[];
+  /** Only on runs from the REST API (GET .../runs/, GET /api/runs/<id>/). */
   steps?: Step[];
+  confirmations?: Confirmation[];
+}
+
+/** One request the run sent to the model, exactly as sent (screenshots replaced by their size), and its answer. */
+export interface ModelCall {
+  index: number;
+  request: Record<string, unknown>;
+  response: Record<string, unknown>;
+  duration_ms: number;
+  created_at?: string;
+}
+
+/** GET /api/runs/<id>/debug/: what the model saw. */
+export interface RunDebug {
+  run: Id;
+  shared_tabs: SharedTab[];
+  model_calls: ModelCall[];
+}
+
+// Model profiles (GET/POST /api/model-profiles/, GET/PATCH/DELETE /api/model-profiles/<id>/).
+
+export type ProviderId = "openai" | "deepseek" | "qwen" | "glm" | "moonshot" | "ollama" | "custom";
+
+export interface ModelCapabilities {
+  supports_tools: boolean;
+  supports_vision: boolean;
+  parallel_tool_calls: boolean;
+}
+
+export interface ModelProfile extends ModelCapabilities {
+  id: Id;
+  name: string;
+  provider: ProviderId | string;
+  base_url: string;
+  model: string;
+  /** The key itself never comes back. */
+  has_api_key: boolean;
+  fallback: Id | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A create (all but `api_key` and capabilities required) or a partial update. `api_key: ""` removes the key. */
+export interface ModelProfileInput extends Partial<ModelCapabilities> {
+  name?: string;
+  provider?: string;
+  base_url?: string;
+  model?: string;
+  api_key?: string;
+  fallback?: Id | null;
+}
+
+/** A provider preset: where the service lives and what its models can usually do. */
+export interface ModelProvider extends ModelCapabilities {
+  id: ProviderId | string;
+  label: string;
+  base_url: string;
+}
+
+export interface ServerDefaultModel {
+  base_url: string;
+  model: string;
+}
+
+/** GET /api/model-providers/ */
+export interface ModelProviders {
+  providers: ModelProvider[];
+  server_default: ServerDefaultModel | null;
+}
+
+/** POST /api/model-profiles/<id>/test/ */
+export interface ConnectionCheck {
+  ok: boolean;
+  detail: string;
+  latency_ms: number;
 }
 
 export interface SendMessageBody {
@@ -150,6 +285,19 @@ export interface FrameEvent {
   tab: string;
   ts: number;
 }
+export interface ConfirmationRequestedEvent {
+  type: "confirmation.requested";
+  confirmation: Confirmation;
+}
+export interface ConfirmationUpdatedEvent {
+  type: "confirmation.updated";
+  confirmation: Confirmation;
+}
+export interface PlanUpdatedEvent {
+  type: "plan.updated";
+  run: Id;
+  steps: PlanStep[];
+}
 export interface ErrorEvent {
   type: "error";
   detail: string;
@@ -167,6 +315,9 @@ export type ServerEvent =
   | StepCreatedEvent
   | StepUpdatedEvent
   | TabsUpdatedEvent
+  | ConfirmationRequestedEvent
+  | ConfirmationUpdatedEvent
+  | PlanUpdatedEvent
   | FrameEvent
   | ErrorEvent
   | PongEvent;

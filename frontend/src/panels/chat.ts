@@ -20,7 +20,7 @@ import { formatBytes } from "../format";
 import { buildTimeline, isActiveStatus, latestRun, type TimelineItem } from "../reducer";
 import type { ConversationView, FileChip } from "../state";
 import { brandMark } from "./brand";
-import { createRunBlock, type RunItem } from "./steps";
+import { createRunBlock, type RunActions, type RunItem } from "./steps";
 
 export interface ChatPanelOptions {
   /** Sends a message in the open conversation (or starts one from the home page). Throws ApiError. */
@@ -33,6 +33,10 @@ export interface ChatPanelOptions {
   onUpload: (file: File) => Promise<void>;
   /** Hides an uploaded file's chip. */
   onDismissFile: (key: string) => void;
+  /** Answering confirmations and opening a run's model calls, from the run blocks. */
+  runActions?: RunActions;
+  /** The conversation's settings bar, shown under the header. */
+  settingsBar?: HTMLElement;
 }
 
 const SUGGESTIONS = [
@@ -151,10 +155,14 @@ function bubbleData(item: TimelineItem): BubbleData | null {
   return null;
 }
 
-function createTimelineItem(initial: TimelineItem): Component<TimelineItem> {
+function createTimelineItem(initial: TimelineItem, actions?: RunActions): Component<TimelineItem> {
   if (initial.kind === "run") {
-    const block = createRunBlock(initial);
-    return { el: block.el, update: (item) => item.kind === "run" && block.update(item as RunItem) };
+    const block = createRunBlock(initial, actions);
+    return {
+      el: block.el,
+      update: (item) => item.kind === "run" && block.update(item as RunItem),
+      destroy: () => block.destroy?.(),
+    };
   }
   const bubble = createBubble(bubbleData(initial)!);
   return {
@@ -223,6 +231,8 @@ function timelineChanged(a: ConversationView, b: ConversationView): boolean {
     a.messages !== b.messages ||
     a.runs !== b.runs ||
     a.steps !== b.steps ||
+    a.confirmations !== b.confirmations ||
+    a.plans !== b.plans ||
     a.streaming !== b.streaming ||
     a.loaded !== b.loaded ||
     a.loadError !== b.loadError
@@ -285,7 +295,11 @@ export class ChatPanel {
     this.titleInput.addEventListener("blur", () => void this.finishRename(true));
 
     this.timelineEl = h("div", { class: "timeline" });
-    this.timeline = new KeyedList(this.timelineEl, (item) => item.key, createTimelineItem);
+    this.timeline = new KeyedList(
+      this.timelineEl,
+      (item) => item.key,
+      (item) => createTimelineItem(item, this.options.runActions),
+    );
     this.placeholder = h("div", { class: "chat-placeholder" });
     this.scroller = h("div", { class: "chat-scroll" }, this.placeholder, this.timelineEl);
     this.notice = h("div", { class: "notice", "data-testid": "notice", role: "status", hidden: true });
@@ -418,7 +432,20 @@ export class ChatPanel {
         iconButton(ICONS.menu, "Conversations", () => this.options.onToggleSidebar(), "menu-button"),
         h("div", { class: "chat-title-wrap" }, this.title, this.titleInput, this.connection),
         this.headerActions,
+        h(
+          "a",
+          {
+            class: "btn btn-ghost btn-icon",
+            href: "/settings",
+            "data-link": true,
+            "data-testid": "open-settings",
+            title: "Settings: models and API token",
+            "aria-label": "Settings",
+          },
+          icon(ICONS.settings),
+        ),
       ),
+      this.options.settingsBar ?? null,
       this.notice,
       this.scroller,
       this.composer,
@@ -499,14 +526,16 @@ export class ChatPanel {
     const title = view.conversation?.title.trim() || "New conversation";
     setText(this.title, title);
     this.title.classList.toggle("muted", !view.conversation?.title.trim());
-    document.title = `${title} · Hive`;
+    const waiting = latestRun(view.runs)?.status === "waiting";
+    document.title = `${waiting ? "Waiting for you · " : ""}${title} · Hive`;
 
     this.connection.className = `conn conn-${view.connection}`;
     setText(this.connection, CONNECTION_LABEL[view.connection]);
 
     const latest = latestRun(view.runs);
     this.runStatus.hidden = !latest;
-    setText(this.runStatus, latest?.status ?? "");
+    // The raw status, except that a run waiting for the user says so.
+    setText(this.runStatus, latest?.status === "waiting" ? "Waiting for you" : (latest?.status ?? ""));
     this.runStatus.className = `badge run-status status-${latest?.status ?? "none"}`;
     const active = !!latest && isActiveStatus(latest.status);
     this.stopButton.hidden = !active;

@@ -1,0 +1,183 @@
+// A confirmation card: a step the agent wants to run that needs the user's yes (the action, its arguments,
+// why it needs a yes, the page, time left, Approve / Deny), and once answered, what came of it.
+
+import { ApiError } from "../api/client";
+import type { Confirmation, Id, RunStatus } from "../api/types";
+import { h, icon, ICONS, present, replaceChildren, setAttr, setText, type Component } from "../dom";
+import { compactJson, confirmationOutcome, formatCountdown, msUntil, truncate } from "../format";
+import { confirmationDisplayStatus } from "../reducer";
+
+const ARGUMENTS_PREVIEW = 240;
+
+export interface ConfirmationActions {
+  /** Approves or denies; rejects with the API's error (409: already answered or expired). */
+  answer(confirmationId: Id, approve: boolean): Promise<void>;
+}
+
+export interface ConfirmationCardData {
+  confirmation: Confirmation;
+  runStatus: RunStatus;
+}
+
+// One clock for every pending card on the page.
+const tickers = new Set<() => void>();
+let clock: number | null = null;
+
+function onTick(fn: () => void): () => void {
+  tickers.add(fn);
+  if (clock === null) {
+    clock = window.setInterval(() => {
+      for (const tick of [...tickers]) tick();
+    }, 1000);
+  }
+  return () => {
+    tickers.delete(fn);
+    if (tickers.size === 0 && clock !== null) {
+      window.clearInterval(clock);
+      clock = null;
+    }
+  };
+}
+
+/** "example.com/checkout" (scheme and query left out) for a page URL, or the URL itself if it can't be read. */
+export function shortUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.protocol !== "http:" && u.protocol !== "https:") return truncate(url, 80).text;
+    const path = u.pathname === "/" ? "" : u.pathname;
+    return truncate(u.host + path, 80).text;
+  } catch {
+    return truncate(url, 80).text;
+  }
+}
+
+const TITLE: Record<Confirmation["status"], string> = {
+  pending: "The agent asks before this step",
+  approved: "Step approved",
+  denied: "Step denied",
+  expired: "Not answered in time",
+};
+
+export function createConfirmationCard(
+  initial: ConfirmationCardData,
+  actions: ConfirmationActions | undefined,
+): Component<ConfirmationCardData> {
+  const title = h("span", { class: "confirm-title" });
+  const action = h("code", { class: "confirm-action", "data-testid": "confirm-action" });
+  const args = h("code", { class: "confirm-args", "data-testid": "confirm-arguments" });
+  const reason = h("p", { class: "confirm-reason", "data-testid": "confirm-reason" });
+  const link = h("a", { target: "_blank", rel: "noopener noreferrer" });
+  const url = h("div", { class: "confirm-url" }, h("span", { class: "confirm-url-label" }, "On "), link);
+  const countdown = h("span", { class: "confirm-countdown", "data-testid": "confirm-countdown" });
+  const deny = h(
+    "button",
+    { class: "btn btn-secondary", type: "button", "data-testid": "confirm-deny" },
+    icon(ICONS.close, 14),
+    h("span", null, "Deny"),
+  );
+  const approve = h(
+    "button",
+    { class: "btn btn-primary", type: "button", "data-testid": "confirm-approve" },
+    icon(ICONS.check, 14),
+    h("span", null, "Approve"),
+  );
+  const buttons = h("div", { class: "confirm-buttons" }, deny, approve);
+  const foot = h("div", { class: "confirm-foot" }, countdown, buttons);
+  const outcome = h("div", { class: "confirm-outcome", "data-testid": "confirm-outcome" });
+  const error = h("div", { class: "confirm-error", "data-testid": "confirm-error", role: "alert" });
+  // The buttons, the outcome and an error are in the card only while they apply (one pending card has the
+  // page's only confirm-approve, whatever answered cards are around).
+  const el = h(
+    "div",
+    { class: "confirm-card", "data-testid": "confirmation", role: "group" },
+    h("div", { class: "confirm-head" }, icon(ICONS.shield, 16), title),
+    h("div", { class: "confirm-call" }, action, args),
+    reason,
+    url,
+  );
+
+  let current = initial;
+  let busy = false;
+  let stopTicking: (() => void) | null = null;
+
+  const renderCountdown = (): void => {
+    const left = msUntil(current.confirmation.expires_at);
+    el.classList.toggle("lapsed", left <= 0);
+    setText(
+      countdown,
+      left > 0
+        ? `Answer within ${formatCountdown(left)} · no answer counts as no`
+        : "Time is up · no answer counts as no",
+    );
+  };
+
+  const send = async (yes: boolean): Promise<void> => {
+    if (busy || !actions) return;
+    busy = true;
+    approve.disabled = deny.disabled = true;
+    (yes ? approve : deny).classList.add("busy");
+    error.remove();
+    try {
+      await actions.answer(current.confirmation.id, yes);
+    } catch (err) {
+      const text = err instanceof ApiError ? err.summary : err instanceof Error ? err.message : String(err);
+      replaceChildren(error, icon(ICONS.alert, 14), h("span", null, text));
+      el.appendChild(error);
+    } finally {
+      busy = false;
+      approve.classList.remove("busy");
+      deny.classList.remove("busy");
+      update(current);
+    }
+  };
+  approve.addEventListener("click", () => void send(true));
+  deny.addEventListener("click", () => void send(false));
+
+  const update = (data: ConfirmationCardData): void => {
+    current = data;
+    const c = data.confirmation;
+    const status = confirmationDisplayStatus(c, data.runStatus);
+    const pending = status === "pending";
+    el.className = `confirm-card confirm-${status}`;
+    setAttr(el, "data-status", status);
+    setAttr(el, "data-confirmation-id", String(c.id));
+    setAttr(el, "aria-label", `${TITLE[status]}: ${c.action}`);
+    setText(title, TITLE[status]);
+    setText(action, c.action);
+    const argsText = compactJson(c.arguments);
+    setText(args, truncate(argsText, ARGUMENTS_PREVIEW).text);
+    setAttr(args, "title", argsText || null);
+    args.hidden = !argsText;
+    setText(reason, c.reason);
+    reason.hidden = !c.reason;
+    url.hidden = !c.url;
+    if (c.url) {
+      setAttr(link, "href", c.url);
+      setAttr(link, "title", c.url);
+      setText(link, shortUrl(c.url));
+    }
+    present(el, foot, pending, outcome.parentNode === el ? outcome : error.parentNode === el ? error : null);
+    approve.disabled = deny.disabled = busy || !pending || !actions;
+    present(el, outcome, !pending, error.parentNode === el ? error : null);
+    if (!pending) {
+      const when = c.decided_at ? new Date(c.decided_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : "";
+      setText(outcome, confirmationOutcome(status, c.decided_by) + (when ? ` · ${when}` : ""));
+    }
+    if (pending) {
+      renderCountdown();
+      stopTicking ??= onTick(renderCountdown);
+    } else if (stopTicking) {
+      stopTicking();
+      stopTicking = null;
+    }
+  };
+  update(initial);
+  return {
+    el,
+    update,
+    destroy: () => {
+      stopTicking?.();
+      stopTicking = null;
+    },
+  };
+}
