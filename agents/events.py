@@ -58,3 +58,7 @@ class EventSink(Protocol):
 
     async def plan_updated(self, steps: list[PlanStep]) -> None:
         """The published plan or its progress changed."""
+
+    async def checkpoint(self) -> str:
+        """Called before each tool call. While a person holds the browser's controls this waits until they hand
+        them back, then says what happened (e.g. "ada took over the browser and handed it back"); else ""."""

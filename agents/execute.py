@@ -44,6 +44,13 @@ async def execute_calls(state: TurnState, exchange: Exchange) -> None:
                 ToolResult(call, f"Not run: the limit of {limit} tool calls for this turn was reached.")
             )
             continue
+        paused = await state.sink.checkpoint()
+        if paused:
+            # Indices and plans from before a person used the browser may name nothing now: look again.
+            note = f"Not run: {paused}. The page may have changed; decide again from the page as it is now"
+            exchange.results.append(ToolResult(call, f"{note}.\n\n{await _observe_after(state)}"))
+            skip = paused
+            continue
         state.tool_calls += 1
         result, output = await run_call(state, call)
         exchange.results.append(result)

@@ -28,6 +28,22 @@ log = logging.getLogger(__name__)
 WORKER_KEY_PREFIX = placement.WORKER_KEY_PREFIX
 
 
+class ControlState:
+    """Whether a person holds a conversation's browser; `released` is set while nobody does."""
+
+    def __init__(self) -> None:
+        self.released = asyncio.Event()
+        self.released.set()
+        self.holder = ""
+
+    def set(self, *, paused: bool, holder: object) -> None:
+        if paused:
+            self.holder = str(holder or "someone")
+            self.released.clear()
+        else:
+            self.released.set()
+
+
 class WorkerRuntime:
     def __init__(self, hostname: str) -> None:
         # A fresh id per process start: runs claimed by a previous life of this worker are orphans.
@@ -43,6 +59,8 @@ class WorkerRuntime:
         self._attached: dict[int, int] = {}
         self._commands: set[asyncio.Task[Any]] = set()
         self.confirmations: dict[int, asyncio.Future[bool]] = {}
+        # Conversations whose browser a person has taken over: the agent waits before its next step.
+        self.control: dict[int, ControlState] = {}
 
     # -- lifecycle (called from Celery's threads) --------------------------------------------------
     def start(self) -> None:
@@ -188,6 +206,8 @@ class WorkerRuntime:
             waiting = self.confirmations.get(int(command.get("id", 0)))
             if waiting is not None and not waiting.done():
                 waiting.set_result(bool(command.get("approved")))
+        elif kind == "control.changed" and conversation_id is not None:
+            self.control_state(conversation_id).set(paused=bool(command.get("paused")), holder=command.get("holder"))
         elif kind == "viewers.changed" and conversation_id is not None:
             self._spawn(self.sessions.refresh_viewers(conversation_id))
 
@@ -195,6 +215,9 @@ class WorkerRuntime:
         task = asyncio.create_task(coro)
         self._commands.add(task)
         task.add_done_callback(self._commands.discard)
+
+    def control_state(self, conversation_id: int) -> ControlState:
+        return self.control.setdefault(conversation_id, ControlState())
 
     def abort(self, run_id: int) -> bool:
         task = self.turns.get(run_id)

@@ -145,3 +145,15 @@ class WorkerSink:
             if self.runtime is not None:
                 self.runtime.confirmations.pop(confirmation.pk, None)
             await database_sync_to_async(run_set_status)(run_id=self.run_id, status=Run.Status.RUNNING)
+
+    async def checkpoint(self) -> str:
+        """Before each tool call: wait while a person holds the browser, then tell the agent what happened."""
+        if self.runtime is None:
+            return ""
+        control = self.runtime.control_state(self.conversation_id)
+        if control.released.is_set():
+            return ""
+        holder = control.holder
+        await self.notify(f"Paused: {holder} has taken over the browser. The agent goes on when they hand it back.")
+        await control.released.wait()
+        return f"{holder} took over the browser and handed it back"

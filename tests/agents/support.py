@@ -47,6 +47,8 @@ class RecordingSink:
     notices: list[str] = field(default_factory=list)
     plans: list[list[PlanStep]] = field(default_factory=list)
     events: list[str] = field(default_factory=list)
+    # What checkpoint() reports before each successive tool call ("" = nobody took over).
+    pause_note: list[str] = field(default_factory=list)
 
     async def text_delta(self, delta: str) -> None:
         self.deltas.append(delta)
@@ -84,6 +86,9 @@ class RecordingSink:
 
     async def notify(self, message: str) -> None:
         self.notices.append(message)
+
+    async def checkpoint(self) -> str:
+        return self.pause_note.pop(0) if self.pause_note else ""
 
     async def plan_updated(self, steps: list[PlanStep]) -> None:
         self.plans.append(steps)

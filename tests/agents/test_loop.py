@@ -479,3 +479,19 @@ async def test_a_dead_browser_gives_readable_observations_not_a_crash(
     assert "browser session is restored on the next turn" in step.observation
     assert result.reply.startswith("The browser is unavailable right now")
     assert json.dumps(sink.model_calls)  # everything logged is plain JSON
+
+
+async def test_after_a_person_hands_control_back_the_model_sees_the_page_again(
+    model_server: ScriptedLLM, sink: RecordingSink
+) -> None:
+    def handler(request: dict[str, Any]) -> Reply:
+        if not last_observation(request):
+            return Reply(tool_calls=[{"name": "lookup", "arguments": {"query": "fares"}}])
+        return Reply(content="seen: " + last_observation(request).splitlines()[0])
+
+    model_server.script(handler)
+    sink.pause_note.append("ada took over the browser and handed it back")
+    result = await turn(config(model_server.base_url), sink, lookup_tool())
+    assert sink.actions() == []  # the call planned before the take-over was not run
+    assert result.reply.startswith("seen: Not run: ada took over the browser and handed it back")
+    assert "The browser's current tab" not in result.reply
