@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from tests.conftest import start_ready_worker
 from tests.factories import ConversationFactory, UserFactory
-from tests.support.llm_server import Reply, ScriptedLLM, last_user_text
+from tests.support.llm_server import AGENT_ADDED, Reply, ScriptedLLM, last_user_text
 from tests.support.processes import Managed, wait_until
 from webapp.conversations.models import Message
 from webapp.core.queue import enqueue
@@ -83,7 +83,11 @@ async def test_the_model_sees_the_conversation_history(
     stream.events.clear()
     await _send(conversation.owner, conversation.pk, "second question")
     await stream.until(run_done)
-    sent = [(m["role"], m["content"]) for m in llm.requests[-1]["messages"] if m["role"] != "system"]
+    sent = [
+        (m["role"], m["content"])
+        for m in llm.requests[-1]["messages"]
+        if m["role"] != "system" and not str(m["content"]).startswith(AGENT_ADDED)
+    ]
     assert sent == [
         ("user", "first question"),
         ("assistant", "You said: first question"),

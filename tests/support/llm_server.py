@@ -33,13 +33,27 @@ class Reply:
 Handler = Callable[[dict[str, Any]], Reply]
 
 
+# What the agent itself adds as user-role messages (page summary, tool results, shared tabs), not the user's words.
+AGENT_ADDED = (
+    "The browser's current tab",
+    "Results of your tool calls",
+    "Screenshot of the current tab",
+    "The user shared these browser tabs",
+)
+
+
 def last_user_text(request: dict[str, Any]) -> str:
+    """The user's latest message, as they typed it."""
     for message in reversed(request.get("messages", [])):
-        if message.get("role") == "user":
-            content = message.get("content")
-            if isinstance(content, list):
-                return " ".join(part.get("text", "") for part in content if isinstance(part, dict))
-            return str(content or "")
+        if message.get("role") != "user":
+            continue
+        content = message.get("content")
+        if isinstance(content, list):
+            text = " ".join(part.get("text", "") for part in content if isinstance(part, dict))
+        else:
+            text = str(content or "")
+        if not text.startswith(AGENT_ADDED):
+            return text
     return ""
 
 
