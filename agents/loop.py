@@ -25,7 +25,7 @@ from agents.llm.toolcalls import ToolCall
 from agents.observation import fence, observe_page
 from agents.prompts import LIMIT_NOTE, system_prompt
 from agents.safety import SafetyPolicy
-from agents.state import STOP_MAX_TOOL_CALLS, StopTurn, TurnState
+from agents.state import STOP_MAX_TOOL_CALLS, PageTools, StopTurn, TurnState
 from agents.tools import Tool, ToolContext, ToolRegistry, browser_tools, plan_tools
 from agents.transcript import Exchange, Note, Transcript
 from browser_pool.types import TabControl
@@ -59,14 +59,19 @@ async def run_agent_turn(
     extra_tools: Sequence[Tool] = (),
     uploads: Mapping[str, Path] | None = None,
     context_messages: Sequence[dict[str, Any]] = (),
+    page_tools: PageTools | None = None,
 ) -> TurnResult:
-    """One agent turn. Raises NoModelConfiguredError without a model, LLMError when the model service fails."""
+    """One agent turn. Raises NoModelConfiguredError without a model, LLMError when the model service fails.
+
+    ``page_tools`` gives the tools the current page offers (WebMCP, SKILLs); it is asked again before every
+    model call, since pages register and remove tools as they change."""
     if config.model is None:
         raise NoModelConfiguredError
     models = [config.model] + ([config.fallback_model] if config.fallback_model is not None else [])
     clients = [LLMClient(model, backoff_base_s=config.retry_backoff_s) for model in models]
     try:
         state = await prepare_turn(config, history, tabs, sink, extra_tools, uploads or {}, context_messages, clients)
+        state.page_tools = page_tools
         return await _loop(state)
     finally:
         for client in clients:
@@ -112,6 +117,8 @@ async def _loop(state: TurnState) -> TurnResult:
     try:
         while True:
             state.check_deadline()
+            if state.page_tools is not None:
+                state.registry.replace_dynamic(await state.page_tools())
             result = await ask_model(state)
             exchange = await record_reply(state, result)
             if exchange is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter, defaultdict
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from agents.config import AgentConfig
@@ -11,9 +12,12 @@ from agents.events import EventSink
 from agents.llm import LLMClient, Usage
 from agents.observation import PageView
 from agents.safety import SafetyPolicy
-from agents.tools.base import ToolContext, ToolRegistry
+from agents.tools.base import Tool, ToolContext, ToolRegistry
 from agents.transcript import Transcript
 from browser_pool.types import TabControl
+
+# The tools the current page offers right now (WebMCP and SKILL tools), asked before every model call.
+PageTools = Callable[[], Awaitable[Sequence[Tool]]]
 
 STOP_MAX_TOOL_CALLS = "max_tool_calls"
 STOP_LOOP = "loop"
@@ -61,6 +65,7 @@ class TurnState:
     checked_origins: set[str] = field(default_factory=set)
     # Milliseconds per phase ("model", "observe", "action", "screenshot", "safety"), for the debug log and bench.
     timings: defaultdict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    page_tools: PageTools | None = None
 
     @property
     def client(self) -> LLMClient:

@@ -106,6 +106,7 @@ class ToolRegistry:
     def __init__(self, tools: Iterable[Tool]) -> None:
         self._tools: dict[str, Tool] = {}
         self._validators: dict[str, Draft202012Validator] = {}
+        self._dynamic: set[str] = set()
         for tool in tools:
             if tool.name in self._tools:
                 raise ValueError(f"two tools are named {tool.name!r}")
@@ -115,6 +116,25 @@ class ToolRegistry:
 
     def __contains__(self, name: object) -> bool:
         return name in self._tools
+
+    def replace_dynamic(self, tools: Iterable[Tool]) -> None:
+        """Swap the tools that come and go with the page (WebMCP and SKILL tools); the others stay. A page tool
+        named like a fixed tool is left out: the fixed one keeps its name."""
+        for name in [n for n in self._dynamic if n in self._tools]:
+            del self._tools[name]
+            del self._validators[name]
+        self._dynamic = set()
+        for tool in tools:
+            if tool.name in self._tools:
+                continue
+            try:
+                validator = Draft202012Validator(tool.parameters)
+                Draft202012Validator.check_schema(tool.parameters)
+            except Exception:  # a page's broken schema must not break the turn: that tool is just not offered
+                continue
+            self._tools[tool.name] = tool
+            self._validators[tool.name] = validator
+            self._dynamic.add(tool.name)
 
     def __iter__(self) -> Iterator[Tool]:
         return iter(self._tools.values())

@@ -495,3 +495,25 @@ async def test_after_a_person_hands_control_back_the_model_sees_the_page_again(
     assert sink.actions() == []  # the call planned before the take-over was not run
     assert result.reply.startswith("seen: Not run: ada took over the browser and handed it back")
     assert "The browser's current tab" not in result.reply
+
+
+async def test_page_tools_are_offered_as_they_come_and_go(model_server: ScriptedLLM, sink: RecordingSink) -> None:
+    ran: list[str] = []
+    offered: list[list[str]] = []
+
+    def handler(request: dict[str, Any]) -> Reply:
+        names = [tool["function"]["name"] for tool in request.get("tools", [])]
+        offered.append([n for n in names if n.startswith("add_to_cart")])
+        if len(offered) == 1:
+            return Reply(tool_calls=[{"name": "add_to_cart", "arguments": {"item": "tea"}}])
+        return Reply(content="done")
+
+    model_server.script(handler)
+    rounds = iter([[cart_tool(ran, read_only=True)], []])
+
+    async def page_tools() -> list[Tool]:
+        return next(rounds, [])
+
+    await turn(config(model_server.base_url), sink, page_tools=page_tools)
+    assert ran == ["tea"]
+    assert offered == [["add_to_cart"], []]  # the page removed its tool after the first call
