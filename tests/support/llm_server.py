@@ -6,7 +6,10 @@ answer from what it read, e.g. "click the element whose text is 'Submit' in the 
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
+import re
 import threading
 import time
 import uuid
@@ -61,9 +64,24 @@ def echo_handler(request: dict[str, Any]) -> Reply:
     return Reply(content=f"You said: {last_user_text(request)}")
 
 
+EMBEDDING_DIMENSIONS = 256
+
+
+def embedding_of(text: str) -> list[float]:
+    """A deterministic embedding for `/embeddings`: hashed bag of lower-cased words (each CJK character a word),
+    normalised, so texts sharing words are similar and texts sharing none are orthogonal."""
+    vector = [0.0] * EMBEDDING_DIMENSIONS
+    for word in re.findall(r"[\u3040-\u30ff\u3400-\u9fff]|[^\W_]+", text.lower()):
+        vector[int(hashlib.sha256(word.encode()).hexdigest(), 16) % EMBEDDING_DIMENSIONS] += 1.0
+    norm = math.sqrt(sum(x * x for x in vector)) or 1.0
+    return [x / norm for x in vector]
+
+
 class ScriptedLLM:
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
+        # `/embeddings` requests, kept apart so tests that count chat requests are unaffected.
+        self.embedding_requests: list[dict[str, Any]] = []
         self._handler: Handler = echo_handler
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
@@ -82,11 +100,23 @@ class ScriptedLLM:
         with self._lock:
             self._handler = echo_handler
             self.requests.clear()
+            self.embedding_requests.clear()
 
     def _record(self, request: dict[str, Any]) -> Handler:
         with self._lock:
             self.requests.append(request)
             return self._handler
+
+    def _embeddings(self, request: dict[str, Any]) -> dict[str, Any]:
+        with self._lock:
+            self.embedding_requests.append(request)
+        texts = request.get("input") or []
+        texts = [texts] if isinstance(texts, str) else texts
+        data = [{"object": "embedding", "index": i, "embedding": embedding_of(t)} for i, t in enumerate(texts)]
+        tokens = sum(len(t.split()) for t in texts)
+        usage = {"prompt_tokens": tokens, "total_tokens": tokens}
+        # Floats only: clients must ask for encoding_format "float" (the openai SDK's default is base64).
+        return {"object": "list", "data": data, "model": request.get("model", "scripted"), "usage": usage}
 
     def start(self) -> None:
         owner = self
@@ -114,6 +144,9 @@ class ScriptedLLM:
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 request = json.loads(self.rfile.read(length) or b"{}")
+                if self.path.rstrip("/").endswith("/embeddings"):
+                    self._json(200, owner._embeddings(request))
+                    return
                 if not self.path.rstrip("/").endswith("/chat/completions"):
                     self._json(404, {"error": {"message": f"unknown path {self.path}"}})
                     return
