@@ -3,19 +3,28 @@ browser session's tabs, and the sink that records every step."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
 from channels.db import database_sync_to_async
 from django.conf import settings
 
 from agents.config import AgentConfig
-from agents.llm import LLMError, NoModelConfiguredError
+from agents.llm import LLMClient, LLMError, NoModelConfiguredError
 from agents.loop import run_agent_turn
 from agents.safety import SafetyConfig
 from agents.shared_tabs import shared_tabs_message
+from agents.tools.base import Tool
+from agents.tools.content import content_tools
+from agents.tools.memory import memory_tools, openai_embedder
+from agents.tools.reply import reply_tools
 from browser_pool.session import Session
 from webapp.conversations.browser_selectors import conversation_uploads, shared_tab_contents
 from webapp.conversations.models import Conversation, Message
 from webapp.conversations.services import message_create
 from webapp.llm.selectors import models_for_conversation
+from webapp.memory.selectors import memory_for_user
 from webapp.runs.models import Run
 from webapp.runs.selectors import run_history
 from workers.sink import WorkerSink
@@ -32,15 +41,55 @@ def safety_config(conversation: Conversation) -> SafetyConfig:
     )
 
 
-def _turn_inputs(run: Run) -> tuple[Conversation, list[tuple[str, str]], list[dict[str, str]], dict[str, object]]:
-    conversation = Conversation.objects.get(pk=run.conversation_id)
-    shared = shared_tab_contents(run_metadata=run.metadata, conversation_id=run.conversation_id)
-    uploads = conversation_uploads(conversation_id=run.conversation_id)
-    return conversation, run_history(run=run), shared, uploads
+@dataclass(slots=True)
+class TurnInputs:
+    conversation: Conversation
+    history: list[tuple[str, str]]
+    shared: list[dict[str, str]]
+    uploads: dict[str, Path]
+    notes: list[dict[str, Any]]
+    personas: list[dict[str, Any]]
+    embedding_model: str
+
+
+def _turn_inputs(run: Run) -> TurnInputs:
+    conversation = Conversation.objects.select_related("model_profile").get(pk=run.conversation_id)
+    notes, personas = memory_for_user(user_id=conversation.owner_id)
+    profile = conversation.model_profile
+    return TurnInputs(
+        conversation=conversation,
+        history=run_history(run=run),
+        shared=shared_tab_contents(run_metadata=run.metadata, conversation_id=run.conversation_id),
+        uploads=conversation_uploads(conversation_id=run.conversation_id),
+        notes=notes,
+        personas=personas,
+        embedding_model=profile.embedding_model if profile else "",
+    )
+
+
+def agent_tools(inputs: TurnInputs, config: AgentConfig) -> list[Tool]:
+    """Tools beside the browser actions: page content, memory search, replies in a persona's voice."""
+    model = config.model
+    assert model is not None
+
+    def client() -> LLMClient:
+        return LLMClient(model, backoff_base_s=config.retry_backoff_s)
+
+    embed = openai_embedder(model, inputs.embedding_model) if inputs.embedding_model else None
+    return [
+        *content_tools(
+            limit_chars=settings.HIVE_CONTENT_LIMIT,
+            model_client_factory=client,
+            budget_tokens=settings.HIVE_AGENT_CHUNK_TOKENS,
+        ),
+        *memory_tools(notes=inputs.notes, embed=embed),
+        *reply_tools(personas=inputs.personas, model_client_factory=client),
+    ]
 
 
 async def agent_turn(run: Run, session: Session, sink: WorkerSink) -> None:
-    conversation, history, shared, uploads = await database_sync_to_async(_turn_inputs)(run)
+    inputs = await database_sync_to_async(_turn_inputs)(run)
+    conversation = inputs.conversation
     try:
         model, fallback = await database_sync_to_async(models_for_conversation)(
             profile_id=conversation.model_profile_id
@@ -58,14 +107,15 @@ async def agent_turn(run: Run, session: Session, sink: WorkerSink) -> None:
         show_reasoning=conversation.show_reasoning,
         safety=safety_config(conversation),
     )
-    context = shared_tabs_message(shared)
+    context = shared_tabs_message(inputs.shared)
     try:
         result = await run_agent_turn(
             config=config,
-            history=history,
+            history=inputs.history,
             tabs=session,
             sink=sink,
-            uploads=uploads,
+            extra_tools=agent_tools(inputs, config),
+            uploads=inputs.uploads,
             context_messages=[context] if context else [],
         )
     except LLMError as exc:

@@ -23,3 +23,5 @@ HIVE_DENIED_DOMAINS = env.list("HIVE_DENIED_DOMAINS", default=[])
 HIVE_BLOCK_PRIVATE_NETWORKS = env.bool("HIVE_BLOCK_PRIVATE_NETWORKS", default=True)
 # Hive's own origins (its demo sites): always reachable by the agent, whatever the rules above say.
 HIVE_OWN_ORIGINS = env.list("HIVE_OWN_ORIGINS", default=["http://localhost:8000", "http://127.0.0.1:8000"])
+# Page text one model call may carry when the agent summarises in chunks (tokens, estimated).
+HIVE_AGENT_CHUNK_TOKENS = env.int("HIVE_AGENT_CHUNK_TOKENS", default=6_000)
