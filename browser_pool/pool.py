@@ -23,6 +23,7 @@ from browser_pool.errors import BrowserCrashedError, PoolError, PoolFullError, P
 from browser_pool.screencast import ScreencastOptions
 from browser_pool.session import Session, TabsChangedCallback
 from browser_pool.types import SavedSession
+from browser_pool.webmcp import install_bridge, log_webmcp_support
 
 log = logging.getLogger(__name__)
 
@@ -110,6 +111,8 @@ class BrowserPool:
         self._ready.set()
         self._kick_refill()
         self._tasks.spawn(self._reap_forever(), "reaper")
+        if self._browser is not None:
+            self._tasks.spawn(log_webmcp_support(self._browser), "webmcp-probe")
 
     async def stop(self, *, save_sessions: bool = True) -> None:
         """Close every session (saving each through `on_session_saved` first, unless told not to) and the browser."""
@@ -326,6 +329,7 @@ class BrowserPool:
         )
         context.set_default_timeout(self.config.action_timeout_ms)
         context.set_default_navigation_timeout(self.config.navigation_timeout_ms)
+        await install_bridge(context)  # WebMCP bridge + polyfill in every document, before the page's own scripts
         # Each context starts with its page: a renderer start is the slow part of a session (~200 ms). `new_page`
         # returns before the page's script context is up; one evaluate here waits for it, off the acquire path.
         page = context.pages[0] if context.pages else await context.new_page()
