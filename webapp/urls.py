@@ -11,6 +11,7 @@ api_patterns = [
     path("", include("webapp.llm.urls")),
     path("", include("webapp.memory.urls")),
     path("", include("webapp.skills.urls")),
+    path("", include("webapp.sharing.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]

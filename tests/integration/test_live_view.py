@@ -56,6 +56,9 @@ async def test_viewer_gets_frames_and_a_click_reaches_the_page(
     # Acknowledged frames keep coming; unacknowledged ones are held back (latest frame wins).
     await stream.communicator.send_json_to({"type": "frame.ack"})
 
+    # Input is relayed from the holder of the browser's controls only.
+    await stream.communicator.send_json_to({"type": "control.take"})
+    await stream.until(lambda e: e["type"] == "control.updated" and e["holder"] == conversation.owner.username)
     # The button covers the top-left 400x300 CSS pixels of a 1280x800 viewport: click its middle.
     await stream.communicator.send_json_to({"type": "input", "kind": "click", "x": 200 / 1280, "y": 150 / 800})
     await stream.communicator.send_json_to({"type": "frame.ack"})

@@ -51,7 +51,7 @@ class ConversationDetailApi(APIView):
 
     @extend_schema(request=ConversationInput, responses={200: ConversationOutput})
     def patch(self, request: Request, conversation_id: int) -> Response:
-        conversation = conversation_get(user=request.user, conversation_id=conversation_id)
+        conversation = conversation_get(user=request.user, conversation_id=conversation_id, need="owner")
         data = ConversationInput(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
         conversation = conversation_update(
@@ -61,7 +61,9 @@ class ConversationDetailApi(APIView):
 
     @extend_schema(responses={204: None})
     def delete(self, request: Request, conversation_id: int) -> Response:
-        conversation_delete(conversation=conversation_get(user=request.user, conversation_id=conversation_id))
+        conversation_delete(
+            conversation=conversation_get(user=request.user, conversation_id=conversation_id, need="owner")
+        )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -82,7 +84,7 @@ class MessageListApi(APIView):
         responses={201: inline_serializer("MessageSent", {"message": MessageOutput(), "run": RunOutput()})},
     )
     def post(self, request: Request, conversation_id: int) -> Response:
-        conversation = conversation_get(user=request.user, conversation_id=conversation_id)
+        conversation = conversation_get(user=request.user, conversation_id=conversation_id, need="controller")
         data = MessageInput(data=request.data)
         data.is_valid(raise_exception=True)
         message, run = message_send(

@@ -56,7 +56,7 @@ class TabContentApi(APIView):
 
     @extend_schema(request=None, responses={202: inline_serializer("Reading", {"detail": serializers.CharField()})})
     def post(self, request: Request, conversation_id: int, tab_id: str) -> Response:
-        conversation = conversation_get(user=request.user, conversation_id=conversation_id)
+        conversation = conversation_get(user=request.user, conversation_id=conversation_id, need="controller")
         known = {str(tab.get("id")) for tab in browser_session_tabs(conversation=conversation)}
         if tab_id not in known:
             raise NotFound("No such tab in this conversation's browser.")
@@ -65,7 +65,7 @@ class TabContentApi(APIView):
 
     @extend_schema(responses={204: None})
     def delete(self, request: Request, conversation_id: int, tab_id: str) -> Response:
-        conversation = conversation_get(user=request.user, conversation_id=conversation_id)
+        conversation = conversation_get(user=request.user, conversation_id=conversation_id, need="controller")
         tab_content_remove(conversation=conversation, tab_id=tab_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -84,7 +84,7 @@ class ActionInput(serializers.Serializer):
 class ActionApi(APIView):
     @extend_schema(request=ActionInput, responses={202: RunOutput})
     def post(self, request: Request, conversation_id: int) -> Response:
-        conversation = conversation_get(user=request.user, conversation_id=conversation_id)
+        conversation = conversation_get(user=request.user, conversation_id=conversation_id, need="controller")
         data = ActionInput(data=request.data)
         data.is_valid(raise_exception=True)
         run = run_create_for_action(
@@ -106,7 +106,7 @@ class FileUploadApi(APIView):
         },
     )
     def post(self, request: Request, conversation_id: int) -> Response:
-        conversation = conversation_get(user=request.user, conversation_id=conversation_id)
+        conversation = conversation_get(user=request.user, conversation_id=conversation_id, need="owner")
         upload = request.FILES.get("file")
         if upload is None:
             return Response({"detail": "Send the file as multipart form data in a field named 'file'."}, status=400)

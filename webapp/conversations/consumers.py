@@ -1,35 +1,56 @@
 """The conversation websocket.
 
-It forwards the conversation group's events, relays live-view input to the worker holding the browser
-session, keeps the list of who is watching, and paces live-view frames per viewer: a viewer gets the next
-frame only after it acknowledged the previous one, and frames that arrive meanwhile replace each other
-(latest frame wins), so a slow viewer never slows the agent or the other viewers.
+It forwards the conversation group's events, keeps the list of who is watching (presence), hands the live
+browser's controls to one person at a time and relays only that person's input to the worker holding the
+browser session, and paces live-view frames per viewer: a viewer gets the next frame only after it
+acknowledged the previous one, and frames that arrive meanwhile replace each other (latest frame wins), so a
+slow viewer never slows the agent or the other viewers.
+
+The owner, controllers and viewers may connect. A teammate whose access ends (the share is revoked, or it
+expires) is disconnected at once with code 4403; a changed role applies at once too.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import timezone
 
 from webapp.conversations import live
-from webapp.conversations.selectors import conversation_can_view, conversation_get
+from webapp.conversations.selectors import conversation_get
 from webapp.conversations.serializers import ConversationOutput
 from webapp.core.events import conversation_group, session_group
+from webapp.core.exceptions import ApplicationError
+from webapp.sharing import control
+from webapp.sharing.selectors import RANK, access_changes_at, conversation_access
 
 FORBIDDEN = 4403
 INPUT_KINDS = {"click", "move", "down", "up", "wheel", "key", "text"}
 # A viewer that has not acknowledged a frame for this long gets the next one anyway (a lost ack must not
 # freeze its picture).
 FRAME_ACK_TIMEOUT_S = 2.0
+T = TypeVar("T")
+
+
+async def _redis(func: Callable[..., T], **kwargs: Any) -> T:
+    """A Redis call off the event loop, without waiting for the thread that serialises ORM work."""
+    return await sync_to_async(func, thread_sensitive=False)(**kwargs)
 
 
 @database_sync_to_async
-def _can_view(user: Any, conversation_id: int) -> bool:
-    return conversation_can_view(user=user, conversation_id=conversation_id)
+def _access(user: Any, conversation_id: int) -> str | None:
+    return conversation_access(user=user, conversation_id=conversation_id)
+
+
+@database_sync_to_async
+def _access_changes_at(user: Any, conversation_id: int) -> Any:
+    return access_changes_at(user_id=user.pk, conversation_id=conversation_id)
 
 
 @database_sync_to_async
@@ -40,6 +61,7 @@ def _conversation_payload(user: Any, conversation_id: int) -> dict[str, Any]:
 class ConversationConsumer(AsyncJsonWebsocketConsumer):
     conversation_id: int
     group: str
+    role: str | None
 
     async def connect(self) -> None:
         self.conversation_id = int(self.scope["url_route"]["kwargs"]["conversation_id"])
@@ -48,25 +70,106 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         self._frame_sent_at = 0.0
         self._awaiting_ack = False
         self._watching = False
-        user = self.scope.get("user")
-        if user is None or not await _can_view(user, self.conversation_id):
+        self._expiry: asyncio.Task[None] | None = None
+        self.user = self.scope.get("user")
+        self.role = await _access(self.user, self.conversation_id) if self.user is not None else None
+        if self.role is None:
             await self.close(code=FORBIDDEN)
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self.send_json({"type": "hello", "conversation": await _conversation_payload(user, self.conversation_id)})
-        await sync_to_async(live.viewer_joined, thread_sensitive=False)(
-            conversation_id=self.conversation_id, channel_name=self.channel_name, user=user
+        await _redis(
+            live.viewer_joined,
+            conversation_id=self.conversation_id,
+            channel_name=self.channel_name,
+            user=self.user,
+            role=self.role,
         )
         self._watching = True
+        # A revoke that committed while this socket was registering did not find it in the viewers hash.
+        role = await _access(self.user, self.conversation_id)
+        if role is None:
+            await self._apply_access(None)
+            return
+        if role != self.role:
+            self.role = role
+            await _redis(
+                live.viewer_role_set, conversation_id=self.conversation_id, channel_name=self.channel_name, role=role
+            )
+        holder = await _redis(control.control_holder, conversation_id=self.conversation_id)
+        await self.send_json(
+            {
+                "type": "hello",
+                "conversation": await _conversation_payload(self.user, self.conversation_id),
+                "role": self.role,
+                "control": {"holder": holder["username"] if holder else None},
+            }
+        )
+        await self._publish_presence()
+        self._expiry = asyncio.create_task(self._expire_access())
 
     async def disconnect(self, code: int) -> None:
+        expiry = getattr(self, "_expiry", None)
+        if expiry is not None:
+            expiry.cancel()
+        await self._leave()
+
+    async def _leave(self) -> None:
+        """Stop watching: out of the group and the viewers hash, control handed back if this was the holder's
+        last socket, and everyone told who is left. Safe to call twice."""
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
-        if getattr(self, "_watching", False):
-            await sync_to_async(live.viewer_left, thread_sensitive=False)(
-                conversation_id=self.conversation_id, channel_name=self.channel_name
-            )
+        if not getattr(self, "_watching", False):
+            return
+        self._watching = False
+        await _redis(live.viewer_left, conversation_id=self.conversation_id, channel_name=self.channel_name)
+        await _redis(control.control_release_on_leave, conversation_id=self.conversation_id, user_id=self.user.pk)
+        await self._publish_presence()
+
+    async def _publish_presence(self) -> None:
+        viewers = await _redis(live.presence, conversation_id=self.conversation_id)
+        await self.channel_layer.group_send(
+            self.group, {"type": "conversation.event", "event": {"type": "presence", "viewers": viewers}}
+        )
+
+    # -- access ----------------------------------------------------------------------------------------------
+
+    async def _apply_access(self, role: str | None) -> None:
+        if role is None:
+            await self._leave()
+            await self.close(code=FORBIDDEN)
+            return
+        if RANK[role] < RANK["controller"]:
+            await _redis(control.control_release_if_held, conversation_id=self.conversation_id, user_id=self.user.pk)
+        if role == self.role:
+            return
+        self.role = role
+        await _redis(
+            live.viewer_role_set, conversation_id=self.conversation_id, channel_name=self.channel_name, role=role
+        )
+        await self.send_json({"type": "access.updated", "role": role})
+        await self._publish_presence()
+
+    async def _expire_access(self) -> None:
+        """Re-check the access when a share that grants it expires, so an expired link cuts the socket at once."""
+        while self._watching:
+            until = await _access_changes_at(self.user, self.conversation_id)
+            if until is None:
+                return
+            await asyncio.sleep(max(0.0, (until - timezone.now()).total_seconds()) + 0.05)
+            await self._apply_access(await _access(self.user, self.conversation_id))
+
+    async def access_changed(self, message: dict[str, Any]) -> None:
+        """Sent to this socket's own channel when its user's share was changed or revoked."""
+        if not self._watching:
+            return
+        await self._apply_access(message.get("role"))
+        if self._watching:  # a new or changed share may expire at another time
+            if self._expiry is not None:
+                self._expiry.cancel()
+            self._expiry = asyncio.create_task(self._expire_access())
+
+    # -- from the client ---------------------------------------------------------------------------------------
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):
@@ -79,12 +182,38 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
             await self._frame_acknowledged()
         elif kind == "input":
             await self._relay_input(content)
+        elif kind in ("control.take", "control.release"):
+            await self._control(kind)
         else:
             await self.send_json({"type": "error", "detail": f"Unknown message type: {kind!r}."})
 
+    async def _control(self, kind: str) -> None:
+        change = control.control_take if kind == "control.take" else control.control_release
+        try:
+            await _redis(change, conversation_id=self.conversation_id, user=self.user, access=self.role)
+        except ApplicationError as refused:
+            await self.send_json({"type": "error", "detail": refused.message})
+
     async def _relay_input(self, content: dict[str, Any]) -> None:
+        if self.role is None or RANK[self.role] < RANK["controller"]:
+            await self.send_json(
+                {
+                    "type": "error",
+                    "detail": "Viewers cannot use the live browser; ask the owner to make you a controller.",
+                }
+            )
+            return
         if content.get("kind") not in INPUT_KINDS:
             await self.send_json({"type": "error", "detail": f"Unknown input kind; use one of {sorted(INPUT_KINDS)}."})
+            return
+        holder = await _redis(control.control_holder, conversation_id=self.conversation_id)
+        if holder is None or holder["user_id"] != self.user.pk:
+            detail = (
+                "Take control of the browser first (control.take)."
+                if holder is None
+                else f"{holder['username']} has control of the browser."
+            )
+            await self.send_json({"type": "error", "detail": detail})
             return
         command = {
             "type": "input",
@@ -98,7 +227,11 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
     # -- events from the group ---------------------------------------------------------------------------------
 
     async def conversation_event(self, message: dict[str, Any]) -> None:
-        await self.send_json(message["event"])
+        event = message["event"]
+        if event.get("type") == "conversation.updated" and self.role != "owner":
+            # Published as its owner sees it; a teammate sees it as shared with them.
+            event = {**event, "conversation": {**event["conversation"], "role": self.role, "shared": True}}
+        await self.send_json(event)
 
     async def conversation_frame(self, message: dict[str, Any]) -> None:
         frame = message["frame"]

@@ -1,21 +1,32 @@
-"""Who is watching a conversation's live view, and bringing its browser session up for them."""
+"""Who is watching a conversation's live view, and bringing its browser session up for them.
+
+`hive:viewers:<conversation id>` is a Redis hash: one field per open websocket (its channel name) holding
+`{user_id, username, role, since}`. It drives the worker's streaming (someone is watching), the presence list,
+and cutting a teammate's sockets when their access ends.
+"""
 
 from __future__ import annotations
 
 import json
 import time
+from datetime import UTC, datetime
 from typing import Any
 
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
 from webapp.core import placement
-from webapp.core.events import command_session
+from webapp.core.events import command_session, publish
 from webapp.core.queue import enqueue
 
 OPEN_SESSION_TASK = "workers.tasks.open_session"
 EXTRACT_TAB_TASK = "workers.tasks.extract_tab"
+# The message a consumer gets on its own channel when its user's access to the conversation changed.
+ACCESS_CHANGED = "access.changed"
 
 
-def viewer_joined(*, conversation_id: int, channel_name: str, user: Any) -> None:
-    info = {"user_id": user.pk, "username": user.get_username(), "since": time.time()}
+def viewer_joined(*, conversation_id: int, channel_name: str, user: Any, role: str) -> None:
+    info = {"user_id": user.pk, "username": user.get_username(), "role": role, "since": time.time()}
     placement.client().hset(placement.viewers_key(conversation_id), channel_name, json.dumps(info))
     session_live_ensure(conversation_id=conversation_id)
 
@@ -25,8 +36,58 @@ def viewer_left(*, conversation_id: int, channel_name: str) -> None:
     command_session(conversation_id, {"type": "viewers.changed"})
 
 
+def viewer_role_set(*, conversation_id: int, channel_name: str, role: str) -> None:
+    key = placement.viewers_key(conversation_id)
+    raw = placement.client().hget(key, channel_name)
+    if raw is not None:
+        placement.client().hset(key, channel_name, json.dumps({**json.loads(raw), "role": role}))
+
+
 def viewer_count(*, conversation_id: int) -> int:
     return int(placement.client().hlen(placement.viewers_key(conversation_id)))
+
+
+def connections(*, conversation_id: int) -> dict[str, dict[str, Any]]:
+    """Every open websocket on the conversation: channel name → `{user_id, username, role, since}`."""
+    raw = placement.client().hgetall(placement.viewers_key(conversation_id))
+    return {
+        (channel.decode() if isinstance(channel, bytes) else channel): json.loads(info) for channel, info in raw.items()
+    }
+
+
+def presence(*, conversation_id: int) -> list[dict[str, Any]]:
+    """Who is watching, once per person (several tabs count once, from the first), earliest first."""
+    people: dict[int, dict[str, Any]] = {}
+    for info in connections(conversation_id=conversation_id).values():
+        seen = people.get(info["user_id"])
+        if seen is None or info["since"] < seen["since"]:
+            people[info["user_id"]] = info
+    return [
+        {
+            "username": info["username"],
+            "role": info.get("role", "viewer"),
+            "since": datetime.fromtimestamp(info["since"], tz=UTC).isoformat(),
+        }
+        for info in sorted(people.values(), key=lambda info: info["since"])
+    ]
+
+
+def presence_publish(*, conversation_id: int) -> None:
+    publish(conversation_id, {"type": "presence", "viewers": presence(conversation_id=conversation_id)})
+
+
+def user_connected(*, conversation_id: int, user_id: int) -> bool:
+    return any(info["user_id"] == user_id for info in connections(conversation_id=conversation_id).values())
+
+
+def access_changed_notify(*, conversation_id: int, user_id: int, role: str | None) -> None:
+    """Tell each of the user's open websockets on the conversation its new access; None closes them (4403)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for channel, info in connections(conversation_id=conversation_id).items():
+        if info["user_id"] == user_id:
+            async_to_sync(layer.send)(channel, {"type": ACCESS_CHANGED, "role": role})
 
 
 def session_live_ensure(*, conversation_id: int) -> None:

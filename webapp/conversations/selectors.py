@@ -1,4 +1,9 @@
-"""Reads for conversations. A conversation someone may not see does not exist for them (404)."""
+"""Reads for conversations: the ones a user owns and the ones shared with them.
+
+A conversation someone may not see does not exist for them (404); one they see but may not change in the way
+asked answers 403 with the reason (`need`: "viewer" for reads, "controller" for acting in it, "owner" for its
+settings and shares). The access rules themselves live in `webapp.sharing.selectors`.
+"""
 
 from __future__ import annotations
 
@@ -8,19 +13,21 @@ from django.shortcuts import get_object_or_404
 
 from webapp.conversations.models import Conversation, Message
 from webapp.runs.models import Run
+from webapp.sharing.selectors import Access, access_of, access_require, conversations_visible
 
 
 def conversation_list(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Conversation]:
+    """Owned and shared conversations, each annotated with `access` and `last_run_status`."""
     last_status = Run.objects.filter(conversation=OuterRef("pk")).order_by("-created_at", "-id").values("status")[:1]
-    return Conversation.objects.filter(owner_id=user.pk).annotate(last_run_status=Subquery(last_status))
+    return conversations_visible(user=user).select_related("owner").annotate(last_run_status=Subquery(last_status))
 
 
-def conversation_get(*, user: AbstractBaseUser | AnonymousUser, conversation_id: int) -> Conversation:
-    return get_object_or_404(conversation_list(user=user), pk=conversation_id)
-
-
-def conversation_can_view(*, user: AbstractBaseUser | AnonymousUser, conversation_id: int) -> bool:
-    return bool(user.is_authenticated) and Conversation.objects.filter(pk=conversation_id, owner_id=user.pk).exists()
+def conversation_get(
+    *, user: AbstractBaseUser | AnonymousUser, conversation_id: int, need: Access = "viewer"
+) -> Conversation:
+    conversation = get_object_or_404(conversation_list(user=user), pk=conversation_id)
+    access_require(access=access_of(conversation), need=need)
+    return conversation
 
 
 def message_list(*, conversation: Conversation) -> QuerySet[Message]:

@@ -9,12 +9,15 @@ from webapp.conversations.models import Conversation, Message
 
 class ConversationOutput(serializers.ModelSerializer[Conversation]):
     last_run_status = serializers.SerializerMethodField()
+    owner = serializers.CharField(source="owner.username", read_only=True)
+    role = serializers.SerializerMethodField()
+    shared = serializers.SerializerMethodField()
 
     class Meta:
         model = Conversation
         fields = [
             "id", "title", "model_profile", "show_reasoning", "confirm_mode", "created_at", "updated_at",
-            "last_run_status",
+            "last_run_status", "owner", "role", "shared",
         ]  # fmt: skip
 
     def get_last_run_status(self, obj: Conversation) -> str | None:
@@ -22,6 +25,14 @@ class ConversationOutput(serializers.ModelSerializer[Conversation]):
             return obj.last_run_status
         last = obj.runs.order_by("-created_at", "-id").only("status").first()
         return last.status if last else None
+
+    def get_role(self, obj: Conversation) -> str:
+        # Annotated by the selectors for the reader; a conversation written by its owner (create, settings) has
+        # none, and the websocket rewrites `conversation.updated` for each teammate watching.
+        return str(getattr(obj, "access", "owner"))
+
+    def get_shared(self, obj: Conversation) -> bool:
+        return self.get_role(obj) != "owner"
 
 
 class MessageOutput(serializers.ModelSerializer[Message]):

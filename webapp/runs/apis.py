@@ -32,7 +32,7 @@ class RunDetailApi(APIView):
 class RunAbortApi(APIView):
     @extend_schema(request=None, responses={202: RunOutput})
     def post(self, request: Request, run_id: int) -> Response:
-        run = run_abort(run=run_get(user=request.user, run_id=run_id))
+        run = run_abort(run=run_get(user=request.user, run_id=run_id, need="controller"))
         return Response(RunOutput(run).data, status=status.HTTP_202_ACCEPTED)
 
 
@@ -78,7 +78,7 @@ class ConfirmationAnswerInput(serializers.Serializer):
 class ConfirmationAnswerApi(APIView):
     @extend_schema(request=ConfirmationAnswerInput, responses={200: ConfirmationOutput})
     def post(self, request: Request, confirmation_id: int) -> Response:
-        confirmation = confirmation_get(user=request.user, confirmation_id=confirmation_id)
+        confirmation = confirmation_get(user=request.user, confirmation_id=confirmation_id, need="controller")
         data = ConfirmationAnswerInput(data=request.data)
         data.is_valid(raise_exception=True)
         confirmation = confirmation_answer(

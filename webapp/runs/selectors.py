@@ -1,13 +1,16 @@
-"""Reads for runs and steps, always through the conversations a user may see."""
+"""Reads for runs and steps, always through the conversations a user may see (webapp.sharing.selectors)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Prefetch, QuerySet
-from django.shortcuts import get_object_or_404
+from django.http import Http404
 
 from webapp.conversations.models import Conversation
 from webapp.runs.models import Confirmation, ModelCall, Run, Step
+from webapp.sharing.selectors import Access, access_require, conversation_access
 
 
 def run_list(*, conversation: Conversation) -> QuerySet[Run]:
@@ -16,15 +19,28 @@ def run_list(*, conversation: Conversation) -> QuerySet[Run]:
     )
 
 
-def run_get(*, user: AbstractBaseUser | AnonymousUser, run_id: int) -> Run:
-    runs = Run.objects.filter(conversation__owner_id=user.pk).prefetch_related(
+def _conversation_of(rows: QuerySet[Any], field: str = "conversation_id") -> int | None:
+    return rows.values_list(field, flat=True).first()
+
+
+def _require(*, user: AbstractBaseUser | AnonymousUser, conversation_id: int | None, need: Access) -> None:
+    """404 for a missing object or a conversation the user cannot see; 403 when they may see but not act."""
+    if conversation_id is None:
+        raise Http404
+    access_require(access=conversation_access(user=user, conversation_id=conversation_id), need=need)
+
+
+def run_get(*, user: AbstractBaseUser | AnonymousUser, run_id: int, need: Access = "viewer") -> Run:
+    _require(user=user, conversation_id=_conversation_of(Run.objects.filter(pk=run_id)), need=need)
+    return Run.objects.prefetch_related(
         Prefetch("steps", queryset=Step.objects.order_by("index")), "confirmations"
-    )
-    return get_object_or_404(runs, pk=run_id)
+    ).get(pk=run_id)
 
 
 def step_get(*, user: AbstractBaseUser | AnonymousUser, step_id: int) -> Step:
-    return get_object_or_404(Step.objects.filter(run__conversation__owner_id=user.pk), pk=step_id)
+    steps = Step.objects.filter(pk=step_id)
+    _require(user=user, conversation_id=_conversation_of(steps, "run__conversation_id"), need="viewer")
+    return steps.get()
 
 
 def run_active(*, conversation_id: int) -> Run | None:
@@ -40,8 +56,12 @@ def run_history(*, run: Run) -> list[tuple[str, str]]:
     return [(m.role, m.content) for m in messages.order_by("created_at", "id")]
 
 
-def confirmation_get(*, user: AbstractBaseUser | AnonymousUser, confirmation_id: int) -> Confirmation:
-    return get_object_or_404(Confirmation.objects.filter(run__conversation__owner_id=user.pk), pk=confirmation_id)
+def confirmation_get(
+    *, user: AbstractBaseUser | AnonymousUser, confirmation_id: int, need: Access = "viewer"
+) -> Confirmation:
+    confirmations = Confirmation.objects.filter(pk=confirmation_id)
+    _require(user=user, conversation_id=_conversation_of(confirmations, "run__conversation_id"), need=need)
+    return confirmations.get()
 
 
 def confirmation_state(*, confirmation_id: int) -> str:

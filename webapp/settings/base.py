@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "webapp.llm",
     "webapp.memory",
     "webapp.skills",
+    "webapp.sharing",
     "webapp.demo",
 ]
 

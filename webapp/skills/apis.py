@@ -68,7 +68,7 @@ class ConversationSkillListApi(APIView):
 class ConversationSkillDetailApi(APIView):
     @extend_schema(request=ConversationSkillInput, responses={200: ConversationSkillOutput})
     def post(self, request: Request, conversation_id: int, skill_id: int) -> Response:
-        conversation = conversation_get(user=request.user, conversation_id=conversation_id)
+        conversation = conversation_get(user=request.user, conversation_id=conversation_id, need="owner")
         skill = conversation_skill_get(conversation=conversation, skill_id=skill_id)
         data = ConversationSkillInput(data=request.data)
         data.is_valid(raise_exception=True)

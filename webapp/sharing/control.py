@@ -1,0 +1,107 @@
+"""Who holds the live browser's controls: one person at a time (the owner or a controller), or nobody.
+
+While a person holds control, their live-view input is relayed and the agent pauses after its current step;
+handing back lets it continue. The state lives in Redis (`hive:control:<conversation id>` = `{user_id,
+username, since}`) so every web process agrees; each change is broadcast as `control.updated` and sent to
+the worker holding the session as a `control.changed` command.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import redis
+from rest_framework import status
+
+from webapp.conversations import live
+from webapp.core import placement
+from webapp.core.events import command_session, publish
+from webapp.core.exceptions import ApplicationError
+from webapp.sharing.selectors import access_require
+
+CONTROL_PREFIX = "hive:control:"
+
+
+def control_key(conversation_id: int) -> str:
+    return f"{CONTROL_PREFIX}{conversation_id}"
+
+
+def control_holder(*, conversation_id: int) -> dict[str, Any] | None:
+    raw = placement.client().get(control_key(conversation_id))
+    return json.loads(raw) if raw else None
+
+
+def control_take(*, conversation_id: int, user: Any, access: str | None) -> dict[str, Any]:
+    """Take the controls. The owner may take them from a controller; anyone else waits until they are free."""
+    access_require(access=access, need="controller")
+    mine = {"user_id": user.pk, "username": user.get_username(), "since": time.time()}
+
+    def change(current: dict[str, Any] | None) -> dict[str, Any] | None:
+        if current is not None and current["user_id"] != user.pk and access != "owner":
+            raise ApplicationError(
+                f"{current['username']} has control of the browser; ask them to hand it back.",
+                status_code=status.HTTP_409_CONFLICT,
+            )
+        return current if current is not None and current["user_id"] == user.pk else mine
+
+    return _compare_and_set(conversation_id, change)  # type: ignore[return-value]
+
+
+def control_release(*, conversation_id: int, user: Any, access: str | None) -> None:
+    """Hand the controls back to the agent. The holder may; so may the owner, whoever holds them."""
+    access_require(access=access, need="controller")
+
+    def change(current: dict[str, Any] | None) -> dict[str, Any] | None:
+        if current is not None and current["user_id"] != user.pk and access != "owner":
+            raise ApplicationError(
+                f"{current['username']} has control of the browser, not you.", status_code=status.HTTP_409_CONFLICT
+            )
+        return None
+
+    _compare_and_set(conversation_id, change)
+
+
+def control_release_if_held(*, conversation_id: int, user_id: int) -> None:
+    """The user lost the controller role, or closed their last websocket: hand their control back."""
+    _compare_and_set(conversation_id, lambda current: None if current and current["user_id"] == user_id else current)
+
+
+def control_release_on_leave(*, conversation_id: int, user_id: int) -> None:
+    if not live.user_connected(conversation_id=conversation_id, user_id=user_id):
+        control_release_if_held(conversation_id=conversation_id, user_id=user_id)
+
+
+def _compare_and_set(conversation_id: int, change: Any) -> dict[str, Any] | None:
+    """Apply `change(current) -> new` atomically; announce when the holder changed."""
+    key = control_key(conversation_id)
+    with placement.client().pipeline() as pipe:
+        while True:
+            try:
+                pipe.watch(key)
+                raw = pipe.get(key)
+                current = json.loads(raw) if raw else None
+                new = change(current)
+                if new is current:
+                    pipe.unwatch()
+                    return current
+                pipe.multi()
+                if new is None:
+                    pipe.delete(key)
+                else:
+                    pipe.set(key, json.dumps(new))
+                pipe.execute()
+                break
+            except redis.WatchError:
+                continue
+    before = current["user_id"] if current else None
+    after = new["user_id"] if new else None
+    if before != after:
+        _announce(conversation_id, new["username"] if new else None)
+    return new
+
+
+def _announce(conversation_id: int, holder: str | None) -> None:
+    publish(conversation_id, {"type": "control.updated", "holder": holder})
+    command_session(conversation_id, {"type": "control.changed", "paused": holder is not None, "holder": holder})
