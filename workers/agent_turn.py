@@ -108,6 +108,11 @@ async def agent_turn(run: Run, session: Session, sink: WorkerSink) -> None:
         safety=safety_config(conversation),
     )
     context = shared_tabs_message(inputs.shared)
+    web_tools = sink.runtime.sessions.web_tools if sink.runtime is not None else None
+
+    async def page_tools() -> list[Tool]:
+        return web_tools.agent_tools(run.conversation_id) if web_tools is not None else []
+
     try:
         result = await run_agent_turn(
             config=config,
@@ -117,6 +122,7 @@ async def agent_turn(run: Run, session: Session, sink: WorkerSink) -> None:
             extra_tools=agent_tools(inputs, config),
             uploads=inputs.uploads,
             context_messages=[context] if context else [],
+            page_tools=page_tools,
         )
     except LLMError as exc:
         await sink.close()

@@ -29,6 +29,7 @@ from webapp.conversations.browser_services import browser_session_save, browser_
 from webapp.conversations.live import viewer_count
 from webapp.core import placement
 from webapp.core.events import conversation_group
+from workers.webtools import WebTools
 
 if TYPE_CHECKING:
     from workers.runtime import WorkerRuntime
@@ -56,6 +57,7 @@ class SessionHost:
             screencast_options=ScreencastOptions(max_fps=settings.HIVE_LIVE_VIEW_FPS),
         )
         self._held: set[int] = set()
+        self.web_tools = WebTools()
         self._streams: dict[int, Subscription] = {}
         self._lock = asyncio.Lock()
         self._stream_locks: dict[int, asyncio.Lock] = {}
@@ -66,6 +68,7 @@ class SessionHost:
     async def stop(self) -> None:
         for conversation_id in list(self._held):
             await self._let_go(conversation_id)
+        await self.web_tools.close()
         await self.pool.stop(save_sessions=True)
 
     @property
@@ -85,6 +88,7 @@ class SessionHost:
         )
         session = await self.pool.acquire(str(conversation_id), saved)
         await self._hold(conversation_id)
+        await self.web_tools.follow(conversation_id, session)
         return session
 
     async def release(self, session: Session) -> None:
@@ -110,6 +114,7 @@ class SessionHost:
         if stream is not None:
             await stream.close()
         self._stream_locks.pop(conversation_id, None)
+        await self.web_tools.forget(conversation_id)
         home_key = placement.session_home_key(conversation_id)
 
         def clear_home() -> None:
@@ -199,6 +204,8 @@ class SessionHost:
         await database_sync_to_async(browser_session_set_tabs)(
             conversation_id=int(key), tabs=[tab.as_dict() for tab in tabs]
         )
+        # The inspector shows the active tab's tools: a switch or a navigation changes them.
+        await self.web_tools.publish(int(key))
 
     async def _lost(self, keys: list[str]) -> None:
         for key in keys:

@@ -14,10 +14,12 @@ from channels.db import database_sync_to_async
 from browser_pool.actions import execute_action
 from browser_pool.errors import BrowserCrashedError
 from browser_pool.session import Session
+from browser_pool.webmcp import call_tool
 from webapp.conversations.browser_selectors import conversation_uploads
 from webapp.runs.models import Run, Step
 from workers.sink import WorkerSink
 from workers.turns import finish, run_entry
+from workers.webtools import RESULT_LIMIT_BYTES, TOOL_TIMEOUT_S
 
 __all__ = ["manual_action", "run_entry"]
 
@@ -32,6 +34,9 @@ async def page_screenshot(session: Session) -> bytes | None:
 
 
 async def manual_action(run: Run, session: Session, sink: WorkerSink) -> None:
+    if run.metadata.get("kind") == "tool":
+        await manual_tool_call(run, session, sink)
+        return
     name = str(run.metadata.get("action", ""))
     arguments = dict(run.metadata.get("arguments") or {})
     step_id = await sink.step_started(kind=Step.Kind.ACTION, action=name, arguments=arguments)
@@ -48,5 +53,25 @@ async def manual_action(run: Run, session: Session, sink: WorkerSink) -> None:
         error=result.error,
         duration_ms=int((time.monotonic() - started) * 1000),
         screenshot=screenshot,
+    )
+    await finish(run.pk, Run.Status.SUCCEEDED if result.ok else Run.Status.FAILED, result.error)
+
+
+async def manual_tool_call(run: Run, session: Session, sink: WorkerSink) -> None:
+    """A WebMCP tool called from the Tool Inspector: its result (or the page's real error) and the page after."""
+    name = str(run.metadata.get("tool", ""))
+    arguments = dict(run.metadata.get("arguments") or {})
+    step_id = await sink.step_started(kind=Step.Kind.ACTION, action=f"tool:{name}", arguments=arguments)
+    started = time.monotonic()
+    result = await call_tool(
+        session.active_page, name, arguments, timeout_s=TOOL_TIMEOUT_S, max_result_bytes=RESULT_LIMIT_BYTES
+    )
+    await sink.step_finished(
+        step_id,
+        ok=result.ok,
+        observation=result.result_text if result.ok else "",
+        error=result.error,
+        duration_ms=int((time.monotonic() - started) * 1000),
+        screenshot=await page_screenshot(session),
     )
     await finish(run.pk, Run.Status.SUCCEEDED if result.ok else Run.Status.FAILED, result.error)

@@ -9,13 +9,14 @@ import { ChatPanel } from "./panels/chat";
 import { ConversationBar } from "./panels/convbar";
 import { ConversationsPanel } from "./panels/conversations";
 import { openRunDebug } from "./panels/debug";
+import { ToolInspector } from "./panels/inspector";
 import { LiveView } from "./panels/liveview";
 import { SettingsPanel } from "./panels/settings";
-import { TabBar } from "./panels/tabs";
+import { TabBar, type TabBarState } from "./panels/tabs";
 import { isTerminalStatus, patchConversation, sortConversations } from "./reducer";
 import type { Route } from "./router";
 import { ConversationSession } from "./session";
-import type { AppState, ConversationView, Store } from "./state";
+import type { AppState, Store } from "./state";
 
 export interface AppOptions {
   api: ApiClient;
@@ -32,6 +33,7 @@ export class App {
   private readonly chat: ChatPanel;
   private readonly tabBar: TabBar;
   private readonly live: LiveView;
+  private readonly inspector: ToolInspector;
   private readonly bar: ConversationBar;
   private readonly settings: SettingsPanel;
   /** Settings for the next conversation started from the home page; null until the user changes one. */
@@ -76,11 +78,23 @@ export class App {
     this.tabBar = new TabBar({
       act: (action, args) => this.session?.act(action, args) ?? Promise.resolve(false),
       notify: (message) => this.session?.showNotice(message),
+      share: (tabId, on) => this.session?.shareTab(tabId, on),
+      refresh: (tabId) => void this.session?.readTab(tabId),
+      removeContext: (tabId) => void this.session?.removeFromContext(tabId),
+    });
+    this.inspector = new ToolInspector({
+      call: (name, args) => this.callTool(name, args),
+      refresh: () => {
+        void this.session?.loadTools();
+        void this.session?.loadSkills();
+      },
+      setSkill: (skillId, enabled) => this.session?.setSkill(skillId, enabled) ?? Promise.resolve(),
     });
     this.live = new LiveView({
       sendInput: (command) => this.session?.sendInput(command) ?? false,
       frameDone: () => this.session?.ackFrame(),
       tabBar: this.tabBar.el,
+      inspector: this.inspector.el,
     });
     this.el = h(
       "div",
@@ -144,10 +158,19 @@ export class App {
     this.store.update((s) => ({ ...s, activeConversationId: id }));
     this.live.setEnabled(true);
     this.tabBar.setEnabled(true);
-    let previousTabs: ConversationView["tabs"] | null = null;
+    let shownTabs: TabBarState | null = null;
     this.unsubscribeSession = session.store.subscribe((view, previous) => {
       this.chat.update(view);
-      if (view.tabs !== previousTabs) this.tabBar.update((previousTabs = view.tabs));
+      if (
+        !shownTabs ||
+        view.tabs !== shownTabs.tabs ||
+        view.sharedTabIds !== shownTabs.shared ||
+        view.readingTabs !== shownTabs.reading
+      ) {
+        this.tabBar.update((shownTabs = { tabs: view.tabs, shared: view.sharedTabIds, reading: view.readingTabs }));
+      }
+      this.inspector.update(view);
+      if (view === previous || view.tools !== previous.tools) this.live.setToolCount(ToolInspector.countTools(view.tools));
       if (view === previous || view.conversation !== previous.conversation || view.loadError !== previous.loadError)
         this.renderBar();
     }, true);
@@ -161,7 +184,9 @@ export class App {
     this.session = null;
     this.live.setEnabled(false);
     this.tabBar.setEnabled(false);
-    this.tabBar.update([]);
+    this.tabBar.update({ tabs: [], shared: [], reading: {} });
+    this.inspector.update(null);
+    this.live.setToolCount(0);
     if (this.store.get().activeConversationId !== null)
       this.store.update((s) => ({ ...s, activeConversationId: null }));
   }
@@ -288,7 +313,8 @@ export class App {
     if (!this.session) await this.newConversation();
     const session = this.session;
     if (!session) return;
-    const { run } = await session.send(content);
+    // Per-send override: exactly the tabs toggled on now (none is []).
+    const { run } = await session.send(content, session.tabIdsForSend());
     this.store.update((s) => ({
       ...s,
       conversations: patchConversation(s.conversations, session.id, {
@@ -296,6 +322,13 @@ export class App {
         last_run_status: run.status,
       }),
     }));
+  }
+
+  /** Calls a tool of the active tab by hand (the Tool Inspector); rejects with the API's error. */
+  private async callTool(name: string, args: Record<string, unknown>): Promise<Run> {
+    const session = this.session;
+    if (!session) throw new Error("Open a conversation first.");
+    return session.callTool(name, args);
   }
 
   /** Uploads a file to the open conversation; from the home page it starts one first, as sending does. */

@@ -91,6 +91,13 @@ function dropStreaming(streaming: Record<Id, string>, runId: Id): Record<Id, str
   return next;
 }
 
+export function withoutKey<V>(record: Record<string, V>, key: string): Record<string, V> {
+  if (!(key in record)) return record;
+  const next = { ...record };
+  delete next[key];
+  return next;
+}
+
 /** Applies one websocket event. Frames are not state: the live view draws them directly. */
 export function applyServerEvent(view: ConversationView, event: ServerEvent): ConversationView {
   switch (event.type) {
@@ -136,6 +143,23 @@ export function applyServerEvent(view: ConversationView, event: ServerEvent): Co
     }
     case "tabs.updated":
       return { ...view, tabs: event.tabs };
+    case "tab.content": {
+      const content = event.content;
+      const tabs = view.tabs.map((tab) => (tab.id === content.tab_id ? { ...tab, context: content } : tab));
+      return { ...view, tabs, readingTabs: withoutKey(view.readingTabs, content.tab_id) };
+    }
+    case "tab.content.removed": {
+      const id = event.tab_id;
+      const tabs = view.tabs.map((tab) => (tab.id === id && tab.context ? { ...tab, context: null } : tab));
+      // Out of the context, a tab cannot be shared: its toggle goes off.
+      const sharedTabIds = view.sharedTabIds.includes(id) ? view.sharedTabIds.filter((t) => t !== id) : view.sharedTabIds;
+      return { ...view, tabs, sharedTabIds, readingTabs: withoutKey(view.readingTabs, id) };
+    }
+    case "tools.updated":
+      return {
+        ...view,
+        tools: { status: "ready", tab: event.tab ?? null, tools: event.tools ?? [], skills: event.skills ?? [], error: null },
+      };
     case "error":
       return { ...view, notice: event.detail };
     case "frame":

@@ -1,5 +1,6 @@
 // One open conversation: loads its history from the REST API, keeps it live from the websocket
-// (re-fetching after every reconnect), and sends messages, aborts and live-view input.
+// (re-fetching after every reconnect), and sends messages, aborts and live-view input; the tabs shared
+// with the agent, and the active tab's WebMCP tools.
 
 import { ApiError, type ApiClient } from "./api/client";
 import { ConversationSocket, conversationSocketUrl, type SocketOptions } from "./api/socket";
@@ -12,9 +13,26 @@ import type {
   InputCommand,
   Run,
   SendMessageResult,
+  Tab,
 } from "./api/types";
-import { applyConfirmation, applyServerEvent, mergeSnapshot, upsertMessage, upsertRun } from "./reducer";
+import { applyConfirmation, applyServerEvent, mergeSnapshot, upsertMessage, upsertRun, withoutKey } from "./reducer";
+import {
+  READ_TIMEOUT_MS,
+  loadSharedTabs,
+  saveSharedTabs,
+  tabIdsForSend,
+  toggleShared,
+  unknownTabIds,
+} from "./sharing";
 import { Store, emptyConversationView, type ConversationView } from "./state";
+
+/** An error already shown in the conversation's notice: whoever catches it need not show it again. */
+export class NoticeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "NoticeError";
+  }
+}
 
 /** Keys the file chips of uploads in progress (unique across conversations of this page). */
 let uploadCounter = 0;
@@ -36,6 +54,12 @@ export class ConversationSession {
   private reloadAgain = false;
   /** Counts tabs.updated events, so a slower REST answer never overwrites fresher tabs. */
   private tabEvents = 0;
+  /** Counts tools.updated events, so a slower REST answer never overwrites fresher tools. */
+  private toolEvents = 0;
+  /** Reads that give up if no `tab.content` comes, by tab id. */
+  private readonly readTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** The tab the tools were last asked for (to ask again when another tab comes to the front). */
+  private toolsTab: string | null | undefined = undefined;
 
   constructor(
     readonly id: Id,
@@ -43,7 +67,11 @@ export class ConversationSession {
     private readonly hooks: SessionHooks,
     socketOptions: SocketOptions = {},
   ) {
-    this.store = new Store(emptyConversationView(id));
+    this.store = new Store({ ...emptyConversationView(id), sharedTabIds: loadSharedTabs(id) });
+    // The share toggles survive switching conversations and reloading the page.
+    this.store.subscribe((view, previous) => {
+      if (view.sharedTabIds !== previous.sharedTabIds) saveSharedTabs(id, view.sharedTabIds);
+    });
     this.socket = new ConversationSocket(conversationSocketUrl(id), socketOptions);
     this.socket.on("frame", (frame) => this.hooks.onFrame(frame));
     for (const type of [
@@ -54,6 +82,9 @@ export class ConversationSession {
       "step.created",
       "step.updated",
       "tabs.updated",
+      "tab.content",
+      "tab.content.removed",
+      "tools.updated",
       "confirmation.requested",
       "confirmation.updated",
       "plan.updated",
@@ -63,7 +94,14 @@ export class ConversationSession {
     }
     this.socket.on("hello", (event) => this.hooks.onConversation(event.conversation));
     this.socket.on("conversation.updated", (event) => this.hooks.onConversation(event.conversation));
-    this.socket.on("tabs.updated", () => (this.tabEvents += 1));
+    this.socket.on("tabs.updated", (event) => {
+      this.tabEvents += 1;
+      // Another tab came to the front: its tools are others (tools.updated may say so too; this is cheap).
+      if (activeTabId(event.tabs) !== this.toolsTab) void this.loadTools();
+    });
+    this.socket.on("tab.content", (event) => this.clearReadTimer(event.content.tab_id));
+    this.socket.on("tab.content.removed", (event) => this.clearReadTimer(event.tab_id));
+    this.socket.on("tools.updated", () => (this.toolEvents += 1));
     this.socket.on("run.updated", (event) => {
       this.store.update((view) => applyServerEvent(view, event));
       this.hooks.onRun(event.run);
@@ -71,18 +109,25 @@ export class ConversationSession {
     this.socket.onStatus((status, { reconnected }) => {
       this.store.update((view) => ({ ...view, connection: status }));
       // Whatever happened while we were away is in the database: fetch it.
-      if (status === "open" && reconnected) void this.load();
+      if (status === "open" && reconnected) {
+        void this.load();
+        void this.loadTools();
+      }
     });
   }
 
   start(): void {
     this.socket.connect();
     void this.load();
+    void this.loadTools();
+    void this.loadSkills();
   }
 
   dispose(): void {
     this.disposed = true;
     this.socket.close();
+    for (const timer of this.readTimers.values()) clearTimeout(timer);
+    this.readTimers.clear();
   }
 
   /** Loads messages and runs (with steps); concurrent calls coalesce into one more load. */
@@ -118,6 +163,8 @@ export class ConversationSession {
         ...mergeSnapshot(view, messages, runs, before),
         conversation,
         tabs: freshTabs ? tabs : view.tabs,
+        // A read that finished while the socket was away shows in the tabs: its spinner can stop.
+        readingTabs: freshTabs ? settledReads(view.readingTabs, tabs) : view.readingTabs,
       }));
       this.hooks.onConversation(conversation);
     } catch (err) {
@@ -136,8 +183,33 @@ export class ConversationSession {
     }
   }
 
+  /** The `tab_ids` for the next send: exactly the tabs toggled on (and read); none is `[]`. */
+  tabIdsForSend(): string[] {
+    const view = this.store.get();
+    return tabIdsForSend(view.sharedTabIds, view.tabs);
+  }
+
+  /**
+   * Sends a message. `tabIds` are the tabs shared with it (the whole set: it replaces the previous send's).
+   * A 400 about unknown tab ids (a tab taken out of the context meanwhile) goes to the notice, those tabs
+   * stop being shared, and a NoticeError rejects so the message stays in the composer to send again.
+   */
   async send(content: string, tabIds?: string[]): Promise<SendMessageResult> {
-    const result = await this.api.sendMessage(this.id, tabIds ? { content, tab_ids: tabIds } : { content });
+    let result: SendMessageResult;
+    try {
+      result = await this.api.sendMessage(this.id, tabIds ? { content, tab_ids: tabIds } : { content });
+    } catch (err) {
+      const unknown = err instanceof ApiError && err.status === 400 ? unknownTabIds(err.summary) : null;
+      if (!unknown || this.disposed) throw err;
+      this.store.update((view) => ({
+        ...view,
+        sharedTabIds: view.sharedTabIds.filter((id) => !unknown.includes(id)),
+      }));
+      const text = `${(err as ApiError).summary} Those tabs are no longer shared; send again, or add them back.`;
+      this.showNotice(text);
+      void this.load();
+      throw new NoticeError(text);
+    }
     this.store.update((view) => ({
       ...view,
       messages: upsertMessage(view.messages, result.message),
@@ -240,6 +312,152 @@ export class ConversationSession {
     this.store.update((view) => ({ ...view, files: view.files.filter((f) => f.key !== key) }));
   }
 
+  // --- Shared tabs ---
+
+  /**
+   * Turns a tab's "share with the agent" toggle on or off. On, for a tab not yet in the context, reads it
+   * first (the spinner shows until `tab.content`). Off only stops sharing it with the next sends: it stays
+   * in the context.
+   */
+  shareTab(tabId: string, on: boolean): void {
+    this.store.update((view) => ({ ...view, sharedTabIds: toggleShared(view.sharedTabIds, tabId, on) }));
+    const view = this.store.get();
+    const tab = view.tabs.find((t) => t.id === tabId);
+    if (on && !tab?.context && !(tabId in view.readingTabs)) void this.readTab(tabId);
+  }
+
+  /** Reads a tab into the context (or again: the refresh button). Errors go to the notice. */
+  async readTab(tabId: string): Promise<void> {
+    if (tabId in this.store.get().readingTabs) return;
+    this.store.update((view) => ({ ...view, readingTabs: { ...view.readingTabs, [tabId]: Date.now() } }));
+    this.clearReadTimer(tabId);
+    this.readTimers.set(
+      tabId,
+      setTimeout(() => {
+        this.readTimers.delete(tabId);
+        if (this.disposed || !(tabId in this.store.get().readingTabs)) return;
+        this.endRead(tabId);
+        this.showNotice(`Reading “${tabName(this.store.get().tabs, tabId)}” took too long. Try again with its refresh button.`);
+      }, READ_TIMEOUT_MS),
+    );
+    try {
+      await this.api.readTab(this.id, tabId);
+    } catch (err) {
+      this.clearReadTimer(tabId);
+      if (this.disposed) return;
+      this.endRead(tabId);
+      this.showNotice(`Could not read “${tabName(this.store.get().tabs, tabId)}”: ${errorText(err)}`);
+    }
+  }
+
+  /** Takes a tab out of the context: it is not shared any more either. Errors go to the notice. */
+  async removeFromContext(tabId: string): Promise<void> {
+    try {
+      await this.api.removeTabContent(this.id, tabId);
+    } catch (err) {
+      if (!this.disposed) this.showNotice(`Could not remove “${tabName(this.store.get().tabs, tabId)}”: ${errorText(err)}`);
+      return;
+    }
+    if (this.disposed) return;
+    // The tab.content.removed event says the same; this shows it at once.
+    this.store.update((view) => applyServerEvent(view, { type: "tab.content.removed", tab_id: tabId }));
+  }
+
+  /** A read failed or gave up: no spinner, and a toggle that has nothing to share goes off. */
+  private endRead(tabId: string): void {
+    this.store.update((view) => {
+      const tab = view.tabs.find((t) => t.id === tabId);
+      return {
+        ...view,
+        readingTabs: withoutKey(view.readingTabs, tabId),
+        sharedTabIds: tab?.context ? view.sharedTabIds : view.sharedTabIds.filter((id) => id !== tabId),
+      };
+    });
+  }
+
+  private clearReadTimer(tabId: string): void {
+    const timer = this.readTimers.get(tabId);
+    if (timer !== undefined) clearTimeout(timer);
+    this.readTimers.delete(tabId);
+  }
+
+  // --- WebMCP tools and SKILLs ---
+
+  /** Loads the active tab's tools; a 404 (no tools endpoint) reads as "no tools on this page". */
+  async loadTools(): Promise<void> {
+    const eventsBefore = this.toolEvents;
+    this.toolsTab = activeTabId(this.store.get().tabs);
+    this.store.update((view) =>
+      view.tools.status === "ready" ? view : { ...view, tools: { ...view.tools, status: "loading", error: null } },
+    );
+    try {
+      const page = await this.api.getTools(this.id);
+      if (this.disposed || this.toolEvents !== eventsBefore) return;
+      this.store.update((view) => ({
+        ...view,
+        tools: { status: "ready", tab: page.tab ?? null, tools: page.tools ?? [], skills: page.skills ?? [], error: null },
+      }));
+    } catch (err) {
+      if (this.disposed || this.toolEvents !== eventsBefore) return;
+      const unavailable = err instanceof ApiError && err.status === 404;
+      this.store.update((view) => ({
+        ...view,
+        tools: {
+          status: unavailable ? "unavailable" : "error",
+          tab: null,
+          tools: [],
+          skills: [],
+          error: unavailable ? null : errorText(err),
+        },
+      }));
+    }
+  }
+
+  /** The SKILL library with this conversation's switches (left empty when it cannot be read). */
+  async loadSkills(): Promise<void> {
+    try {
+      const skills = await this.api.listConversationSkills(this.id);
+      if (!this.disposed) this.store.update((view) => ({ ...view, skills }));
+    } catch {
+      if (!this.disposed) this.store.update((view) => ({ ...view, skills: view.skills ?? [] }));
+    }
+  }
+
+  /** Turns a SKILL on or off in this conversation: shown at once, undone if the server refuses (rejects). */
+  async setSkill(skillId: Id, enabled: boolean): Promise<void> {
+    const patch = (on: boolean) => (view: ConversationView) => ({
+      ...view,
+      skills: view.skills?.map((s) => (s.id === skillId ? { ...s, enabled_here: on } : s)) ?? null,
+    });
+    this.store.update(patch(enabled));
+    try {
+      const skill = await this.api.setConversationSkill(this.id, skillId, enabled);
+      if (!this.disposed) {
+        this.store.update((view) => ({ ...view, skills: view.skills?.map((s) => (s.id === skill.id ? skill : s)) ?? [skill] }));
+      }
+    } catch (err) {
+      if (!this.disposed) this.store.update(patch(!enabled));
+      throw err;
+    }
+  }
+
+  /**
+   * Calls a tool of the active tab by hand. The run shows in the timeline like an action run by hand; its one
+   * step (result as observation, screenshot after) arrives over the websocket. Rejects with the API's error.
+   */
+  async callTool(name: string, args: Record<string, unknown>): Promise<Run> {
+    const run = await this.api.callTool(this.id, { name, arguments: args });
+    if (this.disposed) return run;
+    this.store.update((view) => ({
+      ...view,
+      runs: upsertRun(view.runs, run),
+      manualRuns: { ...view.manualRuns, [run.id]: name },
+      notice: null,
+    }));
+    this.hooks.onRun(run);
+    return run;
+  }
+
   /** Shows a notice; the same text again shows again even after it was dismissed. */
   showNotice(text: string): void {
     this.store.update((view) => ({ ...view, notice: null }));
@@ -254,6 +472,26 @@ export class ConversationSession {
   sendInput(command: InputCommand): boolean {
     return this.socket.send({ type: "input", ...command });
   }
+}
+
+function activeTabId(tabs: readonly Tab[]): string | null {
+  return tabs.find((t) => t.active)?.id ?? null;
+}
+
+function tabName(tabs: readonly Tab[], tabId: string): string {
+  const tab = tabs.find((t) => t.id === tabId);
+  return tab?.title || tab?.url || "the tab";
+}
+
+/** Reads asked for before the tabs' saved content was read are over. */
+function settledReads(reading: Record<string, number>, tabs: readonly Tab[]): Record<string, number> {
+  let next = reading;
+  for (const tab of tabs) {
+    const at = tab.context?.extracted_at ? Date.parse(tab.context.extracted_at) : NaN;
+    const askedAt = reading[tab.id];
+    if (askedAt !== undefined && at >= askedAt) next = withoutKey(next, tab.id);
+  }
+  return next;
 }
 
 function errorText(err: unknown): string {

@@ -3,6 +3,7 @@
 import type {
   Confirmation,
   Conversation,
+  ConversationSkill,
   Id,
   Message,
   ModelProfile,
@@ -10,9 +11,11 @@ import type {
   PlanStep,
   Run,
   ServerDefaultModel,
+  SkillStatus,
   Step,
   Tab,
   User,
+  WebTool,
 } from "./api/types";
 import type { SocketStatus } from "./api/socket";
 
@@ -108,7 +111,28 @@ export interface ConversationView {
   confirmations: Record<Id, Confirmation[]>;
   /** The plan the agent published, by run id. */
   plans: Record<Id, PlanStep[]>;
+  /** The tabs toggled on to go with the next message (kept per conversation; see sharing.ts). */
+  sharedTabIds: string[];
+  /** Tabs being read into the context, by id: when the read was asked for (ms). */
+  readingTabs: Record<string, number>;
+  /** The active tab's WebMCP tools and the health of its SKILLs (the Tool Inspector). */
+  tools: ToolsView;
+  /** The SKILL library with this conversation's switches; null until loaded. */
+  skills: ConversationSkill[] | null;
 }
+
+/** `unavailable`: the server has no tools endpoint (404) — shown as "no tools on this page". */
+export type ToolsStatus = "loading" | "ready" | "unavailable" | "error";
+
+export interface ToolsView {
+  status: ToolsStatus;
+  tab: string | null;
+  tools: WebTool[];
+  skills: SkillStatus[];
+  error: string | null;
+}
+
+export const initialToolsView: ToolsView = { status: "loading", tab: null, tools: [], skills: [], error: null };
 
 export interface FileChip {
   key: string;
@@ -134,5 +158,9 @@ export function emptyConversationView(id: Id): ConversationView {
     files: [],
     confirmations: {},
     plans: {},
+    sharedTabIds: [],
+    readingTabs: {},
+    tools: initialToolsView,
+    skills: null,
   };
 }

@@ -70,3 +70,8 @@ def shared_tab_contents(*, run_metadata: dict[str, Any], conversation_id: int) -
 def conversation_uploads(*, conversation_id: int) -> dict[str, Path]:
     """The files the agent may upload into a page, by id (as text, the way actions name them)."""
     return {str(f.pk): Path(f.file.path) for f in ConversationFile.objects.filter(conversation_id=conversation_id)}
+
+
+def browser_session_tools(*, conversation: Conversation) -> dict[str, Any]:
+    session = BrowserSession.objects.filter(conversation=conversation).only("tools").first()
+    return dict(session.tools) if session and session.tools else {"tab": None, "tools": [], "skills": []}

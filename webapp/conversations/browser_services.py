@@ -69,3 +69,12 @@ def tab_content_save(*, conversation_id: int, tab_id: str, extracted: dict[str, 
 def tab_content_remove(*, conversation: Conversation, tab_id: str) -> None:
     TabContent.objects.filter(conversation=conversation, tab_id=tab_id).delete()
     publish_on_commit(conversation.pk, {"type": "tab.content.removed", "tab_id": tab_id})
+
+
+@transaction.atomic
+def browser_session_set_tools(*, conversation_id: int, snapshot: dict[str, Any]) -> None:
+    """The active tab's tools changed (the page registered or removed one, a SKILL was injected, a tab switch)."""
+    if not Conversation.objects.filter(pk=conversation_id).exists():
+        return
+    BrowserSession.objects.update_or_create(conversation_id=conversation_id, defaults={"tools": snapshot})
+    publish_on_commit(conversation_id, {"type": "tools.updated", **snapshot})

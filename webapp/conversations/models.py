@@ -57,6 +57,8 @@ class BrowserSession(models.Model):
     conversation = models.OneToOneField(Conversation, on_delete=models.CASCADE, related_name="browser_session")
     state = models.JSONField(default=dict, blank=True)
     tabs = models.JSONField(default=list, blank=True)
+    # The active tab's WebMCP tools and SKILL health as last seen (the Tool Inspector's view).
+    tools = models.JSONField(default=dict, blank=True)
     saved_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 

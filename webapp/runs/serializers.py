@@ -35,7 +35,8 @@ class RunOutput(serializers.ModelSerializer[Run]):
         ]  # fmt: skip
 
     def get_kind(self, obj: Run) -> str:
-        return "action" if obj.metadata.get("kind") == "action" else "turn"
+        kind = obj.metadata.get("kind")
+        return str(kind) if kind in ("action", "tool") else "turn"
 
     def get_plan(self, obj: Run) -> list[dict[str, object]]:
         return list(obj.metadata.get("plan") or [])

@@ -71,6 +71,19 @@ def run_create_for_action(*, conversation: Any, action: str, arguments: dict[str
 
 
 @transaction.atomic
+def run_create_for_tool_call(*, conversation: Any, name: str, arguments: dict[str, Any]) -> Run:
+    """A WebMCP tool of the active tab called by hand from the Tool Inspector."""
+    if Run.objects.select_for_update().filter(conversation=conversation, status__in=Run.ACTIVE).exists():
+        raise ApplicationError(
+            "The agent is working in this browser right now. Wait for it or stop it.",
+            status_code=status.HTTP_409_CONFLICT,
+        )
+    return run_create(
+        conversation=conversation, metadata={"kind": "tool", "tool": name, "arguments": arguments}, task=RUN_ACTION_TASK
+    )
+
+
+@transaction.atomic
 def runs_requeue_stranded(*, alive_queues: Iterable[str]) -> list[Run]:
     """Queued runs sent to a worker that died before taking them: send them again, to a live worker."""
     alive = {*alive_queues, placement.SHARED_QUEUE, ""}

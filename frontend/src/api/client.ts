@@ -7,17 +7,24 @@ import type {
   ConnectionCheck,
   Conversation,
   ConversationInput,
+  ConversationSkill,
   Credentials,
   Id,
   Message,
   ModelProfile,
   ModelProfileInput,
   ModelProviders,
+  Note,
+  NoteInput,
+  PageTools,
+  Persona,
+  PersonaInput,
   Run,
   RunDebug,
   SendMessageBody,
   SendMessageResult,
   Tab,
+  ToolCallBody,
   UploadedFile,
   User,
 } from "./types";
@@ -192,9 +199,65 @@ export class ApiClient {
   answerConfirmation(confirmationId: Id, approve: boolean): Promise<Confirmation> {
     return this.request<Confirmation>("POST", `/confirmations/${confirmationId}/answer/`, { approve });
   }
-  /** The session's tabs as last saved (GET /api/conversations/<id>/tabs/; not yet in docs/architecture.md). */
+  /** The session's tabs as last saved, each with what was read from it when it is in the context. */
   listTabs(conversationId: Id): Promise<Tab[]> {
     return this.request<Tab[]>("GET", `/conversations/${conversationId}/tabs/`);
+  }
+  /**
+   * Adds a tab to the context, or reads it again: 202 at once; the worker reads the page and a `tab.content`
+   * event brings what it read. 404 when the browser has no such tab.
+   */
+  readTab(conversationId: Id, tabId: string): Promise<void> {
+    return this.request<void>("POST", `/conversations/${conversationId}/tabs/${encodeURIComponent(tabId)}/content/`);
+  }
+  /** Takes a tab out of the context (a `tab.content.removed` event follows). */
+  removeTabContent(conversationId: Id, tabId: string): Promise<void> {
+    return this.request<void>("DELETE", `/conversations/${conversationId}/tabs/${encodeURIComponent(tabId)}/content/`);
+  }
+
+  // WebMCP tools and SKILLs
+
+  /** The active tab's WebMCP tools (the page's and SKILLs') and the health of the SKILLs matching it. */
+  getTools(conversationId: Id): Promise<PageTools> {
+    return this.request<PageTools>("GET", `/conversations/${conversationId}/tools/`);
+  }
+  /** Calls a tool of the active tab by hand: 202 with a Run whose one step carries the result and a screenshot. */
+  callTool(conversationId: Id, body: ToolCallBody): Promise<Run> {
+    return this.request<Run>("POST", `/conversations/${conversationId}/tools/call/`, body);
+  }
+  /** Every SKILL of the library, with whether it is on in this conversation. */
+  listConversationSkills(conversationId: Id): Promise<ConversationSkill[]> {
+    return this.request<ConversationSkill[]>("GET", `/conversations/${conversationId}/skills/`);
+  }
+  setConversationSkill(conversationId: Id, skillId: Id, enabled: boolean): Promise<ConversationSkill> {
+    return this.request<ConversationSkill>("POST", `/conversations/${conversationId}/skills/${skillId}/`, { enabled });
+  }
+
+  // Notes and personas
+
+  listNotes(): Promise<Note[]> {
+    return this.request<Note[]>("GET", "/notes/");
+  }
+  createNote(body: NoteInput): Promise<Note> {
+    return this.request<Note>("POST", "/notes/", body);
+  }
+  updateNote(id: Id, body: NoteInput): Promise<Note> {
+    return this.request<Note>("PATCH", `/notes/${id}/`, body);
+  }
+  deleteNote(id: Id): Promise<void> {
+    return this.request<void>("DELETE", `/notes/${id}/`);
+  }
+  listPersonas(): Promise<Persona[]> {
+    return this.request<Persona[]>("GET", "/personas/");
+  }
+  createPersona(body: PersonaInput): Promise<Persona> {
+    return this.request<Persona>("POST", "/personas/", body);
+  }
+  updatePersona(id: Id, body: PersonaInput): Promise<Persona> {
+    return this.request<Persona>("PATCH", `/personas/${id}/`, body);
+  }
+  deletePersona(id: Id): Promise<void> {
+    return this.request<void>("DELETE", `/personas/${id}/`);
   }
 
   // Model profiles

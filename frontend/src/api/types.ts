@@ -231,6 +231,21 @@ export interface Credentials {
   password: string;
 }
 
+/** What was read from a tab when it was added to the conversation's context (its text stays on the server). */
+export interface TabContext {
+  tab_id: string;
+  title: string;
+  url: string;
+  /** How the text was found: "readability", "semantic", "body", or "restricted" / "empty" (no text; see `reason`). */
+  method: string;
+  /** Length of the whole readable text, before the limit was applied. */
+  length: number;
+  truncated: boolean;
+  /** Why there is no text (a restricted page, a PDF, a closed tab), in words for the user; "" when there is. */
+  reason: string;
+  extracted_at: string | null;
+}
+
 /** A tab of the conversation's browser session; ids come from the browser pool and are strings. */
 export interface Tab {
   id: string;
@@ -238,6 +253,104 @@ export interface Tab {
   url: string;
   favicon: string;
   active: boolean;
+  /** What was read from it, when it is in the context (GET .../tabs/ and `tabs.updated` carry it). */
+  context?: TabContext | null;
+}
+
+// WebMCP tools of the active tab (GET /api/conversations/<id>/tools/, `tools.updated`).
+
+/** The page's hints about a tool: hints only, never a grant of trust. */
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  untrustedContentHint?: boolean;
+  consequentialHint?: boolean;
+}
+
+export interface WebTool {
+  name: string;
+  title: string;
+  description: string;
+  /** "page": the page registered it; "skill": a SKILL did (named in `skill`). */
+  source: "page" | "skill";
+  skill: string | null;
+  /** A JSON Schema for the tool's arguments (usually an object schema); may be null. */
+  input_schema: unknown;
+  annotations: ToolAnnotations | null;
+  /** A SKILL tool hidden by the page's own tool of the same name. */
+  shadowed: boolean;
+}
+
+export type SkillHealth = "ok" | "failed" | "off";
+
+/** A SKILL matching the active tab, and how its health check went. */
+export interface SkillStatus {
+  name: string;
+  version: string;
+  status: SkillHealth;
+  error: string;
+}
+
+export interface PageTools {
+  /** The active tab's id, or null when there is none. */
+  tab: string | null;
+  tools: WebTool[];
+  skills: SkillStatus[];
+}
+
+export interface SkillTool {
+  name: string;
+  title: string;
+  description: string;
+  input_schema: unknown;
+  annotations: unknown;
+}
+
+/** A SKILL of the library with this conversation's switch (GET /api/conversations/<id>/skills/). */
+export interface ConversationSkill {
+  id: Id;
+  name: string;
+  version: string;
+  description: string;
+  match_patterns: string[];
+  priority: number;
+  tools: SkillTool[];
+  enabled_here: boolean;
+}
+
+/** POST /api/conversations/<id>/tools/call/ */
+export interface ToolCallBody {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+// Notes (the agent's memory, found with search_memory) and personas (voices for generate_reply).
+
+export interface Note {
+  id: Id;
+  title: string;
+  body: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NoteInput {
+  title?: string;
+  body?: string;
+}
+
+export interface Persona {
+  id: Id;
+  name: string;
+  voice: string;
+  instructions: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PersonaInput {
+  name?: string;
+  voice?: string;
+  instructions?: string;
 }
 
 // Websocket /ws/conversations/<id>/ — server → client.
@@ -275,6 +388,20 @@ export interface StepUpdatedEvent {
 export interface TabsUpdatedEvent {
   type: "tabs.updated";
   tabs: Tab[];
+}
+/** A tab added to the context was read (or read again). */
+export interface TabContentEvent {
+  type: "tab.content";
+  content: TabContext;
+}
+/** A tab was taken out of the context. */
+export interface TabContentRemovedEvent {
+  type: "tab.content.removed";
+  tab_id: string;
+}
+/** The active tab's WebMCP tools or SKILL health changed. */
+export interface ToolsUpdatedEvent extends PageTools {
+  type: "tools.updated";
 }
 export interface FrameEvent {
   type: "frame";
@@ -315,6 +442,9 @@ export type ServerEvent =
   | StepCreatedEvent
   | StepUpdatedEvent
   | TabsUpdatedEvent
+  | TabContentEvent
+  | TabContentRemovedEvent
+  | ToolsUpdatedEvent
   | ConfirmationRequestedEvent
   | ConfirmationUpdatedEvent
   | PlanUpdatedEvent

@@ -16,8 +16,10 @@ import {
   type Child,
   type Component,
 } from "../dom";
-import { formatBytes } from "../format";
+import { formatBytes, hostOf } from "../format";
 import { buildTimeline, isActiveStatus, latestRun, type TimelineItem } from "../reducer";
+import { NoticeError } from "../session";
+import { shareState } from "../sharing";
 import type { ConversationView, FileChip } from "../state";
 import { brandMark } from "./brand";
 import { createRunBlock, type RunActions, type RunItem } from "./steps";
@@ -263,6 +265,7 @@ export class ChatPanel {
   private readonly filesEl: HTMLElement;
   private readonly files: KeyedList<FileChip>;
   private readonly fileInput: HTMLInputElement;
+  private readonly sharedEl: HTMLElement;
   private view: ConversationView | null = null;
   private sending = false;
   private stoppingRun: Id | null = null;
@@ -348,6 +351,7 @@ export class ChatPanel {
           (key) => this.options.onDismissFile(key),
         ),
     );
+    this.sharedEl = h("div", { class: "composer-shared", "data-testid": "composer-shared-tabs", hidden: true });
     this.fileInput = h("input", {
       type: "file",
       multiple: true,
@@ -400,6 +404,7 @@ export class ChatPanel {
             void this.uploadAll(dropped);
           },
         },
+        this.sharedEl,
         this.filesEl,
         this.input,
         h(
@@ -467,6 +472,7 @@ export class ChatPanel {
     this.notice.hidden = true;
     this.files.clear();
     this.filesEl.hidden = true;
+    this.renderShared(null);
     this.setError([]);
     replaceChildren(
       this.placeholder,
@@ -520,6 +526,46 @@ export class ChatPanel {
       this.filesEl.hidden = view.files.length === 0;
     }
     if (!previous || timelineChanged(previous, view)) this.renderTimeline(view, switched);
+    if (
+      !previous ||
+      previous.tabs !== view.tabs ||
+      previous.sharedTabIds !== view.sharedTabIds ||
+      previous.readingTabs !== view.readingTabs
+    ) {
+      this.renderShared(view);
+    }
+  }
+
+  /** Over the composer: the tabs that go with the next message (toggled in the tab bar). */
+  private renderShared(view: ConversationView | null): void {
+    const tabs = view
+      ? view.tabs
+          .map((tab) => ({ tab, state: shareState(tab, view.sharedTabIds, view.readingTabs) }))
+          .filter((t) => t.state === "shared" || t.state === "reading")
+      : [];
+    this.sharedEl.hidden = tabs.length === 0;
+    if (!tabs.length) {
+      this.sharedEl.replaceChildren();
+      return;
+    }
+    replaceChildren(
+      this.sharedEl,
+      icon(ICONS.share, 13),
+      h("span", { class: "composer-shared-label" }, tabs.length === 1 ? "Sharing 1 tab:" : `Sharing ${tabs.length} tabs:`),
+      ...tabs.map(({ tab, state }) => {
+        // A first read still going: the tab goes with the messages sent once it is read.
+        const pending = state === "reading" && !tab.context;
+        return h(
+          "span",
+          {
+            class: `composer-shared-tab${pending ? " pending" : ""}`,
+            title: pending ? "Still being read: it goes with messages sent once it is read" : tab.url,
+          },
+          tab.title || hostOf(tab.url) || "New tab",
+          pending ? " (reading…)" : "",
+        );
+      }),
+    );
   }
 
   private renderHeader(view: ConversationView): void {
@@ -646,7 +692,8 @@ export class ChatPanel {
       this.autosize();
       this.scrollToBottom();
     } catch (err) {
-      this.setError(err instanceof ApiError ? err.messages : [String(err)]);
+      // Already in the notice (unknown shared tabs): the message stays in the composer to send again.
+      if (!(err instanceof NoticeError)) this.setError(err instanceof ApiError ? err.messages : [String(err)]);
     } finally {
       this.sending = false;
       this.sendButton.disabled = false;

@@ -295,7 +295,12 @@ export interface LiveViewOptions {
   frameDone: () => void;
   /** Rendered between the header and the picture (the tab bar). */
   tabBar: HTMLElement;
+  /** The Tool Inspector, shown in place of the picture when its tab is chosen. */
+  inspector: HTMLElement;
 }
+
+/** What the panel under the tab bar shows: the live picture, or the Tool Inspector. */
+export type LiveMode = "browser" | "tools";
 
 const MOVE_INTERVAL_MS = 50;
 /** Matches `object-position: top center` on .live-canvas: the page sits under the address bar. */
@@ -309,6 +314,9 @@ export class LiveView {
   private readonly meta: HTMLElement;
   private readonly foot: HTMLElement;
   private readonly control: HTMLInputElement;
+  private readonly controlLabel: HTMLElement;
+  private readonly modeButtons: Record<LiveMode, HTMLButtonElement>;
+  private readonly toolCount: HTMLElement;
   private readonly frames: LatestWins<FrameEvent, ImageBitmap>;
   private enabled = false;
   private hasFrame = false;
@@ -350,20 +358,47 @@ export class LiveView {
     });
     this.control.addEventListener("change", () => this.onControlChanged());
     this.foot = h("p", { class: "live-foot" });
+    this.controlLabel = h("label", { class: "switch-label" }, this.control, h("span", null, "Take control"));
+    this.toolCount = h("span", { class: "live-mode-count", "data-testid": "tool-count", hidden: true });
+    const modeButton = (mode: LiveMode, label: string, ...extra: HTMLElement[]): HTMLButtonElement =>
+      h(
+        "button",
+        {
+          class: "live-mode",
+          type: "button",
+          role: "tab",
+          "data-testid": `live-mode-${mode}`,
+          onclick: () => this.setMode(mode),
+        },
+        h("span", null, label),
+        ...extra,
+      );
+    this.modeButtons = {
+      browser: modeButton("browser", "Browser"),
+      tools: modeButton("tools", "Tools", this.toolCount),
+    };
     this.el = h(
       "section",
       { class: "live", "aria-label": "Live browser" },
       h(
         "header",
         { class: "live-head" },
-        h("h2", null, "Live browser"),
+        h("h2", { class: "visually-hidden" }, "Live browser"),
+        h(
+          "div",
+          { class: "live-modes", role: "tablist", "aria-label": "Live browser or its tools" },
+          this.modeButtons.browser,
+          this.modeButtons.tools,
+        ),
         this.meta,
-        h("label", { class: "switch-label" }, this.control, h("span", null, "Take control")),
+        this.controlLabel,
       ),
       options.tabBar,
       this.stage,
+      options.inspector,
       this.foot,
     );
+    this.setMode("browser");
     const ctx = this.canvas.getContext("2d");
     this.frames = new LatestWins<FrameEvent, ImageBitmap>(
       (frame) => createImageBitmap(new Blob([base64ToBytes(frame.data)], { type: "image/jpeg" })),
@@ -381,6 +416,31 @@ export class LiveView {
     );
     this.bindInput();
     this.setEnabled(false);
+  }
+
+  /** Shows the live picture or the Tool Inspector under the tab bar. */
+  setMode(mode: LiveMode): void {
+    const tools = mode === "tools";
+    for (const [key, button] of Object.entries(this.modeButtons)) {
+      button.setAttribute("aria-selected", key === mode ? "true" : "false");
+      button.classList.toggle("active", key === mode);
+    }
+    this.stage.hidden = tools;
+    this.foot.hidden = tools;
+    this.meta.hidden = tools;
+    this.controlLabel.hidden = tools;
+    this.options.inspector.hidden = !tools;
+    // Typing must not go to a page nobody sees.
+    if (tools && this.control.checked) {
+      this.control.checked = false;
+      this.onControlChanged();
+    }
+  }
+
+  /** The number of tools on the page, on the Tools tab. */
+  setToolCount(count: number): void {
+    this.toolCount.hidden = count === 0;
+    setText(this.toolCount, String(count));
   }
 
   pushFrame(frame: FrameEvent): void {

@@ -1,8 +1,8 @@
 // Settings (/settings): the user's model profiles (add, edit, test the connection, choose a fallback,
-// delete), the server's default model, and the personal API token.
+// delete), the server's default model, notes and personas (memory.ts), and the personal API token.
 
 import { ApiError, type ApiClient } from "../api/client";
-import type { ConnectionCheck, Id, ModelProfile, ModelProvider } from "../api/types";
+import type { ConnectionCheck, Id, ModelProfile, ModelProvider, Note, Persona } from "../api/types";
 import { h, icon, iconButton, ICONS, KeyedList, present, replaceChildren, setAttr, setText, type Component } from "../dom";
 import {
   fallbackChoices,
@@ -17,6 +17,7 @@ import {
   type ProfileForm,
 } from "../models";
 import type { AppState, Store } from "../state";
+import { notesSection, personasSection, type RecordSection } from "./memory";
 
 export interface SettingsPanelOptions {
   api: ApiClient;
@@ -466,6 +467,8 @@ export class SettingsPanel {
   private readonly tokenValue: HTMLInputElement;
   private readonly tokenStatus: HTMLElement;
   private readonly copyButton: HTMLButtonElement;
+  private readonly notes: RecordSection<Note>;
+  private readonly personas: RecordSection<Persona>;
   private state: AppState | null = null;
   private formOpen = false;
   /** Whether the form was opened (or closed) by the user: an empty list opens it once, by itself. */
@@ -563,6 +566,9 @@ export class SettingsPanel {
       }
     });
 
+    this.notes = notesSection(options.api);
+    this.personas = personasSection(options.api);
+
     this.el = h(
       "main",
       { class: "settings", "aria-labelledby": "settings-title" },
@@ -595,6 +601,8 @@ export class SettingsPanel {
             this.listEl,
             this.empty,
           ),
+          this.notes.el,
+          this.personas.el,
           h(
             "section",
             { class: "settings-section", "data-testid": "api-token", "aria-labelledby": "token-title" },
@@ -625,6 +633,8 @@ export class SettingsPanel {
     this.setTokenStatus(null);
     document.title = "Settings · Hive";
     void this.options.refreshModels();
+    void this.notes.load();
+    void this.personas.load();
   }
 
   update(state: AppState): void {

@@ -10,6 +10,7 @@ import {
   compactJson,
   formatDuration,
   formatTokenUsage,
+  hostOf,
   truncate,
 } from "../format";
 import { isActiveStatus, isTerminalStatus } from "../reducer";
@@ -302,6 +303,7 @@ export function createRunBlock(initial: RunItem, actions?: RunActions): Componen
     (e) => createStep(e, actions),
   );
   const label = h("span", { class: "run-label" });
+  const sharedTabs = h("div", { class: "run-shared-tabs", "data-testid": "run-shared-tabs" });
   const el = h(
     "section",
     { class: "run" },
@@ -326,6 +328,25 @@ export function createRunBlock(initial: RunItem, actions?: RunActions): Componen
       formatDuration(runDurationMs(run)),
     ].filter(Boolean);
     setText(meta, parts.join(" · "));
+    // The tabs the user shared with this turn (its title and URL as they were when sent).
+    const shared = run.shared_tabs ?? [];
+    present(el, sharedTabs, shared.length > 0, plan.el.parentNode === el ? plan.el : stepsEl);
+    const sharedKey = JSON.stringify(shared);
+    if (shared.length && sharedTabs.dataset.key !== sharedKey) {
+      sharedTabs.dataset.key = sharedKey;
+      replaceChildren(
+        sharedTabs,
+        icon(ICONS.share, 12),
+        h("span", { class: "run-shared-label" }, "Shared tabs"),
+        ...shared.map((tab) =>
+          h(
+            "span",
+            { class: "run-shared-tab", "data-tab-id": tab.id, title: tab.url ?? "" },
+            tab.title || (tab.url ? hostOf(tab.url) : tab.id),
+          ),
+        ),
+      );
+    }
     plan.update(planSteps);
     present(el, plan.el, planSteps.length > 0, stepsEl);
 

@@ -2,10 +2,14 @@
 // click a tab to switch to it, × to close it, + for a new one. Underneath, Back / Forward / Reload and an
 // address bar showing the active tab's address, which you can edit (Enter navigates). Each of these runs
 // a browser action by hand (POST /api/conversations/<id>/actions/).
+// Each tab also has a "share with the agent" toggle (SPEC §4): a shared tab is read into the conversation's
+// context and goes with the next messages. The context bar under the address bar lists the tabs in the
+// context: when each was read, a refresh button, a note when the page was cut or could not be read.
 
 import type { BrowserAction, Tab } from "../api/types";
-import { h, icon, ICONS, KeyedList, setAttr, setText, type Component } from "../dom";
+import { h, icon, ICONS, KeyedList, present, setAttr, setText, type Component } from "../dom";
 import { hostOf } from "../format";
+import { contextEntries, contextNote, readAgo, shareState, type ContextEntry, type ShareState } from "../sharing";
 
 // --- Pure parts (unit-tested) ---
 
@@ -58,19 +62,58 @@ export interface TabBarOptions {
   act: (action: BrowserAction, args?: Record<string, unknown>) => Promise<boolean>;
   /** Shows a message in the conversation's notice (an address that cannot be opened). */
   notify: (message: string) => void;
+  /** Turns a tab's "share with the agent" toggle on or off (on reads a tab not yet in the context). */
+  share: (tabId: string, on: boolean) => void;
+  /** Reads a tab in the context again. */
+  refresh: (tabId: string) => void;
+  /** Takes a tab out of the context. */
+  removeContext: (tabId: string) => void;
+}
+
+/** What the tab bar shows: the tabs, which are shared with the next send, which are being read. */
+export interface TabBarState {
+  tabs: Tab[];
+  shared: string[];
+  reading: Record<string, number>;
+}
+
+interface TabItem {
+  tab: Tab;
+  share: ShareState;
 }
 
 interface TabHandlers {
   select: (tab: Tab) => void;
   close: (tab: Tab) => void;
+  share: (tab: Tab, on: boolean) => void;
 }
 
-function createTab(initial: Tab, handlers: TabHandlers): Component<Tab> {
-  let current = initial;
+function tabName(tab: Tab): string {
+  return tab.title || hostOf(tab.url) || "New tab";
+}
+
+const SHARE_TITLE: Record<ShareState, string> = {
+  off: "Share this tab with the agent: it is read and goes with your next messages",
+  reading: "Reading the page for the agent…",
+  shared: "Shared with the agent's next messages. Click to stop sharing it (it stays in the context).",
+  unread: "Shared, but the page has not been read: use its refresh button in the context list",
+};
+
+function createTab(initial: TabItem, handlers: TabHandlers): Component<TabItem> {
+  let current = initial.tab;
+  let currentShare = initial.share;
   const favicon = h("img", { class: "tab-favicon", alt: "", width: "16", height: "16" });
   const fallback = icon(ICONS.globe, 14);
   fallback.classList.add("tab-favicon-fallback");
   const title = h("span", { class: "tab-title" });
+  const shareIcon = icon(ICONS.share, 13);
+  const shareSpinner = h("span", { class: "spinner tab-share-spinner", "aria-hidden": "true" });
+  const share = h(
+    "button",
+    { class: "tab-share", type: "button", "data-testid": "tab-share", "aria-pressed": "false" },
+    shareIcon,
+    shareSpinner,
+  );
   const close = h(
     "button",
     { class: "tab-close", type: "button", "data-testid": "tab-close", tabindex: "-1" },
@@ -82,8 +125,14 @@ function createTab(initial: Tab, handlers: TabHandlers): Component<Tab> {
     favicon,
     fallback,
     title,
+    share,
     close,
   );
+  share.addEventListener("click", (e) => {
+    e.stopPropagation();
+    handlers.share(current, currentShare === "off");
+  });
+  share.addEventListener("keydown", (e) => e.stopPropagation());
   favicon.addEventListener("error", () => {
     favicon.hidden = true;
     fallback.style.display = "";
@@ -110,9 +159,19 @@ function createTab(initial: Tab, handlers: TabHandlers): Component<Tab> {
     e.preventDefault();
     handlers.close(current);
   });
-  const update = (tab: Tab): void => {
+  const update = ({ tab, share: state }: TabItem): void => {
     current = tab;
-    const name = tab.title || hostOf(tab.url) || "New tab";
+    currentShare = state;
+    const name = tabName(tab);
+    setAttr(el, "data-shared", state === "off" ? "false" : "true");
+    el.classList.toggle("shared", state !== "off");
+    setAttr(share, "aria-pressed", state === "off" ? "false" : "true");
+    setAttr(share, "data-state", state);
+    setAttr(share, "aria-busy", state === "reading" ? "true" : null);
+    setAttr(share, "aria-label", state === "off" ? `Share ${name} with the agent` : `Stop sharing ${name} with the agent`);
+    setAttr(share, "title", SHARE_TITLE[state]);
+    shareSpinner.hidden = state !== "reading";
+    shareIcon.style.display = state === "reading" ? "none" : "";
     setAttr(el, "data-active", tab.active ? "true" : "false");
     setAttr(el, "aria-selected", tab.active ? "true" : "false");
     setAttr(el, "data-tab-id", tab.id);
@@ -130,6 +189,85 @@ function createTab(initial: Tab, handlers: TabHandlers): Component<Tab> {
   return { el, update };
 }
 
+// --- The context bar: the tabs in the conversation's context ---
+
+interface ContextHandlers {
+  refresh: (tabId: string) => void;
+  remove: (tabId: string) => void;
+}
+
+function createContextItem(initial: ContextEntry, handlers: ContextHandlers): Component<ContextEntry> {
+  let current = initial;
+  const title = h("span", { class: "ctx-title" });
+  const state = h("span", { class: "ctx-state" });
+  const readAt = h("span", { class: "ctx-read-at", "data-testid": "tab-read-at" });
+  const reading = h(
+    "span",
+    { class: "ctx-reading", "data-testid": "tab-reading", role: "status" },
+    h("span", { class: "spinner", "aria-hidden": "true" }),
+    "Reading…",
+  );
+  const refresh = h(
+    "button",
+    {
+      class: "ctx-button",
+      type: "button",
+      "data-testid": "tab-refresh",
+      title: "Read the page again (the agent gets what it shows now)",
+      onclick: () => handlers.refresh(current.tab.id),
+    },
+    icon(ICONS.reload, 13),
+  );
+  const remove = h(
+    "button",
+    {
+      class: "ctx-button",
+      type: "button",
+      "data-testid": "tab-context-remove",
+      title: "Remove from the context",
+      onclick: () => handlers.remove(current.tab.id),
+    },
+    icon(ICONS.close, 12),
+  );
+  const note = h("div", { class: "ctx-note", "data-testid": "tab-context-note" });
+  const head = h("div", { class: "ctx-head" }, icon(ICONS.share, 12), title, state, refresh, remove);
+  const el = h("li", { class: "ctx-item", "data-testid": "tab-context" }, head, note);
+  const update = (entry: ContextEntry): void => {
+    current = entry;
+    const { tab, context } = entry;
+    setAttr(el, "data-tab-id", tab.id);
+    setAttr(el, "data-shared", entry.shared ? "true" : "false");
+    setAttr(el, "data-reading", entry.reading ? "true" : "false");
+    el.classList.toggle("off", !entry.shared);
+    const name = context?.title || tabName(tab);
+    setText(title, name);
+    setAttr(title, "title", `${name}\n${context?.url || tab.url}`);
+    setText(state, !context && !entry.reading ? "not read yet" : entry.shared ? "shared" : "not shared");
+    state.className = `ctx-state ${entry.shared ? "on" : ""}`;
+    // In the DOM only with a read time, so tab-read-at always says when the page was read.
+    const ago = readAgo(context?.extracted_at);
+    present(head, readAt, !!ago, refresh);
+    setText(readAt, ago);
+    setAttr(readAt, "title", context?.extracted_at ? new Date(context.extracted_at).toLocaleString() : null);
+    present(head, reading, entry.reading, refresh);
+    refresh.disabled = entry.reading;
+    setAttr(refresh, "aria-label", `Read ${name} again`);
+    setAttr(remove, "aria-label", `Remove ${name} from the context`);
+    present(head, remove, !!context);
+    const info = contextNote(context);
+    present(el, note, !!info);
+    if (info) {
+      setText(note, info.text);
+      setAttr(note, "data-kind", info.kind);
+    }
+  };
+  update(initial);
+  return { el, update };
+}
+
+/** How often "read 2 min ago" is brought up to date. */
+const READ_AGO_TICK_MS = 30_000;
+
 function navButton(paths: string, label: string, testid: string, onclick: () => void): HTMLButtonElement {
   return h(
     "button",
@@ -140,11 +278,15 @@ function navButton(paths: string, label: string, testid: string, onclick: () => 
 
 export class TabBar {
   readonly el: HTMLElement;
-  private readonly list: KeyedList<Tab>;
+  private readonly list: KeyedList<TabItem>;
+  private readonly contextEl: HTMLElement;
+  private readonly contextList: KeyedList<ContextEntry>;
   private readonly address: HTMLInputElement;
   private readonly newTab: HTMLButtonElement;
   private readonly navButtons: HTMLButtonElement[];
   private tabs: Tab[] = [];
+  private entries: ContextEntry[] = [];
+  private tick: ReturnType<typeof setInterval> | null = null;
   private enabled = false;
   /** What the address bar shows when nobody is editing it: the active tab's address (or one just submitted). */
   private shownUrl = "";
@@ -161,8 +303,30 @@ export class TabBar {
     const handlers: TabHandlers = {
       select: (tab) => !tab.active && void this.run("switch_tab", { tab_id: tab.id }),
       close: (tab) => void this.run("close_tab", { tab_id: tab.id }),
+      share: (tab, on) => this.enabled && this.options.share(tab.id, on),
     };
-    this.list = new KeyedList(strip, (t) => t.id, (t) => createTab(t, handlers));
+    this.list = new KeyedList(strip, (t) => t.tab.id, (t) => createTab(t, handlers));
+    const contextItems = h("ul", { class: "ctx-list" });
+    this.contextList = new KeyedList(
+      contextItems,
+      (e) => e.tab.id,
+      (e) =>
+        createContextItem(e, {
+          refresh: (tabId) => this.enabled && this.options.refresh(tabId),
+          remove: (tabId) => this.enabled && this.options.removeContext(tabId),
+        }),
+    );
+    this.contextEl = h(
+      "div",
+      { class: "ctx-bar", "data-testid": "tab-context-bar", hidden: true },
+      h(
+        "div",
+        { class: "ctx-bar-head" },
+        h("span", { class: "ctx-bar-label" }, "Context"),
+        h("span", { class: "ctx-bar-hint" }, "Shared tabs go with your next message; toggle one off to keep it out."),
+      ),
+      contextItems,
+    );
     this.newTab = h(
       "button",
       {
@@ -208,6 +372,7 @@ export class TabBar {
           this.address,
         ),
       ),
+      this.contextEl,
     );
     this.setEnabled(false);
   }
@@ -219,13 +384,28 @@ export class TabBar {
     this.renderControls();
   }
 
-  update(tabs: Tab[]): void {
+  update({ tabs, shared, reading }: TabBarState): void {
     this.tabs = tabs;
-    this.list.update(tabs);
+    this.list.update(tabs.map((tab) => ({ tab, share: shareState(tab, shared, reading) })));
+    this.entries = contextEntries(tabs, shared, reading);
+    this.contextList.update(this.entries);
+    this.contextEl.hidden = this.entries.length === 0;
+    this.tickWhileNeeded();
     this.el.classList.toggle("tabs-empty", tabs.length === 0);
     this.shownUrl = shownAddress(tabs.find((t) => t.active)?.url);
     this.renderAddress();
     this.renderControls();
+  }
+
+  /** Keeps "read 2 min ago" true while the context bar shows. */
+  private tickWhileNeeded(): void {
+    const needed = this.entries.some((e) => !!e.context?.extracted_at);
+    if (needed && this.tick === null) {
+      this.tick = setInterval(() => this.contextList.update(this.entries), READ_AGO_TICK_MS);
+    } else if (!needed && this.tick !== null) {
+      clearInterval(this.tick);
+      this.tick = null;
+    }
   }
 
   private get editing(): boolean {
