@@ -38,9 +38,7 @@ def _client(user: Any) -> APIClient:
     return client
 
 
-async def test_viewer_gets_frames_and_a_click_reaches_the_page(
-    pages: str, stream_factory: Callable[..., Any]
-) -> None:
+async def test_viewer_gets_frames_and_a_click_reaches_the_page(pages: str, stream_factory: Callable[..., Any]) -> None:
     conversation = await sync_to_async(ConversationFactory)()
     client = await sync_to_async(_client)(conversation.owner)
     opened = await sync_to_async(act)(client, conversation.pk, "navigate", url=f"{pages}/clicker.html")

@@ -40,6 +40,9 @@ def server_default_model() -> ModelConfig:
         model=settings.HIVE_LLM_MODEL,
         api_key=settings.HIVE_LLM_API_KEY,
         timeout_s=settings.HIVE_LLM_TIMEOUT_S,
+        provider=settings.HIVE_LLM_PROVIDER,
+        supports_tools=settings.HIVE_LLM_TOOLS,
+        supports_vision=settings.HIVE_LLM_VISION,
     )
 
 

@@ -7,6 +7,11 @@ env = environ.Env()
 HIVE_LLM_BASE_URL = env("HIVE_LLM_BASE_URL", default="")
 HIVE_LLM_API_KEY = env("HIVE_LLM_API_KEY", default="")
 HIVE_LLM_MODEL = env("HIVE_LLM_MODEL", default="")
+# Which preset the server's model follows (openai, deepseek, qwen, glm, moonshot, ollama, custom), and what it
+# can do: most OpenAI-compatible servers call tools; a model without tool calling gets the fenced-JSON protocol.
+HIVE_LLM_PROVIDER = env("HIVE_LLM_PROVIDER", default="custom")
+HIVE_LLM_TOOLS = env.bool("HIVE_LLM_TOOLS", default=True)
+HIVE_LLM_VISION = env.bool("HIVE_LLM_VISION", default=False)
 HIVE_LLM_TIMEOUT_S = env.float("HIVE_LLM_TIMEOUT_S", default=120.0)
 HIVE_MESSAGE_MAX_CHARS = env.int("HIVE_MESSAGE_MAX_CHARS", default=20_000)
 # Fernet key for API keys at rest; without it, one is derived from DJANGO_SECRET_KEY.
