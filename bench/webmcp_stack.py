@@ -1,0 +1,123 @@
+"""WebMCP through the whole stack, on Hive's own flight demo (served by Daphne at /demo/flights/):
+
+- discovery: from POSTing a `navigate` action to the websocket client receiving the `tools.updated` event that
+  lists the page's tools, beside the same action's own end (page loaded, screenshot taken, run recorded);
+- a tool called by hand from the Tool Inspector's API: from POST /tools/call/ to the websocket seeing the run
+  succeed, beside the step's own duration (the tool call plus the screenshot taken after it).
+
+    .venv/bin/python bench/webmcp_stack.py [--runs 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import websockets  # noqa: E402
+
+from bench.stack import cookie_header, running_stack, signed_in_client  # noqa: E402
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+async def next_event(ws: Any, predicate: Any, wait_s: float = 30) -> tuple[float, dict[str, Any]]:
+    deadline = time.monotonic() + wait_s
+    while True:
+        event = json.loads(await asyncio.wait_for(ws.recv(), timeout=deadline - time.monotonic()))
+        if predicate(event):
+            return time.monotonic(), event
+
+
+def run_ended(run_id: int) -> Any:
+    return lambda e: (
+        e.get("type") == "run.updated"
+        and e["run"]["id"] == run_id
+        and e["run"]["status"]
+        in (
+            "succeeded",
+            "failed",
+        )
+    )
+
+
+async def measure(base_url: str, runs: int) -> tuple[list[float], list[float], list[float]]:
+    client, headers = signed_in_client(base_url, "bench")
+    conversation = client.post("/api/conversations/", json={}, headers=headers).json()["id"]
+    url = base_url.replace("http://", "ws://") + f"/ws/conversations/{conversation}/"
+    discovery, loads, totals, steps = [], [], [], []
+    async with websockets.connect(url, additional_headers={"Cookie": cookie_header(client), "Origin": base_url}) as ws:
+        for n in range(runs + 1):
+            target = f"{base_url}/demo/flights/?visit={n}"
+            started = time.monotonic()
+            run = await asyncio.to_thread(
+                client.post,
+                f"/api/conversations/{conversation}/actions/",
+                json={"action": "navigate", "arguments": {"url": target}},
+                headers=headers,
+            )
+            run_id = run.json()["id"]
+            seen: dict[str, float] = {}
+            while len(seen) < 2:
+                at, event = await next_event(ws, lambda e: True)
+                if event.get("type") == "tools.updated" and any(t["name"] == "listFlights" for t in event["tools"]):
+                    seen.setdefault("tools", at)
+                if run_ended(run_id)(event):
+                    seen.setdefault("run", at)
+            if n:  # the first visit warms the session up
+                discovery.append((seen["tools"] - started) * 1000)
+                loads.append((seen["run"] - started) * 1000)
+        for _ in range(runs):
+            started = time.monotonic()
+            call = await asyncio.to_thread(
+                client.post,
+                f"/api/conversations/{conversation}/tools/call/",
+                json={"name": "listFlights", "arguments": {}},
+                headers=headers,
+            )
+            run_id = call.json()["id"]
+            ended, event = await next_event(ws, run_ended(run_id))
+            assert event["run"]["status"] == "succeeded", event
+            totals.append((ended - started) * 1000)
+            detail = (await asyncio.to_thread(client.get, f"/api/runs/{run_id}/")).json()
+            steps.append(float(detail["steps"][0]["duration_ms"] or 0))
+    return discovery, loads, totals, steps
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=20)
+    args = parser.parse_args()
+    with running_stack() as stack:
+        discovery, loads, totals, steps = asyncio.run(measure(stack.base_url, args.runs))
+    print(f"{args.runs} page loads of /demo/flights/, {args.runs} calls of listFlights (read-only, instant):")
+    print(
+        f"  POST navigate → tools.updated (websocket)    p50 {pct(discovery, 0.5):6.1f} ms  p95 {pct(discovery, 0.95):6.1f} ms"
+    )
+    print(
+        f"  POST navigate → navigate run succeeded       p50 {pct(loads, 0.5):6.1f} ms  p95 {pct(loads, 0.95):6.1f} ms"
+    )
+    print(
+        f"  POST /tools/call/ → run succeeded (websocket) p50 {pct(totals, 0.5):6.1f} ms  p95 {pct(totals, 0.95):6.1f} ms"
+    )
+    print(
+        f"  of which the step (call + screenshot)        p50 {pct(steps, 0.5):6.1f} ms  p95 {pct(steps, 0.95):6.1f} ms"
+    )
+    overhead = [t - s for t, s in zip(totals, steps, strict=True)]
+    print(
+        f"  stack overhead beyond the step               p50 {pct(overhead, 0.5):6.1f} ms  mean {statistics.mean(overhead):6.1f} ms"
+    )
+
+
+if __name__ == "__main__":
+    main()
