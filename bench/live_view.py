@@ -34,19 +34,42 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-def run_action(client, headers, conversation_id: int, action: str, **arguments) -> None:
+def run_action(client, headers, conversation_id: int, action: str, **arguments) -> dict:
     run = client.post(
         f"/api/conversations/{conversation_id}/actions/",
         json={"action": action, "arguments": arguments},
         headers=headers,
     ).json()
-    for _ in range(600):
+    for _ in range(1200):
         state = client.get(f"/api/runs/{run['id']}/").json()
         if state["status"] not in ("queued", "running", "waiting"):
             assert state["status"] == "succeeded", state
-            return
-        time.sleep(0.05)
+            return state
+        time.sleep(0.02)
     raise TimeoutError(action)
+
+
+STEPS = 20
+
+
+def step_times(client, headers, conversation_id: int, pages: str) -> list[float]:
+    """Duration of a browser step (a click on the animating page, with its screenshot), as the worker recorded it."""
+    run_action(client, headers, conversation_id, "navigate", url=f"{pages}/animated.html")
+    return [
+        float(run_action(client, headers, conversation_id, "click", x=640, y=100)["steps"][0]["duration_ms"])
+        for _ in range(STEPS)
+    ]
+
+
+async def steps_while_watched(client, headers, conversation_id, pages, url, cookie, origin, count) -> list[float]:
+    viewers = [asyncio.create_task(viewer(url, cookie, origin, 120)) for _ in range(count)]
+    await asyncio.sleep(2)
+    try:
+        return await asyncio.to_thread(step_times, client, headers, conversation_id, pages)
+    finally:
+        for task in viewers:
+            task.cancel()
+        await asyncio.gather(*viewers, return_exceptions=True)
 
 
 async def viewer(
@@ -98,7 +121,8 @@ def main() -> None:
         ws_url = stack.base_url.replace("http://", "ws://") + f"/ws/conversations/{conversation}/"
         cookie = cookie_header(client)
         rows = []
-        for count in (1, 5):
+        idle_steps = step_times(client, headers, conversation, pages)
+        for count in (1, 5, 20):
             run_action(client, headers, conversation, "navigate", url=f"{pages}/stepper.html")
             results = asyncio.run(watch(ws_url, cookie, stack.base_url, count))
             latencies = [lat for frames in results for lat in change_latencies_ms(frames)]
@@ -117,12 +141,20 @@ def main() -> None:
             )
         run_action(client, headers, conversation, "navigate", url=f"{pages}/animated.html")
         mixed = asyncio.run(watch(ws_url, cookie, stack.base_url, 4, slow=1))
+        watched_steps = asyncio.run(
+            steps_while_watched(client, headers, conversation, pages, ws_url, cookie, stack.base_url, 20)
+        )
         fast_fps = [len(frames) / PHASE_S for frames in mixed[:4]]
         slow_fps = len(mixed[4]) / PHASE_S
 
     print("viewers | change→frame p50 ms | p95 ms | fps per viewer (animating) | KiB/s per viewer")
     for count, p50, p95, fps, kib in rows:
         print(f"{count:7d} | {p50:19.0f} | {p95:6.0f} | {fps:26.1f} | {kib:16.0f}")
+    print(
+        f"browser step (click + screenshot) on the animating page, {STEPS} steps: no viewers p50 "
+        f"{percentile(idle_steps, 0.5):.0f} ms p95 {percentile(idle_steps, 0.95):.0f} ms; 20 viewers p50 "
+        f"{percentile(watched_steps, 0.5):.0f} ms p95 {percentile(watched_steps, 0.95):.0f} ms"
+    )
     print(
         f"4 fast + 1 slow viewer: fast viewers {statistics.mean(fast_fps):.1f} fps each "
         f"(min {min(fast_fps):.1f}), the slow viewer {slow_fps:.1f} fps"
