@@ -61,5 +61,4 @@ async def test_watching_the_agent_fill_and_send_a_form(
     shot = await page.request.get(web_server + first_shot if first_shot.startswith("/") else first_shot)
     assert shot.headers["content-type"] == "image/jpeg"
     await expect(page.get_by_test_id("run-status")).to_have_text(re.compile("succeeded"))
-    await page.screenshot(path=str(Path("/tmp/hive-dashboard.png")))
     await context.close()
