@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script 
 from agents import AgentConfig, ModelConfig, run_agent_turn  # noqa: E402
 from agents.events import ConfirmationRequest, PlanStep  # noqa: E402
 from agents.safety import SafetyConfig  # noqa: E402
+from bench.stats import percentile  # noqa: E402
 from browser_pool.config import BrowserConfig  # noqa: E402
 from browser_pool.pool import BrowserPool  # noqa: E402
 from tests.agents.support import calls_made, find_index  # noqa: E402
@@ -97,11 +98,6 @@ def scripted_steps(steps: int) -> Any:
         return Reply(tool_calls=[{"name": "click", "arguments": {"index": find_index(request, f"Count {n}")}}])
 
     return handler
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 async def run(turns: int, steps: int, screenshots: bool) -> dict[str, dict[str, list[float]]]:

@@ -22,16 +22,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import websockets  # noqa: E402
 
 from bench.stack import cookie_header, running_stack, signed_in_client  # noqa: E402
+from bench.stats import percentile  # noqa: E402
 from tests.support.static_server import serve_directory  # noqa: E402
 
 PHASE_S = 10.0
-
-
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
 def run_action(client, headers, conversation_id: int, action: str, **arguments) -> dict:

@@ -19,15 +19,11 @@ from playwright.async_api import async_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.stats import percentile  # noqa: E402
 from browser_pool.config import BrowserConfig  # noqa: E402
 from browser_pool.pool import BrowserPool  # noqa: E402
 from browser_pool.types import SavedSession  # noqa: E402
 from tests.support.static_server import serve_directory  # noqa: E402
-
-
-def percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def report(name: str, samples_s: list[float]) -> None:

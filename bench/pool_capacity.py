@@ -26,6 +26,7 @@ from playwright.async_api import Page
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.stats import percentile  # noqa: E402
 from browser_pool.config import BrowserConfig  # noqa: E402
 from browser_pool.pool import BrowserPool  # noqa: E402
 from browser_pool.procs import process_tree, pss_kib  # noqa: E402
@@ -67,11 +68,6 @@ def browser_pss_mib(pool: BrowserPool) -> tuple[float, int]:
     assert pool.browser_pid is not None
     pids = process_tree(pool.browser_pid)
     return sum(pss_kib(pid) for pid in pids) / 1024, len(pids)
-
-
-def percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def prepare_article(index: int | None, into: Path) -> Path:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.stats import percentile  # noqa: E402
 from browser_pool.config import BrowserConfig  # noqa: E402
 from browser_pool.pool import BrowserPool  # noqa: E402
 from browser_pool.procs import process_tree  # noqa: E402
@@ -65,11 +66,6 @@ class Viewer:
         self.bytes += len(frame.data)
         if self.slow:
             await asyncio.sleep(SLOW_SUBSCRIBER_S)
-
-
-def percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def browser_cpu_s(pid: int) -> float:

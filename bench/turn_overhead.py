@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import statistics
 import sys
 import time
@@ -24,20 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import websockets  # noqa: E402
 
 from bench.stack import cookie_header, running_stack, signed_in_client  # noqa: E402
+from bench.stats import next_event, percentile  # noqa: E402
 from tests.support.llm_server import Reply, ScriptedLLM  # noqa: E402
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
-
-
-async def until(ws: Any, predicate: Any, wait_s: float = 30) -> tuple[float, dict[str, Any]]:
-    deadline = time.monotonic() + wait_s
-    while True:
-        event = json.loads(await asyncio.wait_for(ws.recv(), timeout=deadline - time.monotonic()))
-        if predicate(event):
-            return time.monotonic(), event
 
 
 def done(event: dict[str, Any]) -> bool:
@@ -50,7 +37,7 @@ async def one_turn(client: Any, headers: dict[str, str], ws: Any, conversation: 
         client.post, f"/api/conversations/{conversation}/messages/", json={"content": "look"}, headers=headers
     )
     run_id = response.json()["run"]["id"]
-    ended, event = await until(ws, lambda e: done(e) and e["run"]["id"] == run_id)
+    ended, event = await next_event(ws, lambda e: done(e) and e["run"]["id"] == run_id)
     assert event["run"]["status"] == "succeeded", event
     total_ms = (ended - started) * 1000
     debug = (await asyncio.to_thread(client.get, f"/api/runs/{run_id}/debug/")).json()
@@ -65,10 +52,10 @@ async def one_abort(client: Any, headers: dict[str, str], ws: Any, conversation:
         client.post, f"/api/conversations/{conversation}/messages/", json={"content": "talk"}, headers=headers
     )
     run_id = response.json()["run"]["id"]
-    await until(ws, lambda e: e.get("type") == "assistant.delta" and e["run"] == run_id)
+    await next_event(ws, lambda e: e.get("type") == "assistant.delta" and e["run"] == run_id)
     started = time.monotonic()
     await asyncio.to_thread(client.post, f"/api/runs/{run_id}/abort/", headers=headers)
-    ended, event = await until(ws, lambda e: done(e) and e["run"]["id"] == run_id)
+    ended, event = await next_event(ws, lambda e: done(e) and e["run"]["id"] == run_id)
     assert event["run"]["status"] == "aborted", event
     return (ended - started) * 1000
 
@@ -110,10 +97,10 @@ def main() -> None:
     for key in ("total", "model", "browser", "overhead"):
         values = [r[key] for r in results]
         print(
-            f"  {key:9s} p50 {pct(values, 0.5):7.1f} ms  p95 {pct(values, 0.95):7.1f} ms  mean {statistics.mean(values):7.1f} ms"
+            f"  {key:9s} p50 {percentile(values, 0.5):7.1f} ms  p95 {percentile(values, 0.95):7.1f} ms  mean {statistics.mean(values):7.1f} ms"
         )
     print(f"abort latency (API call → websocket sees 'aborted'), {len(aborts)} runs:")
-    print(f"  p50 {pct(aborts, 0.5):.1f} ms  p95 {pct(aborts, 0.95):.1f} ms  max {max(aborts):.1f} ms")
+    print(f"  p50 {percentile(aborts, 0.5):.1f} ms  p95 {percentile(aborts, 0.95):.1f} ms  max {max(aborts):.1f} ms")
 
 
 if __name__ == "__main__":

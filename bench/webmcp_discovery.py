@@ -19,6 +19,7 @@ from playwright.async_api import Browser, Page, async_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.stats import percentile  # noqa: E402
 from browser_pool.config import BrowserConfig  # noqa: E402
 from browser_pool.webmcp import PageToolWatcher, ToolRecord, call_tool, install_bridge  # noqa: E402
 from tests.support.static_server import serve_directory  # noqa: E402
@@ -38,11 +39,6 @@ TOOLS_PAGE = """<!doctype html><meta charset="utf-8"><title>Tools</title>
 </script>"""
 EMPTY_PAGE = "<!doctype html><title>Empty</title><p>No tools here.</p>"
 EXPECTED = {"find_flights", "list_flights", "set_filters", "search_flights", "instant", "wait50"}
-
-
-def percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def report(name: str, samples_ms: list[float]) -> None:

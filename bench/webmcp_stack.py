@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import statistics
 import sys
 import time
@@ -24,19 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import websockets  # noqa: E402
 
 from bench.stack import cookie_header, running_stack, signed_in_client  # noqa: E402
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
-
-
-async def next_event(ws: Any, predicate: Any, wait_s: float = 30) -> tuple[float, dict[str, Any]]:
-    deadline = time.monotonic() + wait_s
-    while True:
-        event = json.loads(await asyncio.wait_for(ws.recv(), timeout=deadline - time.monotonic()))
-        if predicate(event):
-            return time.monotonic(), event
+from bench.stats import next_event, percentile  # noqa: E402
 
 
 def run_ended(run_id: int) -> Any:
@@ -102,20 +89,20 @@ def main() -> None:
         discovery, loads, totals, steps = asyncio.run(measure(stack.base_url, args.runs))
     print(f"{args.runs} page loads of /demo/flights/, {args.runs} calls of listFlights (read-only, instant):")
     print(
-        f"  POST navigate → tools.updated (websocket)    p50 {pct(discovery, 0.5):6.1f} ms  p95 {pct(discovery, 0.95):6.1f} ms"
+        f"  POST navigate → tools.updated (websocket)    p50 {percentile(discovery, 0.5):6.1f} ms  p95 {percentile(discovery, 0.95):6.1f} ms"
     )
     print(
-        f"  POST navigate → navigate run succeeded       p50 {pct(loads, 0.5):6.1f} ms  p95 {pct(loads, 0.95):6.1f} ms"
+        f"  POST navigate → navigate run succeeded       p50 {percentile(loads, 0.5):6.1f} ms  p95 {percentile(loads, 0.95):6.1f} ms"
     )
     print(
-        f"  POST /tools/call/ → run succeeded (websocket) p50 {pct(totals, 0.5):6.1f} ms  p95 {pct(totals, 0.95):6.1f} ms"
+        f"  POST /tools/call/ → run succeeded (websocket) p50 {percentile(totals, 0.5):6.1f} ms  p95 {percentile(totals, 0.95):6.1f} ms"
     )
     print(
-        f"  of which the step (call + screenshot)        p50 {pct(steps, 0.5):6.1f} ms  p95 {pct(steps, 0.95):6.1f} ms"
+        f"  of which the step (call + screenshot)        p50 {percentile(steps, 0.5):6.1f} ms  p95 {percentile(steps, 0.95):6.1f} ms"
     )
     overhead = [t - s for t, s in zip(totals, steps, strict=True)]
     print(
-        f"  stack overhead beyond the step               p50 {pct(overhead, 0.5):6.1f} ms  mean {statistics.mean(overhead):6.1f} ms"
+        f"  stack overhead beyond the step               p50 {percentile(overhead, 0.5):6.1f} ms  mean {statistics.mean(overhead):6.1f} ms"
     )
 
 

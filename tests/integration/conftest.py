@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -8,6 +9,9 @@ import pytest_asyncio
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
+from rest_framework.test import APIClient
+
+from tests.support.static_server import serve_directory
 
 
 class EventStream:
@@ -73,3 +77,16 @@ async def stream_factory() -> AsyncIterator[Callable[..., Any]]:
 @pytest.fixture
 def run_done() -> Callable[[dict[str, Any]], bool]:
     return lambda e: e["type"] == "run.updated" and e["run"]["status"] in ("succeeded", "failed", "aborted")
+
+
+@pytest.fixture(scope="module")
+def pages() -> Iterator[str]:
+    """The integration tests' own pages (tests/integration/pages), served from 127.0.0.1."""
+    with serve_directory(Path(__file__).parent / "pages") as url:
+        yield url
+
+
+def signed_in(user: Any) -> APIClient:
+    client = APIClient()
+    client.force_login(user)
+    return client

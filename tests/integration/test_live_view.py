@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
-from rest_framework.test import APIClient
 
 from tests.factories import ConversationFactory
+from tests.integration.conftest import signed_in
 from tests.integration.test_placement import act, observation
-from tests.support.static_server import serve_directory
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -26,21 +24,9 @@ pytestmark = [
 ]
 
 
-@pytest.fixture(scope="module")
-def pages() -> Iterator[str]:
-    with serve_directory(Path(__file__).parent / "pages") as url:
-        yield url
-
-
-def _client(user: Any) -> APIClient:
-    client = APIClient()
-    client.force_login(user)
-    return client
-
-
 async def test_viewer_gets_frames_and_a_click_reaches_the_page(pages: str, stream_factory: Callable[..., Any]) -> None:
     conversation = await sync_to_async(ConversationFactory)()
-    client = await sync_to_async(_client)(conversation.owner)
+    client = await sync_to_async(signed_in)(conversation.owner)
     opened = await sync_to_async(act)(client, conversation.pk, "navigate", url=f"{pages}/clicker.html")
     assert opened.status == "succeeded", opened.error
 

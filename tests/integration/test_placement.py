@@ -17,17 +17,10 @@ from rest_framework.test import APIClient
 from tests.conftest import start_ready_worker
 from tests.factories import ConversationFactory
 from tests.support.processes import Managed, service_env, start_redis, wait_until
-from tests.support.static_server import serve_directory
 from webapp.core import placement
 from webapp.runs.models import Run
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.mark.browser]
-
-
-@pytest.fixture(scope="module")
-def pages() -> Iterator[str]:
-    with serve_directory(Path(__file__).parent / "pages") as url:
-        yield url
 
 
 @pytest.fixture

@@ -3,16 +3,12 @@ tab; reading it again after the page changed updates it (seed 000, browser layer
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from rest_framework.test import APIClient
 
 from tests.factories import ConversationFactory
 from tests.integration.test_placement import act
 from tests.support.processes import wait_until
-from tests.support.static_server import serve_directory
 from webapp.conversations.models import TabContent
 
 pytestmark = [
@@ -21,12 +17,6 @@ pytestmark = [
     pytest.mark.browser,
     pytest.mark.usefixtures("celery_worker"),
 ]
-
-
-@pytest.fixture(scope="module")
-def pages() -> Iterator[str]:
-    with serve_directory(Path(__file__).parent / "pages") as url:
-        yield url
 
 
 def _read(client: APIClient, conversation_id: int, tab_id: str, after: object = None) -> TabContent:

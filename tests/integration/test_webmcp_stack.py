@@ -7,8 +7,7 @@ from __future__ import annotations
 import importlib
 import json
 import re
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -17,10 +16,10 @@ from rest_framework.test import APIClient
 
 from tests.agents.support import calls_made, last_observation, user_request
 from tests.factories import ConversationFactory
+from tests.integration.conftest import signed_in
 from tests.integration.test_placement import act, observation
 from tests.support.llm_server import Reply, ScriptedLLM
 from tests.support.processes import wait_until
-from tests.support.static_server import serve_directory
 from webapp.conversations.models import Conversation
 from webapp.runs.models import Confirmation, Run
 from webapp.skills.models import Skill, SkillTool
@@ -31,18 +30,6 @@ pytestmark = [
     pytest.mark.browser,
     pytest.mark.usefixtures("celery_worker"),
 ]
-
-
-@pytest.fixture(scope="module")
-def pages() -> Iterator[str]:
-    with serve_directory(Path(__file__).parent / "pages") as url:
-        yield url
-
-
-def _client(user: Any) -> APIClient:
-    client = APIClient()
-    client.force_login(user)
-    return client
 
 
 def _send(client: APIClient, conversation_id: int, text: str) -> Run:
@@ -88,7 +75,7 @@ def test_the_agent_searches_filters_and_lists_flights_through_the_sites_tools(
 
     llm.script(handler)
     conversation = ConversationFactory()
-    client = _client(conversation.owner)
+    client = signed_in(conversation.owner)
     run = _ended(
         _send(client, conversation.pk, f"Find nonstop flights PEK to SHA under $200 at {web_server}/demo/flights/")
     )
@@ -142,7 +129,7 @@ def test_a_consequential_skill_tool_waits_for_the_users_yes_in_confirm_mode(llm:
     llm.script(handler)
     conversation = ConversationFactory()
     Conversation.objects.filter(pk=conversation.pk).update(confirm_mode="confirm")
-    client = _client(conversation.owner)
+    client = signed_in(conversation.owner)
     run = _send(client, conversation.pk, "Put two of p101 in my cart")
 
     def asked() -> bool:
@@ -167,7 +154,7 @@ async def test_a_tool_registered_late_reaches_a_websocket_client_and_goes_away(
     pages: str, stream_factory: Callable[..., Any]
 ) -> None:
     conversation = await sync_to_async(ConversationFactory)()
-    client = await sync_to_async(_client)(conversation.owner)
+    client = await sync_to_async(signed_in)(conversation.owner)
     stream = await stream_factory(conversation.owner, conversation.pk)
     opened = await sync_to_async(act)(client, conversation.pk, "navigate", url=f"{pages}/late_tool.html")
     assert opened.status == "succeeded"
@@ -206,7 +193,7 @@ def test_skill_health_failure_and_name_clash_show_in_the_inspector(pages: str) -
         tools=[{**tool, "name": "otherTool"}],
     )
     conversation = ConversationFactory()
-    client = _client(conversation.owner)
+    client = signed_in(conversation.owner)
     assert act(client, conversation.pk, "navigate", url=f"{pages}/clash.html").status == "succeeded"
 
     def inspected() -> bool:
