@@ -18,7 +18,7 @@ run: system venv frontend migrate
 	@echo ""
 	@echo "  Hive is starting at http://localhost:$(PORT)/  (sign up there; admin: make admin)"
 	@echo ""
-	PORT=$(PORT) REDIS_PORT=$(REDIS_PORT) WORKER_CONCURRENCY=$(WORKER_CONCURRENCY) \
+	HIVE_PORT=$(PORT) HIVE_REDIS_PORT=$(REDIS_PORT) WORKER_CONCURRENCY=$(WORKER_CONCURRENCY) \
 		DJANGO_SETTINGS_MODULE=webapp.settings.local PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/honcho start -f Procfile
 
 test: system venv frontend
