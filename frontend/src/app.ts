@@ -1,22 +1,38 @@
 // The signed-in dashboard: sidebar | chat with steps | live view + tabs (or the settings page), and the
-// wiring between them.
+// wiring between them. In a conversation shared with the reader, what they may do follows their role
+// (access.ts): a viewer watches, a controller also acts, only the owner changes settings and shares.
 
+import {
+  controlUi,
+  isRole,
+  permissionsFor,
+  presenceEntries,
+  presenceWorthShowing,
+  roleOf,
+  samePermissions,
+  type ControlUi,
+  type Permissions,
+} from "./access";
 import { ApiError, type ApiClient } from "./api/client";
-import type { Conversation, ConversationSettings, Id, Run } from "./api/types";
+import type { Conversation, ConversationSettings, Id, PresenceViewer, Role, Run } from "./api/types";
 import { h } from "./dom";
 import { conversationSettings, defaultConversationSettings } from "./models";
-import { ChatPanel } from "./panels/chat";
+import { ChatPanel, OWNER_ACCESS, type ChatAccess } from "./panels/chat";
 import { ConversationBar } from "./panels/convbar";
 import { ConversationsPanel } from "./panels/conversations";
 import { openRunDebug } from "./panels/debug";
 import { ToolInspector } from "./panels/inspector";
 import { LiveView } from "./panels/liveview";
 import { SettingsPanel } from "./panels/settings";
+import { openShareDialog, type ShareDialog } from "./panels/share";
 import { TabBar, type TabBarState } from "./panels/tabs";
 import { isTerminalStatus, patchConversation, sortConversations } from "./reducer";
 import type { Route } from "./router";
 import { ConversationSession } from "./session";
-import type { AppState, Store } from "./state";
+import type { AppState, ConversationView, Store } from "./state";
+
+/** How often the conversation list is re-read while the page is visible (conversations shared meanwhile). */
+const LIST_REFRESH_MS = 30_000;
 
 export interface AppOptions {
   api: ApiClient;
@@ -43,6 +59,14 @@ export class App {
   private unsubscribeSession: (() => void) | null = null;
   private readonly unsubscribeApp: () => void;
   private refreshTimer: number | null = null;
+  private readonly listTimer: number;
+  private shareDialog: ShareDialog | null = null;
+  /** What the open conversation's reader may do (the owner's everything on the home page). */
+  private permissions: Permissions = permissionsFor("owner");
+  private shownAccess: ChatAccess = OWNER_ACCESS;
+  private shownControl: ControlUi | null = null;
+  private shownPresence: readonly PresenceViewer[] | null = null;
+  private shownRevoked = false;
   private readonly onFocus = (): void => {
     this.refreshConversations();
     void this.refreshModels();
@@ -63,10 +87,12 @@ export class App {
       onUpload: (file) => this.upload(file),
       onDismissFile: (key) => this.session?.dismissFile(key),
       runActions: {
-        answer: (id, approve) => this.session?.answer(id, approve) ?? Promise.resolve(),
+        answer: (id, approve) =>
+          this.permissions.confirm ? (this.session?.answer(id, approve) ?? Promise.resolve()) : Promise.resolve(),
         openDebug: (runId) => openRunDebug(runId, (id) => this.options.api.getRunDebug(id)),
       },
       settingsBar: this.bar.el,
+      onShare: () => this.openShare(),
     });
     this.settings = new SettingsPanel({
       api: options.api,
@@ -88,13 +114,17 @@ export class App {
         void this.session?.loadTools();
         void this.session?.loadSkills();
       },
-      setSkill: (skillId, enabled) => this.session?.setSkill(skillId, enabled) ?? Promise.resolve(),
+      setSkill: (skillId, enabled) =>
+        this.permissions.skills
+          ? (this.session?.setSkill(skillId, enabled) ?? Promise.resolve())
+          : Promise.reject(new Error("Only the conversation's owner can switch SKILLs.")),
     });
     this.live = new LiveView({
       sendInput: (command) => this.session?.sendInput(command) ?? false,
       frameDone: () => this.session?.ackFrame(),
       tabBar: this.tabBar.el,
       inspector: this.inspector.el,
+      onControl: (take) => void this.session?.setControl(take ? "take" : "release"),
     });
     this.el = h(
       "div",
@@ -114,6 +144,10 @@ export class App {
     window.addEventListener("focus", this.onFocus);
     this.refreshConversations();
     void this.refreshModels();
+    // Conversations shared with the reader show up without a reload.
+    this.listTimer = window.setInterval(() => {
+      if (document.visibilityState === "visible") this.refreshConversations();
+    }, LIST_REFRESH_MS);
   }
 
   show(route: Route): void {
@@ -136,6 +170,7 @@ export class App {
     this.close();
     this.unsubscribeApp();
     this.sidebar.destroy();
+    window.clearInterval(this.listTimer);
     window.removeEventListener("focus", this.onFocus);
     if (this.refreshTimer !== null) window.clearTimeout(this.refreshTimer);
     this.el.remove();
@@ -153,6 +188,8 @@ export class App {
       onRun: (run) => this.onRun(run),
       onConversation: (conversation) => this.upsertConversation(conversation),
       onSignedOut: () => this.options.onSignedOut(),
+      onRevoked: () => this.onRevoked(session),
+      me: this.store.get().user?.username ?? null,
     });
     this.session = session;
     this.store.update((s) => ({ ...s, activeConversationId: id }));
@@ -171,15 +208,107 @@ export class App {
       }
       this.inspector.update(view);
       if (view === previous || view.tools !== previous.tools) this.live.setToolCount(ToolInspector.countTools(view.tools));
-      if (view === previous || view.conversation !== previous.conversation || view.loadError !== previous.loadError)
+      const accessChanged =
+        view === previous ||
+        view.role !== previous.role ||
+        view.conversation !== previous.conversation ||
+        view.presence !== previous.presence ||
+        view.control !== previous.control ||
+        view.revoked !== previous.revoked ||
+        view.loadError !== previous.loadError;
+      if (accessChanged) this.renderAccess(view);
+      if (view === previous || view.conversation !== previous.conversation || view.loadError !== previous.loadError || accessChanged)
         this.renderBar();
     }, true);
     session.start();
   }
 
+  /** The reader's role in the open conversation: the session's word, else the conversation list's. */
+  private roleFor(view: ConversationView): Role | null {
+    const role = roleOf(view);
+    if (role) return role;
+    const listed = this.store.get().conversations.find((c) => c.id === view.id)?.role;
+    return isRole(listed) ? listed : null;
+  }
+
+  /** Shows what the reader's role allows everywhere: chat, live view, tab bar, Tool Inspector, settings bar. */
+  private renderAccess(view: ConversationView): void {
+    const me = this.store.get().user?.username ?? null;
+    const role = view.revoked ? null : this.roleFor(view);
+    const permissions = permissionsFor(role);
+    if (!samePermissions(permissions, this.permissions)) {
+      this.permissions = permissions;
+      this.tabBar.setPermissions(permissions);
+      this.inspector.setPermissions(permissions);
+      this.el.dataset.canConfirm = String(permissions.confirm);
+      this.el.dataset.canShareTabs = String(permissions.shareTabs);
+    }
+    this.el.dataset.role = role ?? "";
+    // Presence entries are rebuilt only when the presence changed (the list keeps its rows otherwise).
+    const presence =
+      view.presence === this.shownPresence ? this.shownAccess.presence : presenceEntries(view.presence, me);
+    this.shownPresence = view.presence;
+    const access: ChatAccess = {
+      role,
+      permissions,
+      owner: view.conversation?.owner ?? null,
+      presence,
+      showPresence: presenceWorthShowing(view.presence, me, role),
+      revoked: view.revoked,
+    };
+    this.shownAccess = access;
+    this.chat.setAccess(access);
+    const ui = controlUi(role, view.control, me);
+    if (!this.shownControl || JSON.stringify(ui) !== JSON.stringify(this.shownControl)) {
+      this.shownControl = ui;
+      this.live.setControl(ui);
+    }
+    if (view.revoked && !this.shownRevoked) {
+      this.shownRevoked = true;
+      this.live.setEnabled(false);
+      this.live.setEmptyMessage("Your access to this conversation was removed.");
+      this.tabBar.setEnabled(false);
+      this.shareDialog?.close();
+    }
+  }
+
+  /** No conversation open (home, settings): the owner's everything, as for one's own conversations. */
+  private resetAccess(): void {
+    this.permissions = permissionsFor("owner");
+    this.tabBar.setPermissions(this.permissions);
+    this.inspector.setPermissions(this.permissions);
+    this.el.dataset.canConfirm = "true";
+    this.el.dataset.canShareTabs = "true";
+    this.el.dataset.role = "";
+    this.shownAccess = OWNER_ACCESS;
+    this.shownPresence = null;
+    this.shownControl = null;
+    this.shownRevoked = false;
+  }
+
+  /** The owner cut the reader's access while the conversation was open: it leaves the list too. */
+  private onRevoked(session: ConversationSession): void {
+    if (this.session !== session) return;
+    this.refreshConversations();
+  }
+
+  private openShare(): void {
+    const session = this.session;
+    if (!session || !this.permissions.share) return;
+    this.shareDialog?.close();
+    this.shareDialog = openShareDialog({
+      api: this.options.api,
+      conversationId: session.id,
+      title: session.store.get().conversation?.title ?? "",
+    });
+  }
+
   private close(): void {
     this.unsubscribeSession?.();
     this.unsubscribeSession = null;
+    this.shareDialog?.close();
+    this.shareDialog = null;
+    this.resetAccess();
     this.session?.dispose();
     this.session = null;
     this.live.setEnabled(false);
@@ -243,7 +372,8 @@ export class App {
         settings: conversationSettings(conversation ?? {}),
         models,
         disabled: !conversation,
-        hidden: !!view.loadError,
+        // Only the owner changes the conversation's settings.
+        hidden: !!view.loadError || view.revoked || !this.permissions.settings,
         draft: false,
       });
     } else {

@@ -8,6 +8,7 @@ import { App } from "./app";
 import { h, replaceChildren } from "./dom";
 import { renderAuthPage } from "./panels/auth";
 import { brandMark } from "./panels/brand";
+import { renderShareLinkPage } from "./panels/sharelink";
 import { Router, routePath, safeNext, type Route } from "./router";
 import { Store, initialAppState, type AppState } from "./state";
 
@@ -63,6 +64,16 @@ function showRoute(route: Route): void {
   }
   if (route.name === "not-found") {
     router.navigate("/", { replace: true });
+    return;
+  }
+  if (route.name === "share") {
+    unmountApp();
+    renderShareLinkPage(root, {
+      api,
+      token: route.token,
+      user,
+      onOpen: (conversation) => router.navigate(`/c/${conversation.id}`, { replace: true }),
+    });
     return;
   }
   if (!app) {

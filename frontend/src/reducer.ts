@@ -2,6 +2,7 @@
 // into the chat's timeline. No DOM here: these are unit-tested.
 
 import type { Confirmation, Conversation, Id, Message, PlanStep, Run, RunStatus, ServerEvent, Step } from "./api/types";
+import { isRole, normalizePresence } from "./access";
 import type { ConversationView } from "./state";
 
 const ACTIVE: ReadonlySet<RunStatus> = new Set(["queued", "running", "waiting"]);
@@ -101,9 +102,25 @@ export function withoutKey<V>(record: Record<string, V>, key: string): Record<st
 /** Applies one websocket event. Frames are not state: the live view draws them directly. */
 export function applyServerEvent(view: ConversationView, event: ServerEvent): ConversationView {
   switch (event.type) {
-    case "hello":
-    case "conversation.updated":
-      return { ...view, conversation: event.conversation };
+    case "hello": {
+      const role = isRole(event.role) ? event.role : isRole(event.conversation.role) ? event.conversation.role : view.role;
+      const control = event.control ? { holder: event.control.holder ?? null, pending: null } : view.control;
+      return { ...view, conversation: event.conversation, role, control };
+    }
+    case "conversation.updated": {
+      // The server sends it as each reader sees it (a teammate's carries their role).
+      const role = isRole(event.conversation.role) ? event.conversation.role : view.role;
+      return { ...view, conversation: event.conversation, role };
+    }
+    case "presence":
+      return { ...view, presence: normalizePresence(event.viewers) };
+    case "control.updated":
+      return { ...view, control: { holder: event.holder ?? null, pending: null } };
+    case "access.updated": {
+      if (!isRole(event.role)) return view;
+      const conversation = view.conversation && { ...view.conversation, role: event.role, shared: event.role !== "owner" };
+      return { ...view, role: event.role, conversation };
+    }
     case "run.updated": {
       const runs = upsertRun(view.runs, event.run);
       // plan.updated carries every change; a run's plan is only taken here when we have none yet.

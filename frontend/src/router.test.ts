@@ -35,3 +35,16 @@ describe("settings route", () => {
     expect(safeNext("/settings")).toBe("/settings");
   });
 });
+
+describe("share link route", () => {
+  it("parses /share/<token>, round-trips it and follows it after signing in", () => {
+    expect(parseRoute("/share/abc_DEF-123")).toEqual({ name: "share", token: "abc_DEF-123" });
+    expect(parseRoute("/share/abc/")).toEqual({ name: "share", token: "abc" });
+    expect(routePath({ name: "share", token: "abc" })).toBe("/share/abc");
+    expect(safeNext("/share/abc_DEF-123")).toBe("/share/abc_DEF-123");
+    // Only a token: nothing else under /share/ is a page.
+    expect(parseRoute("/share/")).toEqual({ name: "not-found", path: "/share" });
+    expect(parseRoute("/share/a/b").name).toBe("not-found");
+    expect(safeNext("/share/a%2F..%2Fadmin")).toBeNull();
+  });
+});

@@ -1,4 +1,5 @@
-// History-API routing: /login, /signup, / (conversation list), /c/<id> (one conversation), /settings.
+// History-API routing: /login, /signup, / (conversation list), /c/<id> (one conversation), /settings,
+// /share/<token> (a share link's page).
 
 import type { Id } from "./api/types";
 
@@ -8,6 +9,7 @@ export type Route =
   | { name: "home" }
   | { name: "conversation"; id: Id }
   | { name: "settings" }
+  | { name: "share"; token: string }
   | { name: "not-found"; path: string };
 
 export function parseRoute(pathname: string, search = ""): Route {
@@ -19,6 +21,8 @@ export function parseRoute(pathname: string, search = ""): Route {
   if (path === "/settings") return { name: "settings" };
   const match = /^\/c\/(\d+)$/.exec(path);
   if (match) return { name: "conversation", id: Number(match[1]) };
+  const share = /^\/share\/([A-Za-z0-9_-]+)$/.exec(path);
+  if (share) return { name: "share", token: share[1]! };
   return { name: "not-found", path };
 }
 
@@ -33,6 +37,8 @@ export function routePath(route: Route): string {
       return `/c/${route.id}`;
     case "settings":
       return "/settings";
+    case "share":
+      return `/share/${route.token}`;
     case "not-found":
       return route.path;
   }
@@ -42,7 +48,9 @@ export function routePath(route: Route): string {
 export function safeNext(next: string | null): string | null {
   if (!next || !next.startsWith("/") || next.startsWith("//")) return null;
   const route = parseRoute(next.split("?")[0] ?? "/");
-  return route.name === "home" || route.name === "conversation" || route.name === "settings" ? next : null;
+  return route.name === "home" || route.name === "conversation" || route.name === "settings" || route.name === "share"
+    ? next
+    : null;
 }
 
 export type RouteListener = (route: Route) => void;

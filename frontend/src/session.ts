@@ -15,6 +15,7 @@ import type {
   SendMessageResult,
   Tab,
 } from "./api/types";
+import { mayInput, roleOf } from "./access";
 import { applyConfirmation, applyServerEvent, mergeSnapshot, upsertMessage, upsertRun, withoutKey } from "./reducer";
 import {
   READ_TIMEOUT_MS,
@@ -44,6 +45,10 @@ export interface SessionHooks {
   onConversation: (conversation: Conversation) => void;
   /** The REST API answered 401/403: the session cookie is gone. */
   onSignedOut: () => void;
+  /** The owner revoked the reader's access while the conversation was open (the socket closed with 4403). */
+  onRevoked?: () => void;
+  /** The signed-in user's username: live-view input is sent only while they hold the browser's controls. */
+  me?: string | null;
 }
 
 export class ConversationSession {
@@ -60,6 +65,10 @@ export class ConversationSession {
   private readonly readTimers = new Map<string, ReturnType<typeof setTimeout>>();
   /** The tab the tools were last asked for (to ask again when another tab comes to the front). */
   private toolsTab: string | null | undefined = undefined;
+  /** Counts control.updated events, so a slower answer to a take or hand-back never overwrites a fresher holder. */
+  private controlEvents = 0;
+  /** The socket was open once: a 4403 after that means the access was revoked, not that there never was any. */
+  private wasOpen = false;
 
   constructor(
     readonly id: Id,
@@ -76,6 +85,9 @@ export class ConversationSession {
     this.socket.on("frame", (frame) => this.hooks.onFrame(frame));
     for (const type of [
       "hello",
+      "presence",
+      "control.updated",
+      "access.updated",
       "conversation.updated",
       "message.created",
       "assistant.delta",
@@ -92,7 +104,16 @@ export class ConversationSession {
     ] as const) {
       this.socket.on(type, (event) => this.store.update((view) => applyServerEvent(view, event)));
     }
-    this.socket.on("hello", (event) => this.hooks.onConversation(event.conversation));
+    this.socket.on("hello", (event) => {
+      this.controlEvents += 1;
+      this.hooks.onConversation(this.store.get().conversation ?? event.conversation);
+    });
+    this.socket.on("control.updated", () => (this.controlEvents += 1));
+    // The sidebar shows the new role too.
+    this.socket.on("access.updated", () => {
+      const conversation = this.store.get().conversation;
+      if (conversation) this.hooks.onConversation(conversation);
+    });
     this.socket.on("conversation.updated", (event) => this.hooks.onConversation(event.conversation));
     this.socket.on("tabs.updated", (event) => {
       this.tabEvents += 1;
@@ -107,6 +128,19 @@ export class ConversationSession {
       this.hooks.onRun(event.run);
     });
     this.socket.onStatus((status, { reconnected }) => {
+      if (status === "open") this.wasOpen = true;
+      if (status === "denied" && this.wasOpen) {
+        // Revoked (or expired) while watching: the socket does not come back; nothing here may be used.
+        this.store.update((view) => ({
+          ...view,
+          connection: status,
+          revoked: true,
+          presence: [],
+          control: { holder: null, pending: null },
+        }));
+        this.hooks.onRevoked?.();
+        return;
+      }
       this.store.update((view) => ({ ...view, connection: status }));
       // Whatever happened while we were away is in the database: fetch it.
       if (status === "open" && reconnected) {
@@ -161,12 +195,16 @@ export class ConversationSession {
       const freshTabs = tabs !== null && this.tabEvents === tabEventsBefore;
       this.store.update((view) => ({
         ...mergeSnapshot(view, messages, runs, before),
-        conversation,
+        // The websocket's word on the role (hello, access.updated) is fresher than this answer's.
+        conversation:
+          view.role && conversation.role !== view.role
+            ? { ...conversation, role: view.role, shared: view.role !== "owner" }
+            : conversation,
         tabs: freshTabs ? tabs : view.tabs,
         // A read that finished while the socket was away shows in the tabs: its spinner can stop.
         readingTabs: freshTabs ? settledReads(view.readingTabs, tabs) : view.readingTabs,
       }));
-      this.hooks.onConversation(conversation);
+      this.hooks.onConversation(this.store.get().conversation ?? conversation);
     } catch (err) {
       if (this.disposed) return;
       if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
@@ -469,8 +507,51 @@ export class ConversationSession {
     this.socket.send({ type: "frame.ack" });
   }
 
+  /** Sends live-view input; only while the signed-in user holds the browser's controls (the server refuses others'). */
   sendInput(command: InputCommand): boolean {
+    const view = this.store.get();
+    if (view.revoked || !mayInput(roleOf(view), view.control.holder, this.hooks.me ?? null)) return false;
     return this.socket.send({ type: "input", ...command });
+  }
+
+  // --- The browser's controls ---
+
+  /**
+   * Takes the live browser's controls (the agent pauses after its current step) or hands them back. The
+   * answer says who holds them now (as `control.updated` tells everyone watching); a refusal (409: someone
+   * else holds them, 403: not a controller) goes to the notice.
+   */
+  async setControl(action: "take" | "release"): Promise<void> {
+    const view = this.store.get();
+    if (view.control.pending || view.revoked) return;
+    const eventsBefore = this.controlEvents;
+    this.store.update((v) => ({ ...v, control: { ...v.control, pending: action } }));
+    try {
+      const { holder } = await this.api.setControl(this.id, action);
+      if (this.disposed) return;
+      this.store.update((v) => ({
+        ...v,
+        // A control.updated that came meanwhile is at least as fresh as this answer.
+        control: { holder: this.controlEvents === eventsBefore ? (holder ?? null) : v.control.holder, pending: null },
+      }));
+    } catch (err) {
+      if (this.disposed) return;
+      this.store.update((v) => ({ ...v, control: { ...v.control, pending: null } }));
+      this.showNotice(errorText(err));
+      await this.loadControl();
+    }
+  }
+
+  /** Asks who holds the controls (after a refusal, the page's idea of it was wrong). */
+  async loadControl(): Promise<void> {
+    const eventsBefore = this.controlEvents;
+    try {
+      const { holder } = await this.api.getControl(this.id);
+      if (this.disposed || this.controlEvents !== eventsBefore) return;
+      this.store.update((v) => ({ ...v, control: { holder: holder ?? null, pending: v.control.pending } }));
+    } catch {
+      // The websocket's control.updated will say it.
+    }
   }
 }
 

@@ -9,6 +9,8 @@ import type {
   ModelProfile,
   ModelProvider,
   PlanStep,
+  PresenceViewer,
+  Role,
   Run,
   ServerDefaultModel,
   SkillStatus,
@@ -18,6 +20,7 @@ import type {
   WebTool,
 } from "./api/types";
 import type { SocketStatus } from "./api/socket";
+import { initialControl, type ControlView } from "./access";
 
 export type Listener<T> = (state: T, previous: T) => void;
 
@@ -119,6 +122,14 @@ export interface ConversationView {
   tools: ToolsView;
   /** The SKILL library with this conversation's switches; null until loaded. */
   skills: ConversationSkill[] | null;
+  /** The reader's role as the websocket said it (`hello`, `access.updated`); null until it did (see access.roleOf). */
+  role: Role | null;
+  /** Who is watching, earliest first (`presence`). */
+  presence: PresenceViewer[];
+  /** Who holds the live browser's controls, and a take or hand-back in flight. */
+  control: ControlView;
+  /** The owner revoked the reader's access while the page was open (the socket closed with 4403). */
+  revoked: boolean;
 }
 
 /** `unavailable`: the server has no tools endpoint (404) — shown as "no tools on this page". */
@@ -162,5 +173,9 @@ export function emptyConversationView(id: Id): ConversationView {
     readingTabs: {},
     tools: initialToolsView,
     skills: null,
+    role: null,
+    presence: [],
+    control: initialControl,
+    revoked: false,
   };
 }

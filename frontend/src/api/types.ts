@@ -23,6 +23,69 @@ export interface Conversation {
   /** Record the model's reasoning as "thought" steps. */
   show_reasoning?: boolean;
   confirm_mode?: ConfirmMode;
+  /** The owner's username. */
+  owner?: string;
+  /** The reader's access: their own, or shared with them as controller or viewer. */
+  role?: Role;
+  /** Someone else's conversation, shared with the reader. */
+  shared?: boolean;
+}
+
+// Sharing (SPEC §7): shares by username and expiring links, who is watching, who holds the browser.
+
+/** Access to a conversation: its owner, a controller (may act), a viewer (watches). */
+export type Role = "owner" | "controller" | "viewer";
+/** The role a share grants. */
+export type ShareRole = "viewer" | "controller";
+
+/** A teammate's access (`kind: "user"`) or an expiring link anyone signed in may open (`kind: "link"`). */
+export interface Share {
+  id: Id;
+  conversation: Id;
+  kind: "user" | "link";
+  /** The teammate's username (user shares). */
+  user: string | null;
+  role: ShareRole;
+  /** The link's token (links); its page is `/share/<token>`. */
+  token: string | null;
+  /** The link this teammate joined through. */
+  via_link: Id | null;
+  expires_at: string | null;
+  expired: boolean;
+  created_by: string;
+  created_at: string;
+}
+
+export interface ShareInput {
+  username: string;
+  role?: ShareRole;
+}
+
+export interface ShareLinkInput {
+  role?: ShareRole;
+  /** 1–43200 (30 days); the server's default is a day. */
+  expires_in_minutes?: number;
+}
+
+/** GET /api/share-links/<token>/: what a link opens. */
+export interface ShareLinkPreview {
+  conversation: Id;
+  title: string;
+  owner: string;
+  role: ShareRole;
+  expires_at: string;
+}
+
+/** Who holds the live browser's controls (a username), or nobody (the agent has it). */
+export interface ControlState {
+  holder: string | null;
+}
+
+/** One person watching the conversation (several tabs count once). */
+export interface PresenceViewer {
+  username: string;
+  role: Role;
+  since: string;
 }
 
 /** The per-conversation settings (PATCH /api/conversations/<id>/, or with POST when creating one). */
@@ -358,6 +421,24 @@ export interface PersonaInput {
 export interface HelloEvent {
   type: "hello";
   conversation: Conversation;
+  /** This socket's access. */
+  role?: Role;
+  control?: ControlState;
+}
+/** Who is watching, once per person, earliest first; sent as people come, go or change role. */
+export interface PresenceEvent {
+  type: "presence";
+  viewers: PresenceViewer[];
+}
+/** Someone took the browser's controls or handed them back. */
+export interface ControlUpdatedEvent {
+  type: "control.updated";
+  holder: string | null;
+}
+/** Your own role changed (the owner re-roled your share). Losing access closes the socket with 4403 instead. */
+export interface AccessUpdatedEvent {
+  type: "access.updated";
+  role: Role;
 }
 /** Sent when a conversation changes (e.g. the server titles it); not yet in docs/architecture.md. */
 export interface ConversationUpdatedEvent {
@@ -435,6 +516,9 @@ export interface PongEvent {
 
 export type ServerEvent =
   | HelloEvent
+  | PresenceEvent
+  | ControlUpdatedEvent
+  | AccessUpdatedEvent
   | ConversationUpdatedEvent
   | RunUpdatedEvent
   | MessageCreatedEvent
@@ -481,4 +565,9 @@ export interface InputCommand {
  * `frame.ack` tells the server the last frame was drawn (or dropped), so it may send the next one: the
  * server paces frames per viewer on it (webapp/conversations/consumers.py; not yet in docs/architecture.md).
  */
-export type ClientMessage = { type: "ping" } | { type: "frame.ack" } | ({ type: "input" } & InputCommand);
+export type ClientMessage =
+  | { type: "ping" }
+  | { type: "frame.ack" }
+  | { type: "control.take" }
+  | { type: "control.release" }
+  | ({ type: "input" } & InputCommand);

@@ -1,8 +1,11 @@
 // Chat: the conversation's messages with each run's step timeline between them, the streamed reply,
-// the latest run's status and Stop button, and the composer.
+// the latest run's status and Stop button, and the composer. In a shared conversation the header says the
+// reader's role and who is watching; a viewer gets no composer, and a reader whose access was removed is
+// told so.
 
+import { ROLE_LABEL as ACCESS_LABEL, permissionsFor, type Permissions, type PresenceEntry } from "../access";
 import { ApiError } from "../api/client";
-import type { Id, Message } from "../api/types";
+import type { Id, Message, Role } from "../api/types";
 import type { SocketStatus } from "../api/socket";
 import {
   h,
@@ -39,7 +42,32 @@ export interface ChatPanelOptions {
   runActions?: RunActions;
   /** The conversation's settings bar, shown under the header. */
   settingsBar?: HTMLElement;
+  /** Opens the share dialog (the owner's). */
+  onShare?: () => void;
 }
+
+/** The reader's place in the open conversation (App computes it from the session's view). */
+export interface ChatAccess {
+  role: Role | null;
+  permissions: Permissions;
+  /** The owner's username, for "shared by ada". */
+  owner: string | null;
+  presence: PresenceEntry[];
+  showPresence: boolean;
+  revoked: boolean;
+}
+
+/** The home page and one's own conversations: everything allowed, nobody else around. */
+export const OWNER_ACCESS: ChatAccess = {
+  role: "owner",
+  permissions: permissionsFor("owner"),
+  owner: null,
+  presence: [],
+  showPresence: false,
+  revoked: false,
+};
+
+export const REVOKED_TEXT = "Your access to this conversation was removed";
 
 const SUGGESTIONS = [
   "Open the demo flight search and find the cheapest flight from Paris to Rome",
@@ -226,6 +254,32 @@ function createFileChip(
   return { el, update };
 }
 
+// --- Who is watching ---
+
+function createPresenceItem(initial: PresenceEntry): Component<PresenceEntry> {
+  const avatar = h("span", { class: "presence-avatar", "aria-hidden": "true" });
+  const name = h("span", { class: "presence-name" });
+  const role = h("span", { class: "presence-role", "data-testid": "presence-role" });
+  const el = h("li", { class: "presence-item", "data-testid": "presence-item" }, avatar, name, role);
+  const update = (entry: PresenceEntry): void => {
+    setAttr(el, "data-username", entry.username);
+    setAttr(el, "data-role", entry.role);
+    setAttr(el, "data-me", entry.me ? "true" : null);
+    el.className = `presence-item presence-${entry.role}${entry.me ? " me" : ""}`;
+    setText(avatar, entry.username.charAt(0).toUpperCase());
+    setText(name, entry.me ? `${entry.username} (you)` : entry.username);
+    setText(role, ACCESS_LABEL[entry.role]);
+    const since = entry.since ? new Date(entry.since) : null;
+    const when =
+      since && !Number.isNaN(since.getTime())
+        ? ` · here since ${since.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`
+        : "";
+    setAttr(el, "title", `${entry.username} · ${ACCESS_LABEL[entry.role].toLowerCase()}${when}`);
+  };
+  update(initial);
+  return { el, update };
+}
+
 // --- The panel ---
 
 function timelineChanged(a: ConversationView, b: ConversationView): boolean {
@@ -266,6 +320,16 @@ export class ChatPanel {
   private readonly files: KeyedList<FileChip>;
   private readonly fileInput: HTMLInputElement;
   private readonly sharedEl: HTMLElement;
+  private readonly attachButton: HTMLButtonElement;
+  private readonly renameButton: HTMLButtonElement;
+  private readonly deleteButton: HTMLButtonElement;
+  private readonly shareButton: HTMLButtonElement;
+  private readonly myRole: HTMLElement;
+  private readonly presenceBar: HTMLElement;
+  private readonly presenceList: KeyedList<PresenceEntry>;
+  private readonly readOnlyNote: HTMLElement;
+  private readonly revokedEl: HTMLElement;
+  private access: ChatAccess = OWNER_ACCESS;
   private view: ConversationView | null = null;
   private sending = false;
   private stoppingRun: Id | null = null;
@@ -282,12 +346,52 @@ export class ChatPanel {
     });
     this.connection = h("span", { class: "conn", "data-testid": "connection-status" });
     this.runStatus = h("span", { class: "badge run-status", "data-testid": "run-status", hidden: true });
+    this.myRole = h("span", { class: "role-badge", "data-testid": "my-role", hidden: true });
+    this.renameButton = iconButton(ICONS.pencil, "Rename", () => this.startRename());
+    this.deleteButton = iconButton(ICONS.trash, "Delete conversation", () => this.confirmDelete());
+    this.shareButton = h(
+      "button",
+      {
+        class: "btn btn-secondary btn-sm share-button",
+        type: "button",
+        "data-testid": "share-button",
+        title: "Share this conversation with teammates",
+        onclick: () => this.options.onShare?.(),
+      },
+      icon(ICONS.users, 14),
+      h("span", null, "Share"),
+    );
     this.headerActions = h(
       "div",
       { class: "chat-head-actions" },
       this.runStatus,
-      iconButton(ICONS.pencil, "Rename", () => this.startRename()),
-      iconButton(ICONS.trash, "Delete conversation", () => this.confirmDelete()),
+      this.shareButton,
+      this.renameButton,
+      this.deleteButton,
+    );
+    this.presenceList = new KeyedList(
+      h("ul", { class: "presence-list", "data-testid": "presence-list", "aria-label": "Watching now" }),
+      (entry) => entry.username,
+      createPresenceItem,
+    );
+    this.presenceBar = h(
+      "div",
+      { class: "presence-bar", hidden: true },
+      h("span", { class: "presence-label" }, icon(ICONS.eye, 13), "Watching now"),
+      this.presenceList.container,
+    );
+    this.readOnlyNote = h("div", { class: "readonly-note", "data-testid": "readonly-note", hidden: true });
+    this.revokedEl = h(
+      "div",
+      { class: "access-revoked", "data-testid": "access-revoked", role: "alert", hidden: true },
+      icon(ICONS.lock, 18),
+      h(
+        "div",
+        null,
+        h("strong", null, REVOKED_TEXT),
+        h("p", null, "The owner stopped sharing it with you, or your link expired. Ask them to share it again."),
+        h("a", { class: "btn btn-secondary btn-sm", href: "/", "data-link": true }, "Back to your conversations"),
+      ),
     );
     this.title.addEventListener("click", () => this.startRename());
     this.title.addEventListener("keydown", (e) => e.key === "Enter" && this.startRename());
@@ -364,7 +468,7 @@ export class ChatPanel {
       this.fileInput.value = ""; // the same file can be chosen again
       void this.uploadAll(chosen);
     });
-    const attach = h(
+    this.attachButton = h(
       "button",
       {
         class: "btn btn-ghost btn-icon attach-button",
@@ -372,7 +476,7 @@ export class ChatPanel {
         "data-testid": "attach-file",
         title: "Attach a file for the agent to upload",
         "aria-label": "Attach a file",
-        onclick: () => this.fileInput.click(),
+        onclick: () => this.access.permissions.upload && this.fileInput.click(),
       },
       icon(ICONS.paperclip),
     );
@@ -391,7 +495,7 @@ export class ChatPanel {
         {
           class: "composer-box",
           ondragover: (e: DragEvent) => {
-            if (!e.dataTransfer?.types.includes("Files")) return;
+            if (!e.dataTransfer?.types.includes("Files") || !this.access.permissions.upload) return;
             e.preventDefault();
             (e.currentTarget as HTMLElement).classList.add("dropping");
           },
@@ -399,7 +503,7 @@ export class ChatPanel {
           ondrop: (e: DragEvent) => {
             (e.currentTarget as HTMLElement).classList.remove("dropping");
             const dropped = [...(e.dataTransfer?.files ?? [])];
-            if (!dropped.length) return;
+            if (!dropped.length || !this.access.permissions.upload) return;
             e.preventDefault();
             void this.uploadAll(dropped);
           },
@@ -410,7 +514,7 @@ export class ChatPanel {
         h(
           "div",
           { class: "composer-bar" },
-          attach,
+          this.attachButton,
           this.fileInput,
           h(
             "span",
@@ -435,7 +539,7 @@ export class ChatPanel {
         "header",
         { class: "chat-head" },
         iconButton(ICONS.menu, "Conversations", () => this.options.onToggleSidebar(), "menu-button"),
-        h("div", { class: "chat-title-wrap" }, this.title, this.titleInput, this.connection),
+        h("div", { class: "chat-title-wrap" }, this.title, this.titleInput, this.myRole, this.connection),
         this.headerActions,
         h(
           "a",
@@ -450,9 +554,12 @@ export class ChatPanel {
           icon(ICONS.settings),
         ),
       ),
+      this.presenceBar,
+      this.revokedEl,
       this.options.settingsBar ?? null,
       this.notice,
       this.scroller,
+      this.readOnlyNote,
       this.composer,
     );
     this.showHome();
@@ -461,6 +568,9 @@ export class ChatPanel {
   /** The home page: no conversation open; sending starts one. */
   showHome(): void {
     this.view = null;
+    this.access = OWNER_ACCESS;
+    this.presenceList.clear();
+    this.renderAccess();
     this.composer.hidden = false;
     this.timeline.clear();
     setText(this.title, "New conversation");
@@ -513,10 +623,7 @@ export class ChatPanel {
       this.stoppingRun = null;
       this.dismissedNotice = null;
     }
-    // A conversation that can't be opened offers nothing to do but leave.
-    this.headerActions.hidden = !!view.loadError;
-    this.composer.hidden = !!view.loadError;
-    this.connection.hidden = !!view.loadError;
+    this.renderAccess();
     this.renderHeader(view);
     // A new notice shows even when an identical one was dismissed before.
     if (previous && previous.notice !== view.notice) this.dismissedNotice = null;
@@ -533,6 +640,62 @@ export class ChatPanel {
       previous.readingTabs !== view.readingTabs
     ) {
       this.renderShared(view);
+    }
+  }
+
+  /** The reader's role, who is watching, and a removed access (App calls it on every change of them). */
+  setAccess(access: ChatAccess): void {
+    const previous = this.access;
+    this.access = access;
+    if (previous.presence !== access.presence || previous.showPresence !== access.showPresence) {
+      this.presenceList.update(access.showPresence && !access.revoked ? access.presence : []);
+    }
+    this.renderAccess();
+    if (this.view) this.renderHeader(this.view);
+  }
+
+  /** What the reader's role allows, shown: the composer, the header's buttons, the role badge, the notes. */
+  private renderAccess(): void {
+    const view = this.view;
+    const { permissions, role, revoked, owner } = this.access;
+    const open = !!view && !view.loadError;
+    // A conversation that can't be opened offers nothing to do but leave.
+    this.headerActions.hidden = !!view?.loadError;
+    this.connection.hidden = !!view?.loadError || !view;
+    this.composer.hidden = !!view?.loadError || revoked || !permissions.send;
+    this.attachButton.hidden = !permissions.upload;
+    this.renameButton.hidden = !permissions.settings || revoked;
+    this.deleteButton.hidden = !permissions.settings || revoked;
+    this.shareButton.hidden = !open || !permissions.share || revoked;
+    this.title.tabIndex = permissions.settings ? 0 : -1;
+    setAttr(this.title, "title", permissions.settings ? "Rename" : null);
+    this.title.classList.toggle("renamable", permissions.settings);
+
+    // How the conversation is shared with the reader (their own needs no badge: the Share button says it).
+    const showRole = open && !!role && role !== "owner" && !revoked;
+    this.myRole.hidden = !showRole;
+    if (showRole && role) {
+      setText(this.myRole, ACCESS_LABEL[role]);
+      setAttr(this.myRole, "data-role", role);
+      this.myRole.className = `role-badge role-${role}`;
+      setAttr(
+        this.myRole,
+        "title",
+        `Shared with you${owner ? ` by ${owner}` : ""} as a ${role}` +
+          (role === "viewer" ? ": you can watch, not act" : ": you can send messages and take over the browser"),
+      );
+    }
+    this.presenceBar.hidden = !open || revoked || !this.access.showPresence || this.access.presence.length === 0;
+    this.revokedEl.hidden = !revoked;
+
+    // A watcher is told why there is no composer (a reader whose role is not known yet is not: it comes soon).
+    const watching = open && !revoked && role === "viewer";
+    this.readOnlyNote.hidden = !watching;
+    if (watching) {
+      setText(
+        this.readOnlyNote,
+        `You are watching${owner ? ` ${owner}'s conversation` : ""} as a viewer: ask ${owner ?? "the owner"} to make you a controller to send messages or take over the browser.`,
+      );
     }
   }
 
@@ -584,7 +747,7 @@ export class ChatPanel {
     setText(this.runStatus, latest?.status === "waiting" ? "Waiting for you" : (latest?.status ?? ""));
     this.runStatus.className = `badge run-status status-${latest?.status ?? "none"}`;
     const active = !!latest && isActiveStatus(latest.status);
-    this.stopButton.hidden = !active;
+    this.stopButton.hidden = !active || !this.access.permissions.abort || this.access.revoked;
     if (!active) this.stoppingRun = null;
     this.stopButton.disabled = active && this.stoppingRun === latest.id;
   }
@@ -682,7 +845,7 @@ export class ChatPanel {
 
   private async submit(): Promise<void> {
     const content = this.input.value.trim();
-    if (!content || this.sending) return;
+    if (!content || this.sending || !this.access.permissions.send || this.access.revoked) return;
     this.sending = true;
     this.sendButton.disabled = true;
     this.setError([]);
@@ -716,7 +879,7 @@ export class ChatPanel {
   }
 
   private startRename(): void {
-    if (!this.view) return;
+    if (!this.view || !this.access.permissions.settings || this.access.revoked) return;
     this.titleInput.value = this.view.conversation?.title ?? "";
     this.title.hidden = true;
     this.titleInput.hidden = false;

@@ -1,7 +1,9 @@
-// Sidebar: the user's conversations (newest activity first), "New conversation", who is signed in.
+// Sidebar: the user's conversations and those shared with them (newest activity first; a shared one says
+// by whom), "New conversation", who is signed in.
 
+import { ROLE_LABEL, sharedByLabel } from "../access";
 import type { Conversation, Id } from "../api/types";
-import { h, icon, ICONS, KeyedList, setAttr, setText, type Component } from "../dom";
+import { h, icon, ICONS, KeyedList, present, setAttr, setText, type Component } from "../dom";
 import { RUN_STATUS_LABEL, relativeTime } from "../format";
 import type { AppState } from "../state";
 import { brandMark } from "./brand";
@@ -25,10 +27,12 @@ function createItem(row: Row): Component<Row> {
   const dot = h("span", { class: "status-dot" });
   const status = h("span", { class: "conv-status" });
   const when = h("span", { class: "conv-time" });
+  const sharedBy = h("span", { class: "conv-shared", "data-testid": "shared-by" });
+  const head = h("span", { class: "conv-head" }, title);
   const el = h(
     "a",
     { class: "conv-item", "data-testid": "conversation-item", "data-link": true },
-    title,
+    head,
     h("span", { class: "conv-meta" }, dot, status, when),
   );
   const update = ({ conversation: c, active }: Row): void => {
@@ -43,6 +47,13 @@ function createItem(row: Row): Component<Row> {
     dot.className = `status-dot status-${c.last_run_status ?? "none"}`;
     setText(status, c.last_run_status ? RUN_STATUS_LABEL[c.last_run_status] : "No runs yet");
     setText(when, relativeTime(c.updated_at));
+    const by = sharedByLabel(c);
+    setAttr(el, "data-shared", by ? "true" : "false");
+    setAttr(el, "data-role", c.role ?? null);
+    el.classList.toggle("shared", !!by);
+    present(head, sharedBy, !!by);
+    setText(sharedBy, by);
+    setAttr(sharedBy, "title", by && c.role ? `${ROLE_LABEL[c.role]}: ${by}` : null);
   };
   update(row);
   return { el, update };

@@ -264,6 +264,9 @@ export class ToolInspector {
   private formSchema: string | null = null;
   private lastCall: LastCall | null = null;
   private calling = false;
+  /** The reader may call tools by hand (owner, controller). */
+  private canCall = true;
+  private readonly readOnlyNote: HTMLElement;
 
   constructor(private readonly options: InspectorOptions) {
     this.heading = h("span", { class: "inspector-heading" });
@@ -291,6 +294,11 @@ export class ToolInspector {
     this.detailNote = h("div", { class: "inspector-detail-note", role: "note" });
     this.schema = h("pre", { class: "inspector-schema", "data-testid": "inspector-schema" });
     this.form = new ToolForm(() => void this.call());
+    this.readOnlyNote = h(
+      "p",
+      { class: "inspector-readonly", "data-testid": "inspector-readonly", hidden: true },
+      "You are watching: only the owner and controllers can call tools.",
+    );
     this.resultHead = h("div", { class: "inspector-result-head" });
     this.resultText = h("pre", { class: "inspector-result-text" });
     this.result = h(
@@ -331,6 +339,7 @@ export class ToolInspector {
       this.detailDescription,
       this.detailNote,
       h("details", { class: "inspector-schema-wrap" }, h("summary", null, "Input schema"), this.schema),
+      this.readOnlyNote,
       this.form.el,
     );
 
@@ -363,6 +372,15 @@ export class ToolInspector {
   /** Tools on the page, not counting SKILL tools the page shadows (for the tab's counter). */
   static countTools(tools: ToolsView): number {
     return tools.status === "ready" ? tools.tools.filter((t) => !t.shadowed).length : 0;
+  }
+
+  /** What the reader may do: viewers see the tools but get no Call form; only the owner switches SKILLs. */
+  setPermissions({ callTools, skills }: { callTools: boolean; skills: boolean }): void {
+    this.el.classList.toggle("no-skill-switch", !skills);
+    if (callTools === this.canCall) return;
+    this.canCall = callTools;
+    this.form.el.hidden = !callTools;
+    this.readOnlyNote.hidden = callTools;
   }
 
   update(view: ConversationView | null): void {
@@ -536,7 +554,7 @@ export class ToolInspector {
   private async call(): Promise<void> {
     const view = this.view;
     const name = this.selected;
-    if (!view || !name || this.calling) return;
+    if (!view || !name || this.calling || !this.canCall) return;
     const { arguments: args, errors } = this.form.read();
     if (Object.keys(errors).length) return;
     this.calling = true;

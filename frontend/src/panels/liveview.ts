@@ -1,9 +1,12 @@
 // Live view: draws the latest `frame` (base64 JPEG) on a canvas, scaled to fit, one per animation
-// frame — a newer frame always replaces an older one, frames never queue. With "Take control" on,
-// clicks, drags, moves, wheel and keys on the picture go back over the websocket as `input` commands.
+// frame — a newer frame always replaces an older one, frames never queue. "Take control" takes the browser's
+// controls on the server (one person at a time; the agent pauses after its current step): while you hold
+// them, clicks, drags, moves, wheel and keys on the picture go back over the websocket as `input` commands;
+// "Hand back" lets the agent continue. The header says who holds them.
 
+import type { ControlUi } from "../access";
 import type { FrameEvent, InputCommand, Modifier, MouseButton } from "../api/types";
-import { h, icon, ICONS, setText } from "../dom";
+import { h, icon, ICONS, present, setAttr, setText } from "../dom";
 
 // --- Pure parts (unit-tested) ---
 
@@ -297,7 +300,20 @@ export interface LiveViewOptions {
   tabBar: HTMLElement;
   /** The Tool Inspector, shown in place of the picture when its tab is chosen. */
   inspector: HTMLElement;
+  /** Takes the browser's controls (true) or hands them back (false); `setControl` shows the outcome. */
+  onControl: (take: boolean) => void;
 }
+
+/** Before a conversation says who the reader is: nothing offered, nobody holds the controls. */
+const NO_CONTROL: ControlUi = {
+  offered: false,
+  mine: false,
+  checked: false,
+  disabled: true,
+  label: "Take control",
+  hint: "",
+  holder: null,
+};
 
 /** What the panel under the tab bar shows: the live picture, or the Tool Inspector. */
 export type LiveMode = "browser" | "tools";
@@ -315,6 +331,17 @@ export class LiveView {
   private readonly foot: HTMLElement;
   private readonly control: HTMLInputElement;
   private readonly controlLabel: HTMLElement;
+  private readonly controlText: HTMLElement;
+  private readonly controlStatus: HTMLElement;
+  private readonly controlHolder: HTMLElement;
+  private readonly controlStatusText: HTMLElement;
+  private readonly handBack: HTMLButtonElement;
+  private readonly headControls: HTMLElement;
+  private controlUi: ControlUi = NO_CONTROL;
+  private mode: LiveMode = "browser";
+  private readonly emptyText: HTMLElement;
+  /** Said in place of the picture (and under it) when nothing may be shown, e.g. the access was removed. */
+  private emptyMessage: string | null = null;
   private readonly modeButtons: Record<LiveMode, HTMLButtonElement>;
   private readonly toolCount: HTMLElement;
   private readonly frames: LatestWins<FrameEvent, ImageBitmap>;
@@ -340,12 +367,13 @@ export class LiveView {
       hidden: true,
       "aria-label": "Live view of the agent's browser",
     });
+    this.emptyText = h("span", null, "The agent's browser appears here while it works.");
     this.empty = h(
       "div",
       { class: "live-empty", "data-testid": "live-view-empty" },
       icon(ICONS.monitor, 36),
       h("strong", null, "No live view"),
-      h("span", null, "The agent's browser appears here while it works."),
+      this.emptyText,
     );
     this.stage = h("div", { class: "live-stage", tabindex: "-1" }, this.canvas, this.empty);
     this.meta = h("span", { class: "live-meta" });
@@ -356,9 +384,36 @@ export class LiveView {
       role: "switch",
       "aria-label": "Take control",
     });
-    this.control.addEventListener("change", () => this.onControlChanged());
-    this.foot = h("p", { class: "live-foot" });
-    this.controlLabel = h("label", { class: "switch-label" }, this.control, h("span", null, "Take control"));
+    // The switch asks; what it shows comes back from the server (setControl), not from the click.
+    this.control.addEventListener("change", () => {
+      const take = this.control.checked;
+      this.control.checked = this.controlUi.checked;
+      this.options.onControl(take);
+    });
+    this.foot = h("p", { class: "live-foot", "data-testid": "live-foot" });
+    this.controlText = h("span", null, "Take control");
+    this.controlLabel = h("label", { class: "switch-label take-control" }, this.control, this.controlText);
+    this.controlHolder = h("span", { class: "control-holder-name", "data-testid": "control-holder" });
+    this.controlStatusText = h("span", { class: "control-status-text" });
+    this.controlStatus = h(
+      "span",
+      { class: "control-status", "data-testid": "control-status", role: "status" },
+      icon(ICONS.cursor, 13),
+      this.controlHolder,
+      this.controlStatusText,
+    );
+    this.handBack = h(
+      "button",
+      {
+        class: "btn btn-secondary btn-sm hand-back",
+        type: "button",
+        "data-testid": "hand-back",
+        title: "Give the browser back to the agent: it continues from the page as you left it",
+        onclick: () => this.options.onControl(false),
+      },
+      "Hand back",
+    );
+    this.headControls = h("div", { class: "live-head-controls" }, this.controlStatus, this.controlLabel);
     this.toolCount = h("span", { class: "live-mode-count", "data-testid": "tool-count", hidden: true });
     const modeButton = (mode: LiveMode, label: string, ...extra: HTMLElement[]): HTMLButtonElement =>
       h(
@@ -391,7 +446,7 @@ export class LiveView {
           this.modeButtons.tools,
         ),
         this.meta,
-        this.controlLabel,
+        this.headControls,
       ),
       options.tabBar,
       this.stage,
@@ -425,16 +480,47 @@ export class LiveView {
       button.setAttribute("aria-selected", key === mode ? "true" : "false");
       button.classList.toggle("active", key === mode);
     }
+    this.mode = mode;
     this.stage.hidden = tools;
     this.foot.hidden = tools;
     this.meta.hidden = tools;
-    this.controlLabel.hidden = tools;
+    this.headControls.hidden = tools;
     this.options.inspector.hidden = !tools;
-    // Typing must not go to a page nobody sees.
-    if (tools && this.control.checked) {
-      this.control.checked = false;
-      this.onControlChanged();
-    }
+    // Typing must not go to a page nobody sees (the controls stay yours until you hand them back).
+    this.onControlChanged();
+  }
+
+  /**
+   * Shows who holds the browser's controls and what the switch offers (access.controlUi): input goes to
+   * the page only while the signed-in user holds them.
+   */
+  setControl(ui: ControlUi): void {
+    this.controlUi = ui;
+    present(this.headControls, this.controlLabel, ui.offered);
+    this.control.checked = ui.checked;
+    this.control.disabled = !this.enabled || ui.disabled;
+    setAttr(this.control, "aria-label", ui.label);
+    setAttr(this.control, "data-holding", ui.mine ? "true" : "false");
+    setText(this.controlText, ui.label);
+    setAttr(this.controlLabel, "title", ui.hint || null);
+    // Who holds the controls, when someone does (nobody: the agent has the browser, as the foot says).
+    setText(this.controlHolder, ui.holder ?? "");
+    setText(this.controlStatusText, ui.holder === null ? "" : " has control");
+    setAttr(this.controlStatus, "data-holder", ui.holder);
+    setAttr(this.controlStatus, "title", ui.holder === null ? null : ui.mine ? "You have control of the browser" : `${ui.holder} has control of the browser`);
+    this.controlStatus.hidden = ui.holder === null;
+    this.controlStatus.classList.toggle("mine", ui.mine);
+    // Holding the controls, "Hand back" says what the switch would; the switch keeps its state for assistive tech.
+    this.controlLabel.classList.toggle("visually-hidden", ui.mine && !ui.disabled);
+    present(this.headControls, this.handBack, ui.mine && ui.offered && !ui.disabled);
+    this.onControlChanged();
+  }
+
+  /** Says why there is no picture (e.g. the access was removed) instead of the usual hint. */
+  setEmptyMessage(text: string | null): void {
+    this.emptyMessage = text;
+    setText(this.emptyText, text ?? "The agent's browser appears here while it works.");
+    this.onControlChanged();
   }
 
   /** The number of tools on the page, on the Tools tab. */
@@ -460,30 +546,28 @@ export class LiveView {
     this.canvas.setAttribute("data-has-frame", "false");
     this.canvas.setAttribute("data-frames", "0");
     this.empty.hidden = false;
-    this.control.checked = false;
-    this.control.disabled = !enabled;
-    this.onControlChanged();
+    this.setEmptyMessage(null);
+    this.setControl(enabled ? this.controlUi : NO_CONTROL);
     setText(this.meta, "");
   }
 
+  /** Input goes to the page: a conversation is open, its picture shows, and the signed-in user holds the controls. */
   private get controlling(): boolean {
-    return this.enabled && this.control.checked;
+    return this.enabled && this.mode === "browser" && this.controlUi.mine;
   }
 
   private onControlChanged(): void {
     const on = this.controlling;
+    const was = this.stage.classList.contains("controlling");
     if (!on) this.endGesture();
     this.stage.classList.toggle("controlling", on);
     this.stage.tabIndex = on ? 0 : -1;
     setText(
       this.foot,
-      !this.enabled
-        ? "Open a conversation to see its browser."
-        : on
-          ? "You have control: clicks, drags, scrolling and typing go to the page."
-          : "View only. Turn on Take control to click and type in the page.",
+      this.enabled ? this.controlUi.hint : (this.emptyMessage ?? "Open a conversation to see its browser."),
     );
-    if (on) this.stage.focus({ preventScroll: true });
+    this.foot.hidden = this.mode !== "browser" || !this.foot.textContent;
+    if (on && !was) this.stage.focus({ preventScroll: true });
   }
 
   private onDrawn(width: number, height: number): void {

@@ -288,6 +288,10 @@ export class TabBar {
   private entries: ContextEntry[] = [];
   private tick: ReturnType<typeof setInterval> | null = null;
   private enabled = false;
+  /** The reader may run browser actions by hand (owner, controller); a viewer only watches. */
+  private canNavigate = true;
+  /** The reader may read tabs into the context and share them (owner, controller). */
+  private canShare = true;
   /** What the address bar shows when nobody is editing it: the active tab's address (or one just submitted). */
   private shownUrl = "";
   /** A focus that came from a click: its mouseup must not undo the select-all. */
@@ -303,7 +307,7 @@ export class TabBar {
     const handlers: TabHandlers = {
       select: (tab) => !tab.active && void this.run("switch_tab", { tab_id: tab.id }),
       close: (tab) => void this.run("close_tab", { tab_id: tab.id }),
-      share: (tab, on) => this.enabled && this.options.share(tab.id, on),
+      share: (tab, on) => this.enabled && this.canShare && this.options.share(tab.id, on),
     };
     this.list = new KeyedList(strip, (t) => t.tab.id, (t) => createTab(t, handlers));
     const contextItems = h("ul", { class: "ctx-list" });
@@ -312,8 +316,8 @@ export class TabBar {
       (e) => e.tab.id,
       (e) =>
         createContextItem(e, {
-          refresh: (tabId) => this.enabled && this.options.refresh(tabId),
-          remove: (tabId) => this.enabled && this.options.removeContext(tabId),
+          refresh: (tabId) => this.enabled && this.canShare && this.options.refresh(tabId),
+          remove: (tabId) => this.enabled && this.canShare && this.options.removeContext(tabId),
         }),
     );
     this.contextEl = h(
@@ -384,6 +388,20 @@ export class TabBar {
     this.renderControls();
   }
 
+  /**
+   * What the reader may do: a viewer sees the tabs, the address and the context but gets no navigation
+   * (address bar read-only, no back / forward / reload, no new or closing tabs) and no share toggles.
+   */
+  setPermissions({ navigate, shareTabs }: { navigate: boolean; shareTabs: boolean }): void {
+    if (navigate === this.canNavigate && shareTabs === this.canShare) return;
+    this.canNavigate = navigate;
+    this.canShare = shareTabs;
+    this.el.classList.toggle("no-navigate", !navigate);
+    this.el.classList.toggle("no-share", !shareTabs);
+    if (!navigate && this.editing) this.address.blur();
+    this.renderControls();
+  }
+
   update({ tabs, shared, reading }: TabBarState): void {
     this.tabs = tabs;
     this.list.update(tabs.map((tab) => ({ tab, share: shareState(tab, shared, reading) })));
@@ -419,12 +437,19 @@ export class TabBar {
   private renderControls(): void {
     const hasTab = this.tabs.some((t) => t.active);
     this.address.disabled = !this.enabled;
+    this.address.readOnly = !this.canNavigate;
+    this.address.placeholder = this.canNavigate ? "Type an address and press Enter" : "";
+    setAttr(this.address, "title", this.canNavigate ? null : "Only the owner and controllers can navigate");
     this.newTab.disabled = !this.enabled;
-    for (const button of this.navButtons) button.disabled = !this.enabled || !hasTab;
+    this.newTab.hidden = !this.canNavigate;
+    for (const button of this.navButtons) {
+      button.disabled = !this.enabled || !hasTab;
+      button.hidden = !this.canNavigate;
+    }
   }
 
   private async run(action: BrowserAction, args?: Record<string, unknown>): Promise<boolean> {
-    if (!this.enabled) return false;
+    if (!this.enabled || !this.canNavigate) return false;
     return this.options.act(action, args);
   }
 
@@ -448,7 +473,7 @@ export class TabBar {
       if (e.isComposing) return;
       if (e.key === "Enter") {
         e.preventDefault();
-        void this.submit();
+        if (this.canNavigate) void this.submit();
       } else if (e.key === "Escape") {
         e.preventDefault();
         input.value = this.shownUrl;
