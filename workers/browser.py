@@ -145,6 +145,9 @@ class SessionHost:
         stream = self._streams.get(conversation_id)
         if watching and session is not None and (stream is None or not stream.active):
             self._streams[conversation_id] = await session.screencast.subscribe(self._frame_sender(conversation_id))
+        elif watching and session is not None and session.screencast.last_frame is not None:
+            # Someone joined a stream already running: a still page sends no new frame, so send the last one.
+            await self._frame_sender(conversation_id)(session.screencast.last_frame)
         elif not watching and stream is not None:
             self._streams.pop(conversation_id, None)
             await stream.close()

@@ -70,3 +70,17 @@ async def test_input_of_an_unknown_kind_is_refused(pages: str, stream_factory: C
     await stream.communicator.send_json_to({"type": "input", "kind": "teleport", "x": 0.5, "y": 0.5})
     error = await stream.until(lambda e: e["type"] == "error")
     assert "Unknown input kind" in error["detail"]
+
+
+async def test_a_second_viewer_of_a_still_page_gets_the_picture_at_once(
+    pages: str, stream_factory: Callable[..., Any]
+) -> None:
+    conversation = await sync_to_async(ConversationFactory)()
+    client = await sync_to_async(signed_in)(conversation.owner)
+    opened = await sync_to_async(act)(client, conversation.pk, "navigate", url=f"{pages}/clicker.html")
+    assert opened.status == "succeeded", opened.error
+    first = await stream_factory(conversation.owner, conversation.pk)
+    await first.until(lambda e: e["type"] == "frame", wait_s=20)
+    second = await stream_factory(conversation.owner, conversation.pk)
+    frame = await second.until(lambda e: e["type"] == "frame", wait_s=5)
+    assert frame["width"] > 0
