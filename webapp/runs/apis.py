@@ -61,7 +61,8 @@ class RunDebugApi(APIView):
         }
     )
     def get(self, request: Request, run_id: int) -> Response:
-        run = run_get(user=request.user, run_id=run_id)
+        # The exact payloads can hold the owner's notes and personas: the owner only.
+        run = run_get(user=request.user, run_id=run_id, need="owner")
         return Response(
             {
                 "run": run.pk,
