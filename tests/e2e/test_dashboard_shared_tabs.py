@@ -62,11 +62,15 @@ async def test_share_two_then_one_then_none(web_server: str, llm: ScriptedLLM, b
         await bar.fill(f"{pages}/article.html")
         await bar.press("Enter")
         await expect(page.locator("[data-testid=tab][data-active=true]")).to_contain_text("night train", timeout=20_000)
+        # The browser takes one action at a time: let the navigation finish before opening a tab.
+        await expect(page.get_by_test_id("run-status")).to_have_text(re.compile("succeeded"), timeout=20_000)
         await page.get_by_test_id("tab-new").click()
         await expect(page.get_by_test_id("tab")).to_have_count(2, timeout=20_000)
+        await expect(page.get_by_test_id("run-status")).to_have_text(re.compile("succeeded"), timeout=20_000)
         await bar.fill(f"{pages}/second.html")
         await bar.press("Enter")
         await expect(page.locator("[data-testid=tab][data-active=true]")).to_contain_text("Harbour", timeout=20_000)
+        await expect(page.get_by_test_id("run-status")).to_have_text(re.compile("succeeded"), timeout=20_000)
 
         shares = page.get_by_test_id("tab-share")
         for n in range(2):

@@ -162,3 +162,10 @@ def test_openapi_schema_describes_the_api(api: APIClient) -> None:
     text = response.content.decode()
     assert "/api/conversations/{conversation_id}/messages/" in text
     assert "/api/runs/{run_id}/abort/" in text
+
+
+def test_a_message_records_who_wrote_it(api: APIClient, conversation: object, user: object) -> None:
+    body = api.post(f"/api/conversations/{conversation.pk}/messages/", {"content": "Hello"}, format="json").json()
+    assert body["message"]["author"] == user.username
+    listed = api.get(f"/api/conversations/{conversation.pk}/messages/").json()
+    assert listed[0]["author"] == user.username

@@ -91,6 +91,7 @@ class MessageListApi(APIView):
             conversation=conversation,
             content=data.validated_data["content"],
             tab_ids=data.validated_data.get("tab_ids", []),
+            author=request.user,
         )
         return Response(
             {"message": MessageOutput(message).data, "run": RunOutput(run).data}, status=status.HTTP_201_CREATED

@@ -41,6 +41,10 @@ class Message(models.Model):
     conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="messages")
     role = models.CharField(max_length=16, choices=Role.choices)
     content = models.TextField()
+    # Who wrote a user message: the owner, or a teammate with control of a shared conversation.
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     run = models.ForeignKey("runs.Run", on_delete=models.SET_NULL, null=True, blank=True, related_name="messages")
     created_at = models.DateTimeField(auto_now_add=True)
 

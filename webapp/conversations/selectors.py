@@ -31,4 +31,4 @@ def conversation_get(
 
 
 def message_list(*, conversation: Conversation) -> QuerySet[Message]:
-    return conversation.messages.all()
+    return conversation.messages.select_related("author")

@@ -36,6 +36,8 @@ class ConversationOutput(serializers.ModelSerializer[Conversation]):
 
 
 class MessageOutput(serializers.ModelSerializer[Message]):
+    author = serializers.SlugRelatedField(slug_field="username", read_only=True)
+
     class Meta:
         model = Message
-        fields = ["id", "conversation", "role", "content", "run", "created_at"]
+        fields = ["id", "conversation", "role", "content", "author", "run", "created_at"]

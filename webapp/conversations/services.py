@@ -74,7 +74,9 @@ def conversation_delete(*, conversation: Conversation) -> None:
 
 
 @transaction.atomic
-def message_send(*, conversation: Conversation, content: str, tab_ids: list[str] | None = None) -> tuple[Message, Run]:
+def message_send(
+    *, conversation: Conversation, content: str, tab_ids: list[str] | None = None, author: Any = None
+) -> tuple[Message, Run]:
     """Store the user's message and queue a run for it; the worker picks it up after the commit.
 
     ``tab_ids`` are the tabs shared with this send: they replace the previous send's set (an empty list
@@ -102,7 +104,9 @@ def message_send(*, conversation: Conversation, content: str, tab_ids: list[str]
         raise ApplicationError(
             "The agent is still working on the previous message.", status_code=status.HTTP_409_CONFLICT
         ) from exc
-    message = Message.objects.create(conversation=conversation, role=Message.Role.USER, content=content, run=run)
+    message = Message.objects.create(
+        conversation=conversation, role=Message.Role.USER, content=content, run=run, author=author
+    )
     if not conversation.title:
         conversation.title = _title_from(content)
     conversation.save(update_fields=["title", "updated_at"])

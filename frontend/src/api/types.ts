@@ -106,6 +106,8 @@ export interface Message {
   conversation: Id;
   role: MessageRole;
   content: string;
+  /** Who wrote a user message (a teammate with control writes in a shared conversation); null for the agent. */
+  author?: string | null;
   run: Id | null;
   created_at: string;
 }

@@ -133,7 +133,19 @@ const ROLE_LABEL: Record<Message["role"], string> = {
 };
 const ROLE_INITIAL: Record<Message["role"], string | null> = { user: "You", assistant: null, tool: "⚙", system: "i" };
 
+/** The signed-in user's name, so a teammate's messages are labelled with theirs instead of "You". */
+let currentUsername = "";
+export function setCurrentUsername(name: string): void {
+  currentUsername = name;
+}
+
+export function messageLabel(role: Message["role"], author: string | null | undefined, me: string): string {
+  if (role === "user" && author && author !== me) return author;
+  return ROLE_LABEL[role];
+}
+
 interface BubbleData {
+  author?: string | null;
   role: Message["role"];
   content: string;
   streaming: boolean;
@@ -162,7 +174,8 @@ function createBubble(initial: BubbleData): Component<BubbleData> {
     // Avatar and label are drawn by CSS from attributes so the bubble's text is the message alone.
     if (data.role === "assistant" && !avatar.firstChild) avatar.appendChild(brandMark(18));
     setAttr(avatar, "data-initial", ROLE_INITIAL[data.role]);
-    setAttr(label, "data-label", ROLE_LABEL[data.role]);
+    setAttr(label, "data-label", messageLabel(data.role, data.author, currentUsername));
+    setAttr(el, "data-author", data.author ?? null);
     const text = data.content + (data.interrupted ? "\n\n(Reply interrupted.)" : "");
     if (text !== shown) {
       shown = text;
@@ -177,7 +190,14 @@ function createBubble(initial: BubbleData): Component<BubbleData> {
 function bubbleData(item: TimelineItem): BubbleData | null {
   if (item.kind === "message") {
     const m = item.message;
-    return { role: m.role, content: m.content, streaming: false, interrupted: false, id: String(m.id) };
+    return {
+      role: m.role,
+      author: m.author ?? null,
+      content: m.content,
+      streaming: false,
+      interrupted: false,
+      id: String(m.id),
+    };
   }
   if (item.kind === "streaming") {
     return { role: "assistant", content: item.text, streaming: item.active, interrupted: !item.active, id: item.key };

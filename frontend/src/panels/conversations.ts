@@ -1,6 +1,7 @@
 // Sidebar: the user's conversations and those shared with them (newest activity first; a shared one says
 // by whom), "New conversation", who is signed in.
 
+import { setCurrentUsername } from "./chat";
 import { ROLE_LABEL, sharedByLabel } from "../access";
 import type { Conversation, Id } from "../api/types";
 import { h, icon, ICONS, KeyedList, present, setAttr, setText, type Component } from "../dom";
@@ -137,6 +138,7 @@ export class ConversationsPanel {
     this.state = state;
     const name = state.user?.username ?? "";
     setText(this.userName, name);
+    setCurrentUsername(name);
     setText(this.avatar, name.charAt(0).toUpperCase());
     const activeId: Id | null = state.activeConversationId;
     this.list.update(state.conversations.map((c) => ({ conversation: c, active: c.id === activeId })));
