@@ -23,6 +23,8 @@ run: system venv frontend migrate
 
 test: system venv frontend
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy agents browser_pool workers webapp
 	cd frontend && npm test --silent
 	$(PY) -m pytest
 

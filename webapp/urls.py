@@ -1,10 +1,10 @@
 from django.contrib import admin
-from django.urls import include, path, re_path
+from django.urls import URLPattern, URLResolver, include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from webapp.core.views import dashboard
 
-api_patterns = [
+api_patterns: list[URLPattern | URLResolver] = [
     path("auth/", include("webapp.accounts.urls")),
     path("", include("webapp.conversations.urls")),
     path("", include("webapp.runs.urls")),

@@ -29,7 +29,9 @@ async def sign_up(page: Page, base_url: str, username: str) -> None:
 async def test_sign_up_chat_stream_reload_and_privacy(web_server: str, llm: ScriptedLLM, browser: Browser) -> None:
     def answer(request: dict[str, object]) -> Reply:
         question = last_user_text(request)
-        return Reply(content=f"Here is what I found about {question}: tall mountains.", chunk_size=4, chunk_delay_s=0.05)
+        return Reply(
+            content=f"Here is what I found about {question}: tall mountains.", chunk_size=4, chunk_delay_s=0.05
+        )
 
     llm.script(answer)
     owner = await browser.new_context()

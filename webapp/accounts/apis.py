@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from webapp.accounts.services import api_token_revoke, api_token_rotate, user_create
+from webapp.core.users import request_user
 
 
 class UserOutput(serializers.Serializer):
@@ -86,10 +87,10 @@ class TokenOutput(serializers.Serializer):
 class TokenApi(APIView):
     @extend_schema(request=None, responses={201: TokenOutput})
     def post(self, request: Request) -> Response:
-        token = api_token_rotate(user=request.user)
+        token = api_token_rotate(user=request_user(request))
         return Response(TokenOutput(token).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={204: None})
     def delete(self, request: Request) -> Response:
-        api_token_revoke(user=request.user)
+        api_token_revoke(user=request_user(request))
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -11,11 +10,9 @@ from rest_framework.authtoken.models import Token
 
 from webapp.core.exceptions import ApplicationError
 
-User = get_user_model()
-
 
 @transaction.atomic
-def user_create(*, username: str, password: str) -> AbstractBaseUser:
+def user_create(*, username: str, password: str) -> User:
     if User.objects.filter(username__iexact=username).exists():
         raise ApplicationError("That username is taken.")
     user = User(username=username)
@@ -30,7 +27,7 @@ def user_create(*, username: str, password: str) -> AbstractBaseUser:
 
 
 @transaction.atomic
-def admin_ensure(*, username: str, password: str, email: str = "") -> tuple[AbstractBaseUser, bool]:
+def admin_ensure(*, username: str, password: str, email: str = "") -> tuple[User, bool]:
     """Create the administrator, or reset its password: safe to run at every deployment."""
     user, created = User.objects.get_or_create(username=username, defaults={"email": email})
     user.is_staff = True
@@ -41,11 +38,11 @@ def admin_ensure(*, username: str, password: str, email: str = "") -> tuple[Abst
 
 
 @transaction.atomic
-def api_token_rotate(*, user: AbstractBaseUser) -> Token:
+def api_token_rotate(*, user: User) -> Token:
     Token.objects.filter(user=user).delete()
     return Token.objects.create(user=user)
 
 
 @transaction.atomic
-def api_token_revoke(*, user: AbstractBaseUser) -> None:
+def api_token_revoke(*, user: User) -> None:
     Token.objects.filter(user=user).delete()

@@ -14,6 +14,7 @@ from webapp.conversations.models import Conversation
 from webapp.conversations.selectors import conversation_get, conversation_list, message_list
 from webapp.conversations.serializers import ConversationOutput, MessageOutput
 from webapp.conversations.services import conversation_create, conversation_delete, conversation_update, message_send
+from webapp.core.users import request_user
 from webapp.llm.selectors import model_profile_get
 from webapp.runs.serializers import RunOutput
 
@@ -40,7 +41,9 @@ class ConversationListApi(APIView):
     def post(self, request: Request) -> Response:
         data = ConversationInput(data=request.data)
         data.is_valid(raise_exception=True)
-        conversation = conversation_create(owner=request.user, **_resolve_profile(request, dict(data.validated_data)))
+        conversation = conversation_create(
+            owner=request_user(request), **_resolve_profile(request, dict(data.validated_data))
+        )
         return Response(ConversationOutput(conversation).data, status=status.HTTP_201_CREATED)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from webapp.conversations.models import Conversation, Message
@@ -36,7 +38,7 @@ class ConversationOutput(serializers.ModelSerializer[Conversation]):
 
 
 class MessageOutput(serializers.ModelSerializer[Message]):
-    author = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    author: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(slug_field="username", read_only=True)
 
     class Meta:
         model = Message

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from rest_framework import status
 
@@ -32,7 +32,7 @@ def _check_profile(owner_id: int, profile: ModelProfile | None) -> None:
 @transaction.atomic
 def conversation_create(
     *,
-    owner: AbstractBaseUser,
+    owner: User,
     title: str = "",
     model_profile: ModelProfile | None = None,
     show_reasoning: bool = False,

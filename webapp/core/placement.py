@@ -67,7 +67,9 @@ def _load_ratio(info: dict[str, Any]) -> tuple[float, int]:
 
 def session_home(conversation_id: int) -> str | None:
     raw = client().get(session_home_key(conversation_id))
-    return raw.decode() if raw else None
+    if not raw:
+        return None
+    return raw.decode() if isinstance(raw, bytes) else str(raw)
 
 
 def queue_for_conversation(conversation_id: int) -> str:

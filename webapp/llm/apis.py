@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from agents.llm.providers import PROVIDERS
+from webapp.core.users import request_user
 from webapp.llm.connection import connection_check
 from webapp.llm.models import ModelProfile
 from webapp.llm.selectors import (
@@ -71,7 +72,9 @@ class ModelProfileListApi(APIView):
             fields.setdefault("supports_tools", preset.supports_tools)
             fields.setdefault("supports_vision", preset.supports_vision)
             fields.setdefault("parallel_tool_calls", preset.parallel_tool_calls)
-        profile = model_profile_create(owner=request.user, fallback=None if fallback is ... else fallback, **fields)
+        profile = model_profile_create(
+            owner=request_user(request), fallback=None if fallback is ... else fallback, **fields
+        )
         return Response(ModelProfileOutput(profile).data, status=status.HTTP_201_CREATED)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from webapp.core.exceptions import ApplicationError
@@ -17,7 +17,7 @@ _FIELDS = (
 )  # fmt: skip
 
 
-def _check_fallback(*, owner: AbstractBaseUser, profile: ModelProfile | None, fallback: ModelProfile | None) -> None:
+def _check_fallback(*, owner: User, profile: ModelProfile | None, fallback: ModelProfile | None) -> None:
     if fallback is None:
         return
     if fallback.owner_id != owner.pk:
@@ -28,7 +28,7 @@ def _check_fallback(*, owner: AbstractBaseUser, profile: ModelProfile | None, fa
 
 @transaction.atomic
 def model_profile_create(
-    *, owner: AbstractBaseUser, api_key: str = "", fallback: ModelProfile | None = None, **fields: Any
+    *, owner: User, api_key: str = "", fallback: ModelProfile | None = None, **fields: Any
 ) -> ModelProfile:
     _check_fallback(owner=owner, profile=None, fallback=fallback)
     profile = ModelProfile(owner=owner, fallback=fallback, api_key_encrypted=encrypt(api_key))

@@ -8,6 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from webapp.core.users import request_user
 from webapp.memory.models import Note, Persona
 from webapp.memory.selectors import note_get, note_list, persona_get, persona_list
 from webapp.memory.services import (
@@ -40,7 +41,7 @@ class NoteListApi(APIView):
     def post(self, request: Request) -> Response:
         data = NoteInput(data=request.data)
         data.is_valid(raise_exception=True)
-        return Response(NoteOutput(note_create(owner=request.user, **data.validated_data)).data, status=201)
+        return Response(NoteOutput(note_create(owner=request_user(request), **data.validated_data)).data, status=201)
 
 
 class NoteDetailApi(APIView):
@@ -82,7 +83,9 @@ class PersonaListApi(APIView):
     def post(self, request: Request) -> Response:
         data = PersonaInput(data=request.data)
         data.is_valid(raise_exception=True)
-        return Response(PersonaOutput(persona_create(owner=request.user, **data.validated_data)).data, status=201)
+        return Response(
+            PersonaOutput(persona_create(owner=request_user(request), **data.validated_data)).data, status=201
+        )
 
 
 class PersonaDetailApi(APIView):

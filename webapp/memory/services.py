@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from webapp.core.exceptions import ApplicationError
@@ -12,7 +12,7 @@ from webapp.memory.models import Note, Persona
 
 
 @transaction.atomic
-def note_create(*, owner: AbstractBaseUser, title: str, body: str) -> Note:
+def note_create(*, owner: User, title: str, body: str) -> Note:
     return Note.objects.create(owner=owner, title=title.strip(), body=body.strip())
 
 
@@ -30,7 +30,7 @@ def note_delete(*, note: Note) -> None:
 
 
 @transaction.atomic
-def persona_create(*, owner: AbstractBaseUser, name: str, voice: str, instructions: str = "") -> Persona:
+def persona_create(*, owner: User, name: str, voice: str, instructions: str = "") -> Persona:
     try:
         with transaction.atomic():
             return Persona.objects.create(

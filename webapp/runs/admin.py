@@ -6,7 +6,7 @@ from webapp.runs.models import Run, Step
 class StepInline(admin.TabularInline):
     model = Step
     extra = 0
-    fields = ["index", "kind", "action", "status", "duration_ms", "error"]
+    fields = ("index", "kind", "action", "status", "duration_ms", "error")
     readonly_fields = fields
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.urls import reverse
 from rest_framework import serializers
 
@@ -46,7 +48,7 @@ class RunOutput(serializers.ModelSerializer[Run]):
 
 
 class ConfirmationOutput(serializers.ModelSerializer[Confirmation]):
-    decided_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    decided_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(slug_field="username", read_only=True)
 
     class Meta:
         model = Confirmation
