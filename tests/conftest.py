@@ -48,6 +48,17 @@ def redis_url() -> Iterator[str]:
     server.stop()
 
 
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer() -> Iterator[None]:
+    """A channel layer per test: channels_redis keeps asyncio locks that belong to the loop that made them, and
+    each async test runs on a loop of its own (a lock left held by an ended test's loop would break the next)."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
 @pytest.fixture(scope="session")
 def scripted_llm_server() -> Iterator[ScriptedLLM]:
     server = ScriptedLLM()
