@@ -19,6 +19,7 @@ from agents.events import ConfirmationRequest, PlanStep
 from agents.safety import SafetyConfig
 from browser_pool.errors import BrowserCrashedError
 from browser_pool.types import TabInfo
+from tests.support.llm_server import Reply
 
 
 @dataclass
@@ -221,3 +222,39 @@ def fenced(tool: str, arguments: dict[str, Any], thought: str = "") -> str:
     """A reply in the fenced-JSON protocol."""
     block = json.dumps({"tool": tool, "arguments": arguments})
     return f"{thought}\n```json\n{block}\n```" if thought else f"```json\n{block}\n```"
+
+
+# -- a scripted model for the order-form task (agent tests and the dashboard's end-to-end test) -----------------
+
+RESULT = re.compile(r"Thanks, (?P<name>[^!]+)! Your card goes to (?P<email>\S+)\. Order number (?P<number>[\w-]+)\.")
+
+
+def act(protocol: str, tool: str, arguments: dict[str, Any]) -> Reply:
+    if protocol == "native":
+        return Reply(tool_calls=[{"name": tool, "arguments": arguments}])
+    return Reply(content=fenced(tool, arguments, thought=f"Next: {tool}."))
+
+
+def form_filler(protocol: str) -> Any:
+    """Order a card: open the page, look, fill name and email, submit, read the result. Every index comes from
+    the element list the agent sent; the answer comes from the page text after the click."""
+
+    def handler(request: dict[str, Any]) -> Reply:
+        made = calls_made(request)
+        if not made:
+            url = re.search(r"http://\S+", user_request(request))
+            assert url is not None
+            return act(protocol, "navigate", {"url": url.group(0)})
+        if made[-1] == "navigate":
+            return act(protocol, "get_elements", {})
+        if made.count("type") == 0:
+            return act(protocol, "type", {"index": find_index(request, "Name", "input"), "text": "Ada Lovelace"})
+        if made.count("type") == 1:
+            return act(protocol, "type", {"index": find_index(request, "Email", "input"), "text": "ada@example.com"})
+        if "click" not in made:
+            return act(protocol, "click", {"index": find_index(request, "Submit", "button")})
+        found = RESULT.search(last_observation(request))
+        assert found is not None, last_observation(request)
+        return Reply(content=f"Done: the card for {found['name']} goes to {found['email']}, order {found['number']}.")
+
+    return handler

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -15,56 +14,23 @@ from browser_pool.session import Session
 from tests.agents.support import (
     RecordingSink,
     abort_when,
+    act,
     calls_made,
     config,
-    fenced,
     find_index,
+    form_filler,
     last_observation,
     message_text,
     observations,
-    user_request,
 )
 from tests.support.llm_server import Reply, ScriptedLLM
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
 
-RESULT = re.compile(r"Thanks, (?P<name>[^!]+)! Your card goes to (?P<email>\S+)\. Order number (?P<number>[\w-]+)\.")
-
 
 def safe_for(site: str, **config: Any) -> SafetyConfig:
     """Private networks blocked as in production, the test site allowed like one of Hive's own demo sites."""
     return SafetyConfig(always_allowed_origins=(site,), **config)
-
-
-def act(protocol: str, tool: str, arguments: dict[str, Any]) -> Reply:
-    if protocol == "native":
-        return Reply(tool_calls=[{"name": tool, "arguments": arguments}])
-    return Reply(content=fenced(tool, arguments, thought=f"Next: {tool}."))
-
-
-def form_filler(protocol: str) -> Any:
-    """Order a card: open the page, look, fill name and email, submit, read the result. Every index comes from
-    the element list the agent sent; the answer comes from the page text after the click."""
-
-    def handler(request: dict[str, Any]) -> Reply:
-        made = calls_made(request)
-        if not made:
-            url = re.search(r"http://\S+", user_request(request))
-            assert url is not None
-            return act(protocol, "navigate", {"url": url.group(0)})
-        if made[-1] == "navigate":
-            return act(protocol, "get_elements", {})
-        if made.count("type") == 0:
-            return act(protocol, "type", {"index": find_index(request, "Name", "input"), "text": "Ada Lovelace"})
-        if made.count("type") == 1:
-            return act(protocol, "type", {"index": find_index(request, "Email", "input"), "text": "ada@example.com"})
-        if "click" not in made:
-            return act(protocol, "click", {"index": find_index(request, "Submit", "button")})
-        found = RESULT.search(last_observation(request))
-        assert found is not None, last_observation(request)
-        return Reply(content=f"Done: the card for {found['name']} goes to {found['email']}, order {found['number']}.")
-
-    return handler
 
 
 def image_parts(request: dict[str, Any]) -> int:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Browser, expect
 
-from tests.agents.test_browser_turns import form_filler
+from tests.agents.support import form_filler
 from tests.e2e.test_dashboard_chat import sign_up
 from tests.support.llm_server import ScriptedLLM
 from tests.support.static_server import serve_directory
