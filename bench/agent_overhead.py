@@ -29,7 +29,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from the repository root
 
 from agents import AgentConfig, ModelConfig, run_agent_turn  # noqa: E402
-from agents.events import ConfirmationRequest, PlanStep  # noqa: E402
+from agents.events import ConfirmationRequest, EventSink, PlanStep  # noqa: E402
 from agents.safety import SafetyConfig  # noqa: E402
 from bench.stats import percentile  # noqa: E402
 from browser_pool.config import BrowserConfig  # noqa: E402
@@ -80,6 +80,9 @@ class TimingSink:
     async def plan_updated(self, steps: list[PlanStep]) -> None:
         return
 
+    async def checkpoint(self) -> str:
+        return ""
+
 
 def scripted_steps(steps: int) -> Any:
     """get_elements, then type / click alternating over the fields and buttons, then a final answer."""
@@ -121,8 +124,9 @@ async def run(turns: int, steps: int, screenshots: bool) -> dict[str, dict[str, 
             for turn in range(turns + 1):  # the first turn warms up the page model, the HTTP client and Chromium
                 await session.active_page.goto(f"{site}/form.html")
                 sink = TimingSink()
+                typed: EventSink = sink  # mypy checks the bench's sink against the agent's protocol
                 result = await run_agent_turn(
-                    config=config, history=[("user", "Fill the form.")], tabs=session, sink=sink
+                    config=config, history=[("user", "Fill the form.")], tabs=session, sink=typed
                 )
                 if turn == 0:
                     continue
@@ -153,7 +157,10 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=6)
     parser.add_argument("--steps", type=int, default=20, help="type/click steps per turn")
     parser.add_argument("--no-screenshots", action="store_true", help="AgentConfig(step_screenshots=False)")
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes: check that the benchmark still runs")
     args = parser.parse_args()
+    if args.smoke:
+        args.turns, args.steps = 1, 4
     per_kind = asyncio.run(run(args.turns, args.steps, not args.no_screenshots))
     for kind, figures in per_kind.items():
         count = len(figures["total"])

@@ -9,6 +9,7 @@ acknowledges each frame only after 1 s) to show the slow one does not slow the o
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import base64
 import json
@@ -25,7 +26,7 @@ from bench.stack import cookie_header, running_stack, signed_in_client  # noqa: 
 from bench.stats import percentile  # noqa: E402
 from tests.support.static_server import serve_directory  # noqa: E402
 
-PHASE_S = 10.0
+PHASE_S = 10.0  # --smoke shortens it
 
 
 def run_action(client, headers, conversation_id: int, action: str, **arguments) -> dict:
@@ -43,7 +44,7 @@ def run_action(client, headers, conversation_id: int, action: str, **arguments) 
     raise TimeoutError(action)
 
 
-STEPS = 20
+STEPS = 20  # --smoke shortens it
 
 
 def step_times(client, headers, conversation_id: int, pages: str) -> list[float]:
@@ -109,6 +110,13 @@ async def watch(url: str, cookie: str, origin: str, count: int, slow: int = 0) -
 
 
 def main() -> None:
+    global PHASE_S, STEPS
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes: check that the benchmark still runs")
+    smoke = parser.parse_args().smoke
+    if smoke:
+        PHASE_S, STEPS = 1.0, 2
+    counts, watchers = ((1, 2), 2) if smoke else ((1, 5, 20), 20)
     with serve_directory(Path(__file__).parent / "pages") as pages, running_stack() as stack:
         client, headers = signed_in_client(stack.base_url, "bench")
         conversation = client.post("/api/conversations/", json={"title": "live view"}, headers=headers).json()["id"]
@@ -116,7 +124,7 @@ def main() -> None:
         cookie = cookie_header(client)
         rows = []
         idle_steps = step_times(client, headers, conversation, pages)
-        for count in (1, 5, 20):
+        for count in counts:
             run_action(client, headers, conversation, "navigate", url=f"{pages}/stepper.html")
             results = asyncio.run(watch(ws_url, cookie, stack.base_url, count))
             latencies = [lat for frames in results for lat in change_latencies_ms(frames)]
@@ -136,7 +144,7 @@ def main() -> None:
         run_action(client, headers, conversation, "navigate", url=f"{pages}/animated.html")
         mixed = asyncio.run(watch(ws_url, cookie, stack.base_url, 4, slow=1))
         watched_steps = asyncio.run(
-            steps_while_watched(client, headers, conversation, pages, ws_url, cookie, stack.base_url, 20)
+            steps_while_watched(client, headers, conversation, pages, ws_url, cookie, stack.base_url, watchers)
         )
         fast_fps = [len(frames) / PHASE_S for frames in mixed[:4]]
         slow_fps = len(mixed[4]) / PHASE_S
@@ -146,7 +154,7 @@ def main() -> None:
         print(f"{count:7d} | {p50:19.0f} | {p95:6.0f} | {fps:26.1f} | {kib:16.0f}")
     print(
         f"browser step (click + screenshot) on the animating page, {STEPS} steps: no viewers p50 "
-        f"{percentile(idle_steps, 0.5):.0f} ms p95 {percentile(idle_steps, 0.95):.0f} ms; 20 viewers p50 "
+        f"{percentile(idle_steps, 0.5):.0f} ms p95 {percentile(idle_steps, 0.95):.0f} ms; {watchers} viewers p50 "
         f"{percentile(watched_steps, 0.5):.0f} ms p95 {percentile(watched_steps, 0.95):.0f} ms"
     )
     print(

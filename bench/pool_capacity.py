@@ -121,7 +121,7 @@ async def main(max_sessions: int, step: int, article_index: int | None) -> None:
                         await observe(session.active_page)
                         return time.perf_counter() - began
 
-                    latencies = await asyncio.gather(*(timed_observation(k) for k in rng.sample(live, 10)))
+                    latencies = await asyncio.gather(*(timed_observation(k) for k in rng.sample(live, min(10, len(live)))))
                     p50, p95 = percentile(latencies, 0.5), percentile(latencies, 0.95)
                     print(f"{len(live):>8} {total:>9.0f} {per_session:>12.1f} {processes:>6} {opened_s:>7.1f} "
                           f"{p50 * 1000:>11.0f} {p95 * 1000:>11.0f} {max(latencies) * 1000:>11.0f} "
@@ -142,5 +142,8 @@ if __name__ == "__main__":
     parser.add_argument("--max-sessions", type=int, default=120)
     parser.add_argument("--step", type=int, default=10)
     parser.add_argument("--article", type=int, default=None, help="index into the articles sorted by size")
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes: check that the benchmark still runs")
     args = parser.parse_args()
+    if args.smoke:
+        args.max_sessions, args.step = 2, 1
     asyncio.run(main(args.max_sessions, args.step, args.article))

@@ -180,5 +180,8 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--changes", type=int, default=30)
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes: check that the benchmark still runs")
     args = parser.parse_args()
+    if args.smoke:
+        args.seconds, args.changes = 1.0, 3
     asyncio.run(main(args.seconds, args.changes))

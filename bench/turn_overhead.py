@@ -84,7 +84,10 @@ async def measure(stack: Any, llm: ScriptedLLM, turns: int) -> tuple[list[dict[s
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--turns", type=int, default=20)
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes: check that the benchmark still runs")
     args = parser.parse_args()
+    if args.smoke:
+        args.turns = 2
     llm = ScriptedLLM()
     llm.start()
     try:

@@ -185,4 +185,6 @@ async def main(runs: int) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=50)
-    asyncio.run(main(parser.parse_args().runs))
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes: check that the benchmark still runs")
+    args = parser.parse_args()
+    asyncio.run(main(3 if args.smoke else args.runs))

@@ -84,7 +84,10 @@ async def measure(base_url: str, runs: int) -> tuple[list[float], list[float], l
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes: check that the benchmark still runs")
     args = parser.parse_args()
+    if args.smoke:
+        args.runs = 2
     with running_stack() as stack:
         discovery, loads, totals, steps = asyncio.run(measure(stack.base_url, args.runs))
     print(f"{args.runs} page loads of /demo/flights/, {args.runs} calls of listFlights (read-only, instant):")
