@@ -24,7 +24,8 @@ run: system venv frontend migrate
 test: system venv frontend
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy agents browser_pool workers webapp
+	$(VENV)/bin/mypy agents browser_pool workers webapp bench
+	$(VENV)/bin/lint-imports
 	cd frontend && npm test --silent
 	$(PY) -m pytest
 
@@ -33,7 +34,8 @@ lint: venv
 	$(VENV)/bin/ruff format --check .
 
 typecheck: venv
-	$(VENV)/bin/mypy agents browser_pool workers webapp
+	$(VENV)/bin/mypy agents browser_pool workers webapp bench
+	$(VENV)/bin/lint-imports
 
 # Debian's Chromium and Redis, installed only when missing (never `playwright install`).
 system:

@@ -146,12 +146,12 @@ def main() -> None:
         watched_steps = asyncio.run(
             steps_while_watched(client, headers, conversation, pages, ws_url, cookie, stack.base_url, watchers)
         )
-        fast_fps = [len(frames) / PHASE_S for frames in mixed[:4]]
+        fast_fps: list[float] = [len(frames) / PHASE_S for frames in mixed[:4]]
         slow_fps = len(mixed[4]) / PHASE_S
 
     print("viewers | change→frame p50 ms | p95 ms | fps per viewer (animating) | KiB/s per viewer")
-    for count, p50, p95, fps, kib in rows:
-        print(f"{count:7d} | {p50:19.0f} | {p95:6.0f} | {fps:26.1f} | {kib:16.0f}")
+    for count, p50, p95, mean_fps, kib in rows:
+        print(f"{count:7d} | {p50:19.0f} | {p95:6.0f} | {mean_fps:26.1f} | {kib:16.0f}")
     print(
         f"browser step (click + screenshot) on the animating page, {STEPS} steps: no viewers p50 "
         f"{percentile(idle_steps, 0.5):.0f} ms p95 {percentile(idle_steps, 0.95):.0f} ms; {watchers} viewers p50 "

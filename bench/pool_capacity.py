@@ -121,7 +121,9 @@ async def main(max_sessions: int, step: int, article_index: int | None) -> None:
                         await observe(session.active_page)
                         return time.perf_counter() - began
 
-                    latencies = await asyncio.gather(*(timed_observation(k) for k in rng.sample(live, min(10, len(live)))))
+                    latencies = await asyncio.gather(
+                        *(timed_observation(k) for k in rng.sample(live, min(10, len(live))))
+                    )
                     p50, p95 = percentile(latencies, 0.5), percentile(latencies, 0.95)
                     print(f"{len(live):>8} {total:>9.0f} {per_session:>12.1f} {processes:>6} {opened_s:>7.1f} "
                           f"{p50 * 1000:>11.0f} {p95 * 1000:>11.0f} {max(latencies) * 1000:>11.0f} "

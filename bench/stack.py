@@ -11,7 +11,11 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+
+import httpx
+import redis
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -28,12 +32,10 @@ class Stack:
     workers: list[Managed] = field(default_factory=list)
 
 
-def _worker_count(redis_url: str) -> int:
-    import redis
-
+def _has_workers(redis_url: str, count: int) -> bool:
     client = redis.Redis.from_url(redis_url)
     try:
-        return sum(1 for _ in client.scan_iter(match="hive:worker:*"))
+        return sum(1 for _ in client.scan_iter(match="hive:worker:*")) >= count
     finally:
         client.close()
 
@@ -54,7 +56,7 @@ def running_stack(*, workers: int = 1, extra_env: dict[str, str] | None = None) 
             worker = start_worker(f"bench{n}", env)
             started.append(worker)
             stack_workers.append(worker)
-            wait_until(lambda n=n: _worker_count(redis_url) >= n + 1, 60, f"worker {n}")
+            wait_until(partial(_has_workers, redis_url, n + 1), 60, f"worker {n}")
         daphne, base_url = start_daphne(env)
         started.append(daphne)
         yield Stack(base_url=base_url, redis_url=redis_url, env=env, workers=stack_workers)
@@ -63,10 +65,8 @@ def running_stack(*, workers: int = 1, extra_env: dict[str, str] | None = None) 
             process.stop()
 
 
-def signed_in_client(base_url: str, username: str) -> tuple[object, dict[str, str]]:
+def signed_in_client(base_url: str, username: str) -> tuple[httpx.Client, dict[str, str]]:
     """An httpx client signed up and in, with the headers for unsafe requests and the websocket cookie."""
-    import httpx
-
     client = httpx.Client(base_url=base_url, timeout=60)
     client.get("/api/auth/csrf/")
     token = client.cookies["csrftoken"]

@@ -38,11 +38,14 @@ def run_ended(run_id: int) -> Any:
     )
 
 
-async def measure(base_url: str, runs: int) -> tuple[list[float], list[float], list[float]]:
+async def measure(base_url: str, runs: int) -> tuple[list[float], list[float], list[float], list[float]]:
     client, headers = signed_in_client(base_url, "bench")
     conversation = client.post("/api/conversations/", json={}, headers=headers).json()["id"]
     url = base_url.replace("http://", "ws://") + f"/ws/conversations/{conversation}/"
-    discovery, loads, totals, steps = [], [], [], []
+    discovery: list[float] = []
+    loads: list[float] = []
+    totals: list[float] = []
+    steps: list[float] = []
     async with websockets.connect(url, additional_headers={"Cookie": cookie_header(client), "Origin": base_url}) as ws:
         for n in range(runs + 1):
             target = f"{base_url}/demo/flights/?visit={n}"

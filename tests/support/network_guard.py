@@ -44,8 +44,8 @@ def _guarded_connect_ex(self: socket.socket, address: Any) -> int:
 
 
 def install() -> None:
-    socket.socket.connect = _guarded_connect  # type: ignore[method-assign]
-    socket.socket.connect_ex = _guarded_connect_ex  # type: ignore[method-assign]
+    socket.socket.connect = _guarded_connect  # type: ignore[method-assign,assignment]
+    socket.socket.connect_ex = _guarded_connect_ex  # type: ignore[method-assign,assignment]
 
 
 def subprocess_env() -> dict[str, str]:
