@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.stats import percentile  # noqa: E402
 from browser_pool.config import BrowserConfig  # noqa: E402
 from browser_pool.pool import BrowserPool  # noqa: E402
-from browser_pool.procs import process_tree, pss_kib  # noqa: E402
+from tests.support.procs import process_tree, pss_kib  # noqa: E402
 from tests.support.static_server import serve_directory  # noqa: E402
 
 ARTICLES = Path("/work/shared/data/article-extraction-dev/html")

@@ -24,9 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.stats import percentile  # noqa: E402
 from browser_pool.config import BrowserConfig  # noqa: E402
 from browser_pool.pool import BrowserPool  # noqa: E402
-from browser_pool.procs import process_tree  # noqa: E402
 from browser_pool.screencast import Frame, ScreencastOptions, Subscription  # noqa: E402
 from browser_pool.session import Session  # noqa: E402
+from tests.support.procs import process_tree  # noqa: E402
 from tests.support.static_server import serve_directory  # noqa: E402
 
 STATIC_PAGE = """<!doctype html><title>static</title>

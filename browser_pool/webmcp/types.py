@@ -33,10 +33,6 @@ class FrameRef:
     url: str = ""
     name: str = ""
 
-    @property
-    def is_top(self) -> bool:
-        return not self.path
-
     def as_dict(self) -> dict[str, Any]:
         return {"path": list(self.path), "url": self.url, "name": self.name}
 

@@ -16,7 +16,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from webapp.core import placement
-from webapp.core.events import command_session, publish
+from webapp.core.events import command_session
 from webapp.core.queue import enqueue
 
 OPEN_SESSION_TASK = "workers.tasks.open_session"
@@ -70,10 +70,6 @@ def presence(*, conversation_id: int) -> list[dict[str, Any]]:
         }
         for info in sorted(people.values(), key=lambda info: info["since"])
     ]
-
-
-def presence_publish(*, conversation_id: int) -> None:
-    publish(conversation_id, {"type": "presence", "viewers": presence(conversation_id=conversation_id)})
 
 
 def user_connected(*, conversation_id: int, user_id: int) -> bool:

@@ -20,10 +20,6 @@ def skill_list() -> QuerySet[Skill]:
     return Skill.objects.filter(enabled=True).prefetch_related("tools")
 
 
-def skill_get(*, skill_id: int) -> Skill:
-    return get_object_or_404(skill_list(), pk=skill_id)
-
-
 def _switched_off(conversation_id: int) -> QuerySet[ConversationSkillSetting]:
     return ConversationSkillSetting.objects.filter(conversation_id=conversation_id, skill=OuterRef("pk"), enabled=False)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from browser_pool.errors import BrowserCrashedError, PoolNotStartedError
-from browser_pool.procs import is_running, process_tree
+from tests.support.procs import is_running, process_tree
 
 from .conftest import eventually, running_pool
 

@@ -58,8 +58,3 @@ def pss_kib(pid: int) -> int:
     except OSError:
         return 0
     return 0
-
-
-def tree_pss_kib(root: int) -> int:
-    """Summed PSS of a process and all its descendants, in KiB."""
-    return sum(pss_kib(pid) for pid in process_tree(root))
