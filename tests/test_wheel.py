@@ -3,6 +3,7 @@ shipped SKILLs and the admin templates. It is installed into a fresh virtualenv 
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -42,8 +43,23 @@ CHECK = textwrap.dedent(
 @pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_the_wheel_installs_into_a_fresh_virtualenv_and_runs(tmp_path: Path) -> None:
+    # Build from a copy of the source files alone: a stale build/ folder in the checkout would hide missing data.
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.splitlines()
+    source = tmp_path / "source"
+    for name in listed:
+        if (ROOT / name).is_file() and name.split("/")[0] in {"agents", "browser_pool", "webapp", "workers"}:
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, source / name)
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, source / name)
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w", str(tmp_path / "dist")],
+        [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-q", "-w", str(tmp_path / "dist")],
         check=True,
         capture_output=True,
     )
