@@ -16,10 +16,11 @@ from typing import Any
 
 from agents import AgentConfig, ModelConfig
 from agents.events import ConfirmationRequest, PlanStep
+from agents.prompts import RESULTS_INTRO
 from agents.safety import SafetyConfig
 from browser_pool.errors import BrowserCrashedError
 from browser_pool.types import TabInfo
-from tests.support.llm_server import Reply
+from tests.support.llm_server import AGENT_ADDED, Reply
 
 
 @dataclass
@@ -174,17 +175,16 @@ def observations(request: dict[str, Any]) -> list[str]:
     out = []
     for message in request["messages"]:
         text = message_text(message)
-        if message["role"] == "tool" or (message["role"] == "user" and text.startswith("Results of your tool calls")):
+        if message["role"] == "tool" or (message["role"] == "user" and text.startswith(RESULTS_INTRO)):
             out.append(text)
     return out
 
 
 def user_request(request: dict[str, Any]) -> str:
     """The user's latest message (the agent adds the page summary and tool results as user messages too)."""
-    added = ("The browser's current tab", "Results of your tool calls", "Screenshot of the current tab")
     for message in reversed(request["messages"]):
         text = message_text(message)
-        if message["role"] == "user" and not text.startswith(added):
+        if message["role"] == "user" and not text.startswith(AGENT_ADDED):
             return text
     return ""
 

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from agents import AgentConfig, run_agent_turn
+from agents.prompts import PAGE_CONTEXT_INTRO
 from agents.safety import SafetyConfig
 from browser_pool.session import Session
 from tests.agents.support import (
@@ -71,7 +72,7 @@ async def test_a_form_task_in_several_steps(
     # Property 11: each observation is in the context before the next decision; property 2: the page summary too.
     for request, step in zip(model_server.requests[1:], steps, strict=True):
         assert step.observation in observations(request)[-1]
-    assert "The browser's current tab" in message_text(model_server.requests[0]["messages"][1])
+    assert PAGE_CONTEXT_INTRO in message_text(model_server.requests[0]["messages"][1])
     native, sees = protocol == "native", cfg.model is not None and cfg.model.sees_images
     assert all(("tools" in r) == native for r in model_server.requests)
     assert [image_parts(r) for r in model_server.requests] == ([0] + [1] * 5 if sees else [0] * 6)

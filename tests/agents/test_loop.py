@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from agents import AgentConfig, LLMError, NoModelConfiguredError, Tool, ToolContext, ToolOutput, run_agent_turn
+from agents.prompts import PAGE_CONTEXT_INTRO
 from agents.safety import SafetyConfig
 from tests.agents.support import (
     NoBrowser,
@@ -494,7 +495,7 @@ async def test_after_a_person_hands_control_back_the_model_sees_the_page_again(
     result = await turn(config(model_server.base_url), sink, lookup_tool())
     assert sink.actions() == []  # the call planned before the take-over was not run
     assert result.reply.startswith("seen: Not run: ada took over the browser and handed it back")
-    assert "The browser's current tab" not in result.reply
+    assert PAGE_CONTEXT_INTRO not in result.reply
 
 
 async def test_page_tools_are_offered_as_they_come_and_go(model_server: ScriptedLLM, sink: RecordingSink) -> None:

@@ -172,9 +172,10 @@ async def test_property_11_observations_precede_each_next_action_and_the_turn_en
     model_calls = [i for i, event in enumerate(sink.events) if event == "model_call"]
     finishes = [i for i, event in enumerate(sink.events) if event.startswith("finish:action")]
     assert all(finish < call for finish, call in zip(finishes, model_calls[1:], strict=True))
-    assert result.reply == ("All echoed." if summary else result.reply)
-    assert result.reply
-    assert "echo ✓" in result.reply or summary
+    if summary:
+        assert result.reply == "All echoed."
+    else:  # an empty final answer is replaced by a summary of what was done
+        assert "echo ✓" in result.reply, result.reply
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -11,7 +11,7 @@ import pytest
 from playwright.async_api import Browser, expect
 
 from tests.agents.support import form_filler
-from tests.e2e.test_dashboard_chat import sign_up
+from tests.support.dashboard import sign_up
 from tests.support.llm_server import ScriptedLLM
 from tests.support.static_server import serve_directory
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Browser, expect
 
+from tests.support.dashboard import sign_up
 from tests.support.llm_server import Reply, ScriptedLLM, last_user_text
 
 pytestmark = [
@@ -16,14 +17,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.usefixtures("celery_worker"),
 ]
-
-
-async def sign_up(page: Page, base_url: str, username: str) -> None:
-    await page.goto(f"{base_url}/signup")
-    await page.fill("input[name=username]", username)
-    await page.fill("input[name=password]", "a-long-passphrase")
-    await page.click("button[type=submit]")
-    await expect(page.get_by_test_id("current-user")).to_contain_text(username)
 
 
 async def test_sign_up_chat_stream_reload_and_privacy(web_server: str, llm: ScriptedLLM, browser: Browser) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.async_api import Browser, Page, expect
 
-from tests.e2e.test_dashboard_chat import sign_up
+from tests.support.dashboard import sign_up
 from tests.support.llm_server import Reply, ScriptedLLM
 from tests.support.static_server import serve_directory
 

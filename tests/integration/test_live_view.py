@@ -13,7 +13,7 @@ from asgiref.sync import sync_to_async
 
 from tests.factories import ConversationFactory
 from tests.integration.conftest import signed_in
-from tests.integration.test_placement import act, observation
+from tests.support.runs import act, observation
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

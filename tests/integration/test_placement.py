@@ -17,6 +17,7 @@ from rest_framework.test import APIClient
 from tests.conftest import start_ready_worker
 from tests.factories import ConversationFactory
 from tests.support.processes import Managed, service_env, start_redis, wait_until
+from tests.support.runs import act, observation
 from webapp.core import placement
 from webapp.runs.models import Run
 
@@ -48,25 +49,6 @@ def isolated_stack(django_db_setup: None, settings: Any, main_worker: Any) -> It
     server.stop()
     channel_layers.backends.clear()
     queue._producer = None
-
-
-def act(client: APIClient, conversation_id: int, action: str, **arguments: Any) -> Run:
-    response = client.post(
-        f"/api/conversations/{conversation_id}/actions/", {"action": action, "arguments": arguments}, format="json"
-    )
-    assert response.status_code == 202, response.content
-    run = Run.objects.get(pk=response.json()["id"])
-
-    def ended() -> bool:
-        run.refresh_from_db()
-        return not run.is_active
-
-    wait_until(ended, 45, f"the {action} action to finish")
-    return run
-
-
-def observation(run: Run) -> dict[str, Any]:
-    return json.loads(run.steps.get().observation)
 
 
 def owner_of(run: Run, workers: dict[str, Managed]) -> str:

@@ -7,8 +7,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.factories import ConversationFactory
-from tests.integration.test_placement import act
 from tests.support.processes import wait_until
+from tests.support.runs import act
 from webapp.conversations.models import TabContent
 
 pytestmark = [

@@ -17,9 +17,9 @@ from rest_framework.test import APIClient
 from tests.agents.support import calls_made, last_observation, user_request
 from tests.factories import ConversationFactory
 from tests.integration.conftest import signed_in
-from tests.integration.test_placement import act, observation
 from tests.support.llm_server import Reply, ScriptedLLM
 from tests.support.processes import wait_until
+from tests.support.runs import act, observation
 from webapp.conversations.models import Conversation
 from webapp.runs.models import Confirmation, Run
 from webapp.skills.models import Skill, SkillTool

@@ -18,6 +18,9 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from agents.prompts import PAGE_CONTEXT_INTRO, RESULTS_INTRO, SCREENSHOT_INTRO
+from agents.shared_tabs import HEADER as SHARED_TABS_HEADER
+
 
 @dataclass
 class Reply:
@@ -37,12 +40,8 @@ Handler = Callable[[dict[str, Any]], Reply]
 
 
 # What the agent itself adds as user-role messages (page summary, tool results, shared tabs), not the user's words.
-AGENT_ADDED = (
-    "The browser's current tab",
-    "Results of your tool calls",
-    "Screenshot of the current tab",
-    "The user shared these browser tabs",
-)
+# What the agent adds as user messages besides the user's own words (the prompts' own openings, not retyped).
+AGENT_ADDED = (PAGE_CONTEXT_INTRO, RESULTS_INTRO, SCREENSHOT_INTRO, SHARED_TABS_HEADER)
 
 
 def last_user_text(request: dict[str, Any]) -> str:

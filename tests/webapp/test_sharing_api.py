@@ -13,7 +13,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from tests.factories import ConversationFactory, UserFactory
-from tests.webapp.test_skills_support import DOCUMENT, empty_library
+from tests.support.skills import DOCUMENT, empty_library
 from webapp.conversations.models import BrowserSession, Conversation, Message, TabContent
 from webapp.core import placement
 from webapp.runs.models import Confirmation, Run, Step

@@ -11,7 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from tests.factories import UserFactory
-from tests.webapp.test_skills_support import DOCUMENT, document, empty_library
+from tests.support.skills import DOCUMENT, document, empty_library
 from webapp.skills.files import dump_documents
 from webapp.skills.models import Skill, SkillTool
 from webapp.skills.services import skill_import

@@ -6,7 +6,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.factories import ConversationFactory
-from tests.webapp.test_skills_support import DOCUMENT, document, empty_library
+from tests.support.skills import DOCUMENT, document, empty_library
 from webapp.skills.models import ConversationSkillSetting, Skill
 from webapp.skills.services import skill_import
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from tests.webapp.test_skills_support import DOCUMENT, document, empty_library
+from tests.support.skills import DOCUMENT, document, empty_library
 from webapp.skills.files import SkillFileError, dump_documents, load_json, parse_document
 from webapp.skills.models import ConversationSkillSetting, Skill, SkillTool
 from webapp.skills.services import conversation_skill_set, skill_import

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.factories import ConversationFactory
-from tests.webapp.test_skills_support import DOCUMENT, document, empty_library
+from tests.support.skills import DOCUMENT, document, empty_library
 from webapp.skills.models import Skill
 from webapp.skills.selectors import skills_for_url
 from webapp.skills.services import conversation_skill_set, skill_import

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
-import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,12 +59,3 @@ async def running_pool(**config: object) -> AsyncIterator[tuple[BrowserPool, Poo
         yield pool, events
     finally:
         await pool.stop(save_sessions=False)
-
-
-async def eventually(check: Callable[[], bool], within_s: float = 5.0, what: str = "condition") -> None:
-    """Wait until ``check()`` holds; the browser does things on its own schedule."""
-    deadline = time.monotonic() + within_s
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {within_s} s waiting for {what}")
-        await asyncio.sleep(0.02)

@@ -11,8 +11,9 @@ import pytest
 
 from browser_pool.errors import BrowserCrashedError, PoolNotStartedError
 from tests.support.procs import is_running, process_tree
+from tests.support.waiting import eventually
 
-from .conftest import eventually, running_pool
+from .conftest import running_pool
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio]
 

@@ -12,8 +12,9 @@ import pytest_asyncio
 from browser_pool.pool import BrowserPool
 from browser_pool.screencast import Frame, FrameHandler, ScreencastOptions
 from browser_pool.session import Session
+from tests.support.waiting import eventually
 
-from .conftest import eventually, running_pool
+from .conftest import running_pool
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
 

@@ -12,8 +12,9 @@ from browser_pool.errors import PoolFullError
 from browser_pool.pool import BrowserPool
 from browser_pool.session import Session
 from browser_pool.types import SavedSession
+from tests.support.waiting import eventually
 
-from .conftest import PoolEvents, eventually, running_pool
+from .conftest import PoolEvents, running_pool
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
 

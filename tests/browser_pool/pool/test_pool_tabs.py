@@ -10,8 +10,9 @@ import pytest_asyncio
 from browser_pool.errors import TabNotFoundError
 from browser_pool.pool import BrowserPool
 from browser_pool.session import Session
+from tests.support.waiting import eventually
 
-from .conftest import PoolEvents, eventually, running_pool
+from .conftest import PoolEvents, running_pool
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
 

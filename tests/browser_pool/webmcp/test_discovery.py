@@ -13,6 +13,7 @@ from browser_pool.config import BrowserConfig
 from browser_pool.pool import BrowserPool
 from browser_pool.webmcp import PageToolWatcher, ToolDiscovery, ToolRecord, log_webmcp_support
 from tests.browser_pool.webmcp.conftest import launch_args
+from tests.support.waiting import eventually
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
 
@@ -121,9 +122,7 @@ async def test_navigation_replaces_the_list_and_reports_an_empty_one(page: Page,
     await page.go_back()
     await reports.wait_for("t7", ["find_flights", "request_callback"])
     await page.close()
-    await asyncio.sleep(0.05)
-
-    assert discovery.watcher("t7") is None
+    await eventually(lambda: discovery.watcher("t7") is None, what="the closed page's watcher to go")
     assert reports.calls[-1] == ("t7", [])
     await discovery.close()
 
