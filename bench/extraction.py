@@ -167,11 +167,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the benchmark split's directory")
     parser.add_argument("--worst", type=int, default=8, help="how many of the worst pages to list")
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes: check that the benchmark still runs")
     args = parser.parse_args(argv)
     if not (args.data / "ground-truth.json").is_file():
         print(f"no benchmark data in {args.data}", file=sys.stderr)
         return 2
-    pages = load_pages(args.data)
+    pages = load_pages(args.data)[:3] if args.smoke else load_pages(args.data)
     extractors = {"hive (browser_pool.extract)": hive_extractor(), **readability_extractors()}
     trafilatura = trafilatura_extractor()
     if trafilatura is None:

@@ -176,11 +176,11 @@ def page_sets(real_names: list[str]) -> Iterator[PageSet]:
     yield PageSet("Real article pages (article-extraction-dev)", real_names)
 
 
-async def run(verbose: bool) -> None:
+async def run(verbose: bool, smoke: bool = False) -> None:
     with tempfile.TemporaryDirectory(prefix="hive-bench-") as folder:
         root = Path(folder)
         (root / "fixtures").symlink_to(FIXTURES)
-        real_names = prepared_pages(root)
+        real_names = prepared_pages(root)[:2] if smoke else prepared_pages(root)
         with serve_directory(root) as base:
             async with async_playwright() as playwright:
                 config = BrowserConfig()
@@ -191,7 +191,7 @@ async def run(verbose: bool) -> None:
                     for page_set in page_sets(real_names):
                         rows = [
                             row
-                            for name in page_set.names
+                            for name in (page_set.names[:2] if smoke else page_set.names)
                             if (row := await measure(browser, f"{base}/{name}", name)) is not None
                         ]
                         report(page_set.title, rows, verbose)
@@ -202,7 +202,9 @@ async def run(verbose: bool) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--verbose", action="store_true", help="print every page's figures")
-    asyncio.run(run(parser.parse_args().verbose))
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes: check that the benchmark still runs")
+    args = parser.parse_args()
+    asyncio.run(run(args.verbose, args.smoke))
 
 
 if __name__ == "__main__":
