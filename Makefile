@@ -24,7 +24,7 @@ run: system venv frontend migrate
 test: system venv frontend
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy agents browser_pool workers webapp bench
+	$(VENV)/bin/mypy agents browser_pool workers webapp bench tests
 	$(VENV)/bin/lint-imports
 	cd frontend && npm test --silent
 	$(PY) -m pytest
@@ -34,7 +34,7 @@ lint: venv
 	$(VENV)/bin/ruff format --check .
 
 typecheck: venv
-	$(VENV)/bin/mypy agents browser_pool workers webapp bench
+	$(VENV)/bin/mypy agents browser_pool workers webapp bench tests
 	$(VENV)/bin/lint-imports
 
 # Debian's Chromium and Redis, installed only when missing (never `playwright install`).

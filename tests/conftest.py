@@ -12,10 +12,12 @@ from typing import Any
 
 import pytest
 import redis
+from django.contrib.auth.models import User
 
 from tests.support import network_guard
 from tests.support.llm_server import ScriptedLLM
 from tests.support.processes import Managed, service_env, start_daphne, start_redis, start_worker, wait_until
+from webapp.conversations.models import Conversation
 
 
 @pytest.fixture(autouse=True)
@@ -37,7 +39,7 @@ def redis_url() -> Iterator[str]:
         return
     settings.REDIS_URL = url
     settings.CELERY_BROKER_URL = url
-    settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"][0]["address"] = url
+    settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"][0]["address"] = url  # type: ignore[index]
     from channels.layers import channel_layers
 
     channel_layers.backends.clear()
@@ -156,7 +158,7 @@ def web_server(services_env: dict[str, str]) -> Iterator[str]:
 
 
 @pytest.fixture
-def user() -> object:
+def user() -> User:
     from tests.factories import UserFactory
 
     return UserFactory()
@@ -170,14 +172,14 @@ def other_user() -> object:
 
 
 @pytest.fixture
-def conversation(user: object) -> object:
+def conversation(user: User) -> Conversation:
     from tests.factories import ConversationFactory
 
     return ConversationFactory(owner=user)
 
 
 @pytest.fixture
-def api(user: object) -> Any:
+def api(user: User) -> Any:
     from rest_framework.test import APIClient
 
     client = APIClient()

@@ -100,7 +100,8 @@ def _chromium_pids(worker: Managed) -> list[int]:
         except OSError:
             continue
         parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
-    descendants, frontier = set(), {worker.pid}
+    descendants: set[int] = set()
+    frontier = {worker.pid}
     while frontier:
         frontier = {pid for pid, parent in parents.items() if parent in frontier} - descendants
         descendants |= frontier

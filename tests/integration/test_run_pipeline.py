@@ -93,9 +93,9 @@ async def test_the_model_sees_the_conversation_history(
         ("assistant", "You said: first question"),
         ("user", "second question"),
     ]
-    messages = await sync_to_async(list)(
-        Message.objects.filter(conversation=conversation).values_list("role", flat=True)
-    )
+    messages: list[str] = await sync_to_async(
+        lambda: list(Message.objects.filter(conversation=conversation).values_list("role", flat=True))
+    )()
     assert messages == ["user", "assistant", "user", "assistant"]
 
 
@@ -126,7 +126,9 @@ async def test_stop_aborts_a_streaming_reply_at_once(
     assert time.monotonic() - started < 3
     assert done["run"]["status"] == "aborted"
     assert done["run"]["error"] == "Stopped by the user."
-    roles = await sync_to_async(list)(Message.objects.filter(conversation=conversation).values_list("role", flat=True))
+    roles: list[str] = await sync_to_async(
+        lambda: list(Message.objects.filter(conversation=conversation).values_list("role", flat=True))
+    )()
     assert roles == ["user"]
     # The conversation takes a new message right away.
     llm.script(lambda request: Reply(content="back again"))
@@ -186,7 +188,9 @@ async def test_a_worker_killed_mid_run_leaves_the_run_failed_and_nothing_lost(
         await sync_to_async(wait_until)(failed, 30, "the orphaned run to be failed")
         assert run.error == ORPHANED_RUN_ERROR
         assert run.finished_at is not None
-        user_messages = await sync_to_async(list)(conversation.messages.values_list("content", flat=True))
+        user_messages: list[str] = await sync_to_async(
+            lambda: list(conversation.messages.values_list("content", flat=True))
+        )()
         assert user_messages == ["a long task"]
     finally:
         victim.stop()

@@ -143,8 +143,8 @@ async def test_owner_controller_and_viewer_connect_with_their_roles_and_others_a
     await sync_to_async(Share.objects.filter(pk=team.shares["viewer"]).update)(
         expires_at=timezone.now() - timedelta(seconds=1)
     )
-    for user in (team.stranger, team.viewer, None):  # a stranger, an expired share, nobody signed in
-        connected, code, stream = await open_stream(user, team.cid)
+    for visitor in (team.stranger, team.viewer, None):  # a stranger, an expired share, nobody signed in
+        connected, code, stream = await open_stream(visitor, team.cid)
         assert (connected, code) == (False, 4403)
         await stream.communicator.disconnect()
 

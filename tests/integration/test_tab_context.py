@@ -3,6 +3,8 @@ tab; reading it again after the page changed updates it (seed 000, browser layer
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -19,13 +21,15 @@ pytestmark = [
 ]
 
 
-def _read(client: APIClient, conversation_id: int, tab_id: str, after: object = None) -> TabContent:
+def _read(client: APIClient, conversation_id: int, tab_id: str, after: datetime | None = None) -> TabContent:
     response = client.post(f"/api/conversations/{conversation_id}/tabs/{tab_id}/content/")
     assert response.status_code == 202, response.content
 
     def saved() -> bool:
         item = TabContent.objects.filter(conversation_id=conversation_id, tab_id=tab_id).first()
-        return item is not None and (after is None or item.extracted_at > after)
+        if item is None or item.extracted_at is None:
+            return False
+        return after is None or item.extracted_at > after
 
     wait_until(saved, 30, "the tab's content to be saved")
     return TabContent.objects.get(conversation_id=conversation_id, tab_id=tab_id)

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
@@ -36,7 +37,7 @@ def test_signup_rejects_bad_input_with_a_message(body: dict[str, object], field:
     assert not get_user_model().objects.exists(), "a refused signup creates no account"
 
 
-def test_signup_refuses_a_taken_username(user: object) -> None:
+def test_signup_refuses_a_taken_username(user: User) -> None:
     response = APIClient().post(
         "/api/auth/signup/", {"username": user.username.upper(), "password": "a-long-passphrase"}, format="json"
     )
@@ -44,7 +45,7 @@ def test_signup_refuses_a_taken_username(user: object) -> None:
     assert "taken" in response.json()["detail"]
 
 
-def test_login_logout_cycle(user: object) -> None:
+def test_login_logout_cycle(user: User) -> None:
     client = APIClient()
     assert client.get("/api/auth/me/").status_code == 403
     bad = client.post("/api/auth/login/", {"username": user.username, "password": "wrong-password"}, format="json")

@@ -7,6 +7,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from tests.factories import UserFactory
+from webapp.conversations.models import Conversation
 from webapp.runs.models import Confirmation, ModelCall, Run
 from webapp.runs.services import confirmation_request, model_call_record, run_start
 
@@ -14,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def waiting(conversation: object) -> Confirmation:
+def waiting(conversation: Conversation) -> Confirmation:
     run = Run.objects.create(conversation=conversation)
     run_start(run_id=run.pk, worker_id="w1")
     return confirmation_request(
@@ -63,7 +64,7 @@ def test_bad_or_foreign_answers_change_nothing(api: APIClient, waiting: Confirma
     assert Confirmation.objects.get(pk=waiting.pk).status == "pending"
 
 
-def test_the_debug_endpoint_returns_the_exact_payloads(api: APIClient, conversation: object) -> None:
+def test_the_debug_endpoint_returns_the_exact_payloads(api: APIClient, conversation: Conversation) -> None:
     run = Run.objects.create(
         conversation=conversation, metadata={"shared_tabs": [{"id": "t1", "title": "A", "url": "http://a"}]}
     )

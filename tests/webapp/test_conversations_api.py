@@ -1,12 +1,13 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from tests.factories import ConversationFactory
-from webapp.conversations.models import Message
+from webapp.conversations.models import Conversation, Message
 from webapp.runs.models import Run
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +23,7 @@ def test_create_list_rename_delete(api: APIClient) -> None:
     assert api.get(f"/api/conversations/{cid}/").status_code == 404
 
 
-def test_sending_a_message_stores_it_and_queues_a_run(api: APIClient, conversation: object) -> None:
+def test_sending_a_message_stores_it_and_queues_a_run(api: APIClient, conversation: Conversation) -> None:
     response = api.post(f"/api/conversations/{conversation.pk}/messages/", {"content": "Hello"}, format="json")
     assert response.status_code == 201, response.content
     body = response.json()
@@ -35,13 +36,13 @@ def test_sending_a_message_stores_it_and_queues_a_run(api: APIClient, conversati
     assert listed[0]["last_run_status"] == "queued"
 
 
-def test_an_untitled_conversation_is_named_after_its_first_message(api: APIClient, user: object) -> None:
+def test_an_untitled_conversation_is_named_after_its_first_message(api: APIClient, user: User) -> None:
     conversation = ConversationFactory(owner=user, title="")
     api.post(f"/api/conversations/{conversation.pk}/messages/", {"content": "Book a flight\nto Oslo"}, format="json")
     assert api.get(f"/api/conversations/{conversation.pk}/").json()["title"] == "Book a flight"
 
 
-def test_a_second_message_while_a_run_is_active_is_refused(api: APIClient, conversation: object) -> None:
+def test_a_second_message_while_a_run_is_active_is_refused(api: APIClient, conversation: Conversation) -> None:
     api.post(f"/api/conversations/{conversation.pk}/messages/", {"content": "first"}, format="json")
     response = api.post(f"/api/conversations/{conversation.pk}/messages/", {"content": "second"}, format="json")
     assert response.status_code == 409
@@ -61,7 +62,7 @@ def test_a_second_message_while_a_run_is_active_is_refused(api: APIClient, conve
     ],
 )
 def test_bad_messages_get_a_clear_400_and_change_nothing(
-    api: APIClient, conversation: object, body: dict[str, object], expected: str
+    api: APIClient, conversation: Conversation, body: dict[str, object], expected: str
 ) -> None:
     response = api.post(f"/api/conversations/{conversation.pk}/messages/", body, format="json")
     assert response.status_code == 400
@@ -70,13 +71,13 @@ def test_bad_messages_get_a_clear_400_and_change_nothing(
     assert not Run.objects.filter(conversation=conversation).exists()
 
 
-def test_a_number_as_content_is_taken_as_its_text(api: APIClient, conversation: object) -> None:
+def test_a_number_as_content_is_taken_as_its_text(api: APIClient, conversation: Conversation) -> None:
     response = api.post(f"/api/conversations/{conversation.pk}/messages/", {"content": 5}, format="json")
     assert response.status_code == 201, response.content
     assert Message.objects.get(conversation=conversation).content == "5"
 
 
-def test_malformed_json_is_a_400_with_a_message(api: APIClient, conversation: object) -> None:
+def test_malformed_json_is_a_400_with_a_message(api: APIClient, conversation: Conversation) -> None:
     response = api.generic(
         "POST",
         f"/api/conversations/{conversation.pk}/messages/",
@@ -87,7 +88,7 @@ def test_malformed_json_is_a_400_with_a_message(api: APIClient, conversation: ob
     assert "Malformed request body" in response.json()["detail"]
 
 
-def test_an_oversized_body_is_refused(api: APIClient, conversation: object) -> None:
+def test_an_oversized_body_is_refused(api: APIClient, conversation: Conversation) -> None:
     response = api.generic(
         "POST",
         f"/api/conversations/{conversation.pk}/messages/",
@@ -106,7 +107,7 @@ def test_unknown_ids_are_404(api: APIClient) -> None:
     assert api.get("/api/steps/999999/screenshot/").status_code == 404
 
 
-def test_another_users_conversation_does_not_exist_for_me(api: APIClient, other_user: object) -> None:
+def test_another_users_conversation_does_not_exist_for_me(api: APIClient, other_user: User) -> None:
     theirs = ConversationFactory(owner=other_user)
     other = APIClient()
     other.force_login(other_user)
@@ -136,7 +137,7 @@ def test_signed_out_requests_are_refused() -> None:
     assert client.post("/api/conversations/", {}, format="json").status_code == 403
 
 
-def test_aborting_a_queued_run_ends_it_at_once(api: APIClient, conversation: object) -> None:
+def test_aborting_a_queued_run_ends_it_at_once(api: APIClient, conversation: Conversation) -> None:
     run_id = api.post(f"/api/conversations/{conversation.pk}/messages/", {"content": "hi"}, format="json").json()[
         "run"
     ]["id"]
@@ -150,7 +151,7 @@ def test_aborting_a_queued_run_ends_it_at_once(api: APIClient, conversation: obj
     )
 
 
-def test_conversation_list_does_not_query_per_conversation(api: APIClient, user: object) -> None:
+def test_conversation_list_does_not_query_per_conversation(api: APIClient, user: User) -> None:
     for _ in range(5):
         ConversationFactory(owner=user)
     with CaptureQueriesContext(connection) as queries:
@@ -166,7 +167,7 @@ def test_openapi_schema_describes_the_api(api: APIClient) -> None:
     assert "/api/runs/{run_id}/abort/" in text
 
 
-def test_a_message_records_who_wrote_it(api: APIClient, conversation: object, user: object) -> None:
+def test_a_message_records_who_wrote_it(api: APIClient, conversation: Conversation, user: User) -> None:
     body = api.post(f"/api/conversations/{conversation.pk}/messages/", {"content": "Hello"}, format="json").json()
     assert body["message"]["author"] == user.username
     listed = api.get(f"/api/conversations/{conversation.pk}/messages/").json()

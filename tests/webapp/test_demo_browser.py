@@ -98,6 +98,7 @@ async def _flights_page(page: Page, hive: str) -> None:
 async def test_flight_page_registers_its_four_tools(page: Page, hive: str) -> None:
     await _flights_page(page, hive)
     tools = {tool["name"]: tool for tool in await page.webmcp.tools()}
+    assert tools["searchFlights"]["inputSchema"] is not None
     assert set(tools) == {"searchFlights", "setFilters", "listFlights", "resetFilters"}
     assert tools["searchFlights"]["inputSchema"]["required"] == ["from", "to", "date"]
     assert await page.text_content("#webmcp-status") == "WebMCP: 4 tools registered"

@@ -2,25 +2,28 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from django.contrib.auth.models import User
 from django.utils import timezone
 from rest_framework.test import APIClient
 
 from tests.factories import ConversationFactory, UserFactory
-from webapp.conversations.models import Message, TabContent
+from webapp.conversations.models import Conversation, Message, TabContent
 from webapp.runs.models import Run
 
 pytestmark = pytest.mark.django_db
 
 
-def _tab(conversation: object, tab_id: str, title: str) -> TabContent:
+def _tab(conversation: Conversation, tab_id: str, title: str) -> TabContent:
     return TabContent.objects.create(
         conversation=conversation, tab_id=tab_id, title=title, url=f"http://example.test/{tab_id}",
         content=f"text of {title}", length=10, extracted_at=timezone.now(),
     )  # fmt: skip
 
 
-def _send(api: APIClient, conversation: object, **body: object) -> object:
+def _send(api: APIClient, conversation: Conversation, **body: object) -> Any:
     return api.post(f"/api/conversations/{conversation.pk}/messages/", {"content": "hi", **body}, format="json")
 
 
@@ -28,7 +31,7 @@ def _finish(run_id: int) -> None:
     Run.objects.filter(pk=run_id).update(status="succeeded")
 
 
-def test_shared_tabs_are_stored_on_the_run_and_replaced_per_send(api: APIClient, conversation: object) -> None:
+def test_shared_tabs_are_stored_on_the_run_and_replaced_per_send(api: APIClient, conversation: Conversation) -> None:
     _tab(conversation, "t1", "Flights")
     _tab(conversation, "t2", "Hotels")
     first = _send(api, conversation, tab_ids=["t1", "t2"]).json()["run"]
@@ -46,7 +49,7 @@ def test_shared_tabs_are_stored_on_the_run_and_replaced_per_send(api: APIClient,
 
 @pytest.mark.parametrize("tab_ids", [["t9"], ["t1", "nope"], [""]])
 def test_unknown_tab_ids_are_refused_and_nothing_is_sent(
-    api: APIClient, conversation: object, tab_ids: list[str]
+    api: APIClient, conversation: Conversation, tab_ids: list[str]
 ) -> None:
     _tab(conversation, "t1", "Flights")
     response = _send(api, conversation, tab_ids=tab_ids)
@@ -55,7 +58,7 @@ def test_unknown_tab_ids_are_refused_and_nothing_is_sent(
     assert not Run.objects.filter(conversation=conversation).exists()
 
 
-def test_another_conversations_tabs_cannot_be_shared(api: APIClient, user: object) -> None:
+def test_another_conversations_tabs_cannot_be_shared(api: APIClient, user: User) -> None:
     mine = ConversationFactory(owner=user)
     theirs = ConversationFactory(owner=UserFactory())
     _tab(theirs, "t1", "Their secret tab")
@@ -64,7 +67,7 @@ def test_another_conversations_tabs_cannot_be_shared(api: APIClient, user: objec
     assert "Unknown tab ids" in response.json()["detail"]
 
 
-def test_tab_content_is_readable_and_removable_by_its_owner_only(api: APIClient, conversation: object) -> None:
+def test_tab_content_is_readable_and_removable_by_its_owner_only(api: APIClient, conversation: Conversation) -> None:
     _tab(conversation, "t1", "Flights")
     body = api.get(f"/api/conversations/{conversation.pk}/tabs/t1/content/").json()
     assert body["content"] == "text of Flights"
@@ -76,5 +79,5 @@ def test_tab_content_is_readable_and_removable_by_its_owner_only(api: APIClient,
     assert api.get(f"/api/conversations/{conversation.pk}/tabs/t1/content/").status_code == 404
 
 
-def test_reading_a_tab_that_is_not_open_is_a_404(api: APIClient, conversation: object) -> None:
+def test_reading_a_tab_that_is_not_open_is_a_404(api: APIClient, conversation: Conversation) -> None:
     assert api.post(f"/api/conversations/{conversation.pk}/tabs/t7/content/").status_code == 404

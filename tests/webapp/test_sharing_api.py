@@ -278,7 +278,9 @@ def test_a_link_grants_access_until_it_expires(api: APIClient, conversation: Con
     link = made.json()
     assert (link["kind"], link["role"], link["user"], link["expired"]) == ("link", "controller", None, False)
     assert len(link["token"]) >= 32
-    lifetime = Share.objects.get(pk=link["id"]).expires_at - timezone.now()
+    expires_at = Share.objects.get(pk=link["id"]).expires_at
+    assert expires_at is not None
+    lifetime = expires_at - timezone.now()
     assert timedelta(minutes=89) < lifetime <= timedelta(minutes=90)
 
     guest = UserFactory()

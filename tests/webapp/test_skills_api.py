@@ -7,6 +7,7 @@ from rest_framework.test import APIClient
 
 from tests.factories import ConversationFactory
 from tests.support.skills import DOCUMENT, document, empty_library
+from webapp.conversations.models import Conversation
 from webapp.skills.models import ConversationSkillSetting, Skill
 from webapp.skills.services import skill_import
 
@@ -37,7 +38,7 @@ def test_signed_out_visitors_get_nothing() -> None:
     assert APIClient().get("/api/skills/").status_code == 403
 
 
-def test_switch_a_skill_off_and_on_in_a_conversation(api: APIClient, conversation: object) -> None:
+def test_switch_a_skill_off_and_on_in_a_conversation(api: APIClient, conversation: Conversation) -> None:
     cid = conversation.pk  # type: ignore[attr-defined]
     skill_id = Skill.objects.get(name="weather").pk
     listed = api.get(f"/api/conversations/{cid}/skills/").json()
@@ -57,7 +58,7 @@ def test_switch_a_skill_off_and_on_in_a_conversation(api: APIClient, conversatio
     ("body", "field"),
     [({}, "enabled"), ({"enabled": "no"}, "enabled"), ({"enabled": 0}, "enabled"), ({"enabled": None}, "enabled")],
 )
-def test_the_switch_wants_a_real_boolean(api: APIClient, conversation: object, body: dict, field: str) -> None:
+def test_the_switch_wants_a_real_boolean(api: APIClient, conversation: Conversation, body: dict, field: str) -> None:
     skill_id = Skill.objects.get(name="weather").pk
     response = api.post(f"/api/conversations/{conversation.pk}/skills/{skill_id}/", body, format="json")  # type: ignore[attr-defined]
     assert response.status_code == 400
@@ -65,7 +66,7 @@ def test_the_switch_wants_a_real_boolean(api: APIClient, conversation: object, b
     assert not ConversationSkillSetting.objects.exists()
 
 
-def test_malformed_json_is_a_clear_400(api: APIClient, conversation: object) -> None:
+def test_malformed_json_is_a_clear_400(api: APIClient, conversation: Conversation) -> None:
     skill_id = Skill.objects.get(name="weather").pk
     response = api.post(
         f"/api/conversations/{conversation.pk}/skills/{skill_id}/",  # type: ignore[attr-defined]
@@ -85,7 +86,7 @@ def test_another_users_conversation_does_not_exist_for_you(api: APIClient) -> No
     assert not ConversationSkillSetting.objects.exists()
 
 
-def test_unknown_or_disabled_skills_answer_404(api: APIClient, conversation: object) -> None:
+def test_unknown_or_disabled_skills_answer_404(api: APIClient, conversation: Conversation) -> None:
     hidden = Skill.objects.get(name="hidden").pk
     for skill_id in (hidden, 999_999):
         url = f"/api/conversations/{conversation.pk}/skills/{skill_id}/"  # type: ignore[attr-defined]

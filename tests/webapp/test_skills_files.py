@@ -5,11 +5,13 @@ from __future__ import annotations
 import importlib
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
 
 from tests.support.skills import DOCUMENT, document, empty_library
+from webapp.conversations.models import Conversation
 from webapp.skills.files import SkillFileError, dump_documents, load_json, parse_document
 from webapp.skills.models import ConversationSkillSetting, Skill, SkillTool
 from webapp.skills.services import conversation_skill_set, skill_import
@@ -20,7 +22,7 @@ SHIPPED = Path(__file__).resolve().parents[2] / "webapp" / "skills" / "shipped" 
 pytestmark = pytest.mark.django_db
 
 
-def _export(*names: str) -> object:
+def _export(*names: str) -> Any:
     return json.loads(dump_documents([Skill.objects.get(name=name) for name in names]))
 
 
@@ -125,7 +127,7 @@ def test_the_same_name_twice_in_a_file_is_refused() -> None:
         skill_import(document=[DOCUMENT, DOCUMENT])
 
 
-def test_installed_skill_is_kept_unless_replace_is_asked_for(conversation: object) -> None:
+def test_installed_skill_is_kept_unless_replace_is_asked_for(conversation: Conversation) -> None:
     skill_import(document=DOCUMENT)
     original = Skill.objects.get(name="weather")
     conversation_skill_set(conversation=conversation, skill=original, enabled=False)  # type: ignore[arg-type]

@@ -25,7 +25,10 @@ class ContextTabs:
         self._ids = (f"t{n}" for n in itertools.count(1))
         self._pages: dict[str, Page] = {}
         self._active: str | None = None
-        context.on("page", self._adopt)
+        context.on("page", self._on_page)
+
+    def _on_page(self, page: Page) -> None:
+        self._adopt(page)
 
     def _adopt(self, page: Page) -> str:
         for tab_id, known in self._pages.items():
