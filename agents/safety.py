@@ -1,9 +1,11 @@
 """The safety policy: every tool call gets a level, auto / notify / confirm / block (seed 004).
 
 - block: navigation guards. Only http(s) (file:, javascript:, data: ... are refused); a domain deny list and an
-  optional allow list (suffix match: "example.com" covers "shop.example.com"); private-network, loopback and
-  link-local addresses (the host is resolved, so a name pointing inside is caught too) unless switched off for
-  development or the origin is one of Hive's own (`always_allowed_origins`).
+  optional allow list (suffix match: "example.com" covers "shop.example.com"); every address that is not public
+  (the host is resolved, and a name that does not resolve is refused) unless the operator allowed it
+  (`allowed_addresses`) or the origin is one of Hive's own (`always_allowed_origins`). This is the same policy as
+  the browser's network firewall (browser_pool.net), which enforces it on every request; here it gives the agent a
+  clear refusal before it tries.
 - confirm: execute_js and upload_file always; a click on a submit-like button (pay, delete, 提交, 删除 ...) or
   Enter on a sensitive page; a non-read-only tool from a page or SKILL when the user chose "confirm" mode.
 - notify: opening a sensitive address, typing into a sensitive page.
@@ -14,10 +16,7 @@ or its text contains a keyword (确认支付, 永久删除, delete account, cann
 
 from __future__ import annotations
 
-import asyncio
-import ipaddress
 import re
-import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -27,6 +26,7 @@ from agents.events import SafetyLevel
 from agents.tools.base import SOURCE_AGENT, SOURCE_BROWSER
 from browser_pool.actions.errors import ActionError
 from browser_pool.actions.page import checked_url
+from browser_pool.net.policy import EgressPolicy, system_resolver
 
 # Seed 004's URL patterns, matched case-insensitively anywhere in the address ("pay/" only as a path part).
 SENSITIVE_URL_PATTERNS: tuple[str, ...] = (
@@ -47,7 +47,6 @@ SUBMIT_BUTTON_PATTERN = (
 )
 ALWAYS_CONFIRM_TOOLS: tuple[str, ...] = ("execute_js", "upload_file")
 NAVIGATING_TOOLS: tuple[str, ...] = ("navigate", "open_tab")
-RESOLVE_TIMEOUT_S = 2.0
 
 ConfirmMode = Literal["auto", "confirm"]
 Resolver = Callable[[str], Awaitable[list[str]]]
@@ -61,6 +60,8 @@ class SafetyConfig:
     allowed_domains: tuple[str, ...] = ()  # empty: any domain not denied
     denied_domains: tuple[str, ...] = ()
     block_private_networks: bool = True
+    # Hosts, host:port pairs and CIDR blocks the operator opened in the network firewall (browser_pool.net).
+    allowed_addresses: tuple[str, ...] = ()
     # Origins reachable whatever the rules above say, e.g. Hive's own demo sites ("http://127.0.0.1:8000").
     always_allowed_origins: tuple[str, ...] = ()
     sensitive_url_patterns: tuple[str, ...] = SENSITIVE_URL_PATTERNS
@@ -87,14 +88,11 @@ AUTO = SafetyDecision("auto")
 
 
 async def resolve_host(host: str) -> list[str]:
-    """The host's addresses; [] when it cannot be resolved in time (the navigation itself will then fail)."""
-    loop = asyncio.get_running_loop()
+    """The host's addresses; [] when it cannot be resolved in time (the navigation is then refused)."""
     try:
-        async with asyncio.timeout(RESOLVE_TIMEOUT_S):
-            infos = await loop.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+        return await system_resolver(host, 0)
     except (OSError, TimeoutError, UnicodeError):
         return []
-    return sorted({str(info[4][0]) for info in infos})
 
 
 def origin_of(url: str) -> str:
@@ -113,25 +111,6 @@ def domain_matches(host: str, domains: tuple[str, ...]) -> str | None:
     return None
 
 
-def _internal(address: str) -> bool:
-    try:
-        ip = ipaddress.ip_address(address.split("%", 1)[0])  # drop an IPv6 zone id
-    except ValueError:
-        return False
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return not ip.is_global or ip.is_multicast
-
-
-def _numeric_ipv4(host: str) -> str | None:
-    if not host or not all(c in "0123456789abcdefx." for c in host.lower()):
-        return None
-    try:
-        return socket.inet_ntoa(socket.inet_aton(host))
-    except OSError:
-        return None
-
-
 class SafetyPolicy:
     def __init__(self, config: SafetyConfig, *, resolver: Resolver = resolve_host) -> None:
         self.config = config
@@ -139,6 +118,10 @@ class SafetyPolicy:
         self._resolved: dict[str, list[str]] = {}
         self._submit = re.compile(config.submit_button_pattern, re.IGNORECASE)
         self._allowed_origins = {origin_of(o) for o in config.always_allowed_origins}
+        # The same address policy as the browser's network firewall, so the agent hears "no" before it tries.
+        self._egress = EgressPolicy(
+            allow=(*config.always_allowed_origins, *config.allowed_addresses), resolver=self._resolve
+        )
 
     # -- navigation ------------------------------------------------------------------------------------------
 
@@ -157,22 +140,18 @@ class SafetyPolicy:
         if self.config.allowed_domains and domain_matches(host, self.config.allowed_domains) is None:
             return f"{host} is not on the allow list ({', '.join(self.config.allowed_domains)})"
         if self.config.block_private_networks:
-            internal = await self._internal_address(host)
-            if internal is not None:
-                return f"{host} is a private-network, loopback or link-local address ({internal})"
+            parts = urlsplit(url)
+            verdict = await self._egress.check(host, parts.port or (443 if parts.scheme == "https" else 80))
+            if not verdict.allowed:
+                return verdict.reason
         return None
 
-    async def _internal_address(self, host: str) -> str | None:
-        if host == "localhost" or host.endswith(".localhost"):
-            return "localhost"
-        if _internal(host.strip("[]")):
-            return host
-        numeric = _numeric_ipv4(host)  # 2130706433, 0x7f.1, 127.1: browsers read these as IPv4 addresses too
-        if numeric is not None:
-            return numeric if _internal(numeric) else None
+    async def _resolve(self, host: str, port: int) -> list[str]:
         if host not in self._resolved:
             self._resolved[host] = await self._resolver(host)
-        return next((address for address in self._resolved[host] if _internal(address)), None)
+        if not self._resolved[host]:
+            raise OSError(f"{host} has no address")  # a name that does not resolve is refused, not waved through
+        return self._resolved[host]
 
     # -- sensitive pages -------------------------------------------------------------------------------------
 

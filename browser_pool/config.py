@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from browser_pool.net.policy import EgressPolicy
+
 CHROMIUM_PATH = "/usr/bin/chromium"
 
 # Background networking, component updates and sync reach out to Google; this network is closed and the
@@ -16,6 +18,12 @@ BASE_ARGS = (
     "--disable-sync",
     "--disable-dev-shm-usage",
     "--enable-features=WebMCP",
+)
+# With the egress firewall on, nothing may leave outside the proxy: no QUIC (UDP), no WebRTC UDP.
+EGRESS_ARGS = (
+    "--disable-quic",
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
 )
 
 
@@ -41,7 +49,10 @@ class BrowserConfig:
     idle_timeout_s: float = 600.0
     navigation_timeout_ms: int = 15_000
     action_timeout_ms: int = 5_000
+    # The network firewall (browser_pool.net): every request of every context goes through a filtering proxy.
+    # None runs without it, for using the library on its own; Hive's worker always sets it.
+    egress: EgressPolicy | None = None
 
     @property
     def args(self) -> list[str]:
-        return [*BASE_ARGS, *self.extra_args]
+        return [*BASE_ARGS, *(EGRESS_ARGS if self.egress is not None else ()), *self.extra_args]

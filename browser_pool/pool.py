@@ -20,6 +20,7 @@ from playwright.async_api import Error as PlaywrightError
 from browser_pool.background import BackgroundTasks
 from browser_pool.config import BrowserConfig
 from browser_pool.errors import BrowserCrashedError, PoolError, PoolFullError, PoolNotStartedError
+from browser_pool.net.proxy import BlockedCallback, EgressProxy, ProxyListener, bind_context, listener_for
 from browser_pool.screencast import ScreencastOptions
 from browser_pool.session import Session, TabsChangedCallback
 from browser_pool.types import SavedSession
@@ -72,8 +73,13 @@ class BrowserPool:
         save_on_release: bool = True,
         screencast_options: ScreencastOptions | None = None,
         reap_interval_s: float | None = None,
+        on_egress_blocked: BlockedCallback | None = None,
     ) -> None:
         self.config = config or BrowserConfig()
+        self._egress = (
+            EgressProxy(self.config.egress, on_blocked=on_egress_blocked) if self.config.egress is not None else None
+        )
+        self._browser_listener: ProxyListener | None = None
         self._on_session_saved = on_session_saved
         self._on_tabs_changed = on_tabs_changed
         self._on_sessions_lost = on_sessions_lost
@@ -101,6 +107,8 @@ class BrowserPool:
         if self._playwright is not None:
             return
         self._stopping = False
+        if self._egress is not None and self._browser_listener is None:
+            self._browser_listener = await self._egress.open_listener("")
         self._playwright = await async_playwright().start()
         try:
             await self._launch()
@@ -133,11 +141,20 @@ class BrowserPool:
         await self._playwright.stop()
         self._playwright = None
         self._ready.clear()
+        if self._egress is not None:
+            await self._egress.close()
+            self._browser_listener = None
 
     async def _launch(self) -> None:
         assert self._playwright is not None
+        # Playwright makes Chromium send loopback traffic through the proxy too (it adds `<-loopback>` to the
+        # bypass rules), so no address escapes the firewall; each context gets its own listener below.
+        proxy = {"server": self._browser_listener.server_url} if self._browser_listener is not None else None
         browser = await self._playwright.chromium.launch(
-            executable_path=self.config.executable_path, headless=self.config.headless, args=self.config.args
+            executable_path=self.config.executable_path,
+            headless=self.config.headless,
+            args=self.config.args,
+            proxy=proxy,  # type: ignore[arg-type]  # ProxySettings is a TypedDict
         )
         browser.on("disconnected", self._on_disconnected)
         self._browser = browser
@@ -309,6 +326,9 @@ class BrowserPool:
                     await context.close()
                     raise
                 log.warning("saved storage of session %s is unusable (%s); starting it without", key, exc.message)
+        listener = listener_for(context)
+        if listener is not None:
+            listener.label = key  # requests this context's proxy refuses are the session's
         session = Session(
             key, context, on_tabs_changed=self._on_tabs_changed, screencast_options=self._screencast_options
         )
@@ -324,9 +344,19 @@ class BrowserPool:
     async def _new_context(self) -> BrowserContext:
         if self._browser is None:
             raise BrowserCrashedError(CRASH_REASON)
-        context = await self._browser.new_context(
-            viewport={"width": self.config.viewport_width, "height": self.config.viewport_height}
-        )
+        listener = await self._egress.open_listener("") if self._egress is not None else None
+        try:
+            context = await self._browser.new_context(
+                viewport={"width": self.config.viewport_width, "height": self.config.viewport_height},
+                proxy={"server": listener.server_url} if listener is not None else None,  # type: ignore[typeddict-item]
+            )
+        except BaseException:
+            if listener is not None:
+                await listener.close()
+            raise
+        if listener is not None:
+            bind_context(context, listener)
+            context.on("close", lambda _context: self._tasks.spawn(listener.close(), "egress-listener-close"))
         context.set_default_timeout(self.config.action_timeout_ms)
         context.set_default_navigation_timeout(self.config.navigation_timeout_ms)
         await install_bridge(context)  # WebMCP bridge + polyfill in every document, before the page's own scripts

@@ -36,6 +36,8 @@ class ActionResult:
     new_tab: TabInfo | None = None
     dialog: str = ""
     screenshot: bytes | None = None
+    # Requests the network firewall refused while the action ran (what and why), e.g. an internal image.
+    blocked: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"ok": self.ok, "action": self.action}
@@ -53,6 +55,8 @@ class ActionResult:
             out["new_tab"] = self.new_tab.as_dict()
         if self.dialog:
             out["dialog"] = self.dialog
+        if self.blocked:
+            out["blocked_requests"] = self.blocked
         return out
 
 

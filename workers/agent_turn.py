@@ -36,8 +36,9 @@ def safety_config(conversation: Conversation) -> SafetyConfig:
         confirm_mode="confirm" if conversation.confirm_mode == Conversation.ConfirmMode.CONFIRM else "auto",
         allowed_domains=tuple(settings.HIVE_ALLOWED_DOMAINS),
         denied_domains=tuple(settings.HIVE_DENIED_DOMAINS),
-        block_private_networks=settings.HIVE_BLOCK_PRIVATE_NETWORKS,
+        block_private_networks=True,
         always_allowed_origins=tuple(settings.HIVE_OWN_ORIGINS),
+        allowed_addresses=tuple(settings.HIVE_EGRESS_ALLOW),
     )
 
 

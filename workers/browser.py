@@ -29,6 +29,7 @@ from webapp.conversations.browser_services import browser_session_save, browser_
 from webapp.conversations.live import viewer_count
 from webapp.core import placement
 from webapp.core.events import conversation_group
+from workers.egress import egress_blocked, egress_policy
 from workers.webtools import WebTools
 
 if TYPE_CHECKING:
@@ -39,7 +40,9 @@ log = logging.getLogger(__name__)
 
 def pool_config() -> BrowserConfig:
     config = BrowserConfig(
-        warm_contexts=settings.HIVE_POOL_WARM_CONTEXTS, idle_timeout_s=settings.HIVE_POOL_IDLE_TIMEOUT_S
+        warm_contexts=settings.HIVE_POOL_WARM_CONTEXTS,
+        idle_timeout_s=settings.HIVE_POOL_IDLE_TIMEOUT_S,
+        egress=egress_policy(),  # always on in Hive: every request of every context passes the firewall
     )
     if settings.HIVE_POOL_MAX_SESSIONS > 0:
         config.max_sessions = settings.HIVE_POOL_MAX_SESSIONS
@@ -51,6 +54,7 @@ class SessionHost:
         self.runtime = runtime
         self.pool = BrowserPool(
             pool_config(),
+            on_egress_blocked=egress_blocked,
             on_session_saved=self._saved,
             on_tabs_changed=self._tabs_changed,
             on_sessions_lost=self._lost,

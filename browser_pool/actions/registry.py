@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
@@ -20,6 +21,7 @@ from browser_pool.actions import tabs as tab_actions
 from browser_pool.actions.context import ActionContext, Outcome
 from browser_pool.actions.errors import REFRESH_HINT, ActionError, explain_playwright_error
 from browser_pool.actions.watch import PageWatch, prepare_script_stopper, stop_page_scripts, take_dialogs
+from browser_pool.net.proxy import BlockedRequest, listener_for
 from browser_pool.observe import ObservationError
 from browser_pool.types import ActionResult, TabControl, TabInfo
 
@@ -132,6 +134,10 @@ def _time_budget_s(name: str, args: dict[str, Any], timeout_ms: int) -> float:
     return budget
 
 
+# Actions that load a page: when the firewall refuses that page itself, the action failed.
+NAVIGATING_ACTIONS = frozenset({"navigate", "open_tab", "refresh", "go_back", "go_forward", "click", "press_key"})
+
+
 async def execute_action(
     tabs: TabControl,
     name: str,
@@ -149,6 +155,8 @@ async def execute_action(
     watch = PageWatch(active)
     ctx = ActionContext(tabs, active, watch, uploads or {}, timeout_ms)
     tabs_before = await _tab_ids(tabs) if spec.may_open_tab else set()
+    firewall = listener_for(active.context)
+    blocked_before = firewall.blocked_count if firewall is not None else 0
     await prepare_script_stopper(active)
     result = ActionResult(ok=True, action=name)
     watch.start()
@@ -173,7 +181,36 @@ async def execute_action(
     finally:
         watch.stop()
     await _report_changes(result, watch, tabs, tabs_before, timeout_ms)
+    if firewall is not None:
+        _report_blocked(result, firewall.blocked_since(blocked_before), ctx.subject)
     return result
+
+
+def _host_port(url: str) -> tuple[str, int] | None:
+    if not url.startswith(("http://", "https://")):
+        return None
+    parts = urlsplit(url)
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        return None
+    return (parts.hostname or "").rstrip("."), port
+
+
+def _report_blocked(result: ActionResult, blocked: list[BlockedRequest], target: str) -> None:
+    """Say what the network firewall refused; when it refused the page the action went to, the action failed."""
+    if not blocked:
+        return
+    wanted = {_host_port(target), _host_port(result.url)} - {None}
+    main = next((b for b in blocked if (b.host.strip("[]").rstrip(".").lower(), b.port) in wanted), None)
+    if main is not None and result.action in NAVIGATING_ACTIONS:
+        result.ok, result.error = False, main.describe()
+        result.suggestion = (
+            "this address is inside Hive's network and cannot be opened; use a public address "
+            "(an operator can allow a host with HIVE_EGRESS_ALLOW)"
+        )
+    shown = [f"{b.host}:{b.port} ({b.reason})" for b in blocked[:5]]
+    result.blocked = shown + ([f"... and {len(blocked) - 5} more"] if len(blocked) > 5 else [])
 
 
 def _explain_failure(result: ActionResult, exc: PlaywrightError, ctx: ActionContext) -> None:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
+from browser_pool.net.proxy import listener_for
 from browser_pool.observe.bridge import ObservationError, call_model, index_base, stale_reason
 from browser_pool.observe.types import (
     ELEMENT_KINDS,
@@ -24,7 +27,13 @@ SUMMARY_TEXT_CHARS = 500
 async def get_summary(page: Page, *, text_chars: int = SUMMARY_TEXT_CHARS) -> PageSummary:
     """Layer 1: url, title, viewport and scroll, element counts, the first visible text, focus, open dialogs."""
     raw = await call_model(page, "summary", {"base": index_base(page), "textLimit": text_chars})
-    return PageSummary.from_page(raw)
+    summary = PageSummary.from_page(raw)
+    firewall = listener_for(page.context)
+    if firewall is not None and firewall.blocked_count:
+        with contextlib.suppress(PlaywrightError):
+            loaded_at = float(await page.evaluate("performance.timeOrigin")) / 1000
+            summary.blocked_requests = firewall.blocked_after(loaded_at - 0.05)
+    return summary
 
 
 async def get_elements(

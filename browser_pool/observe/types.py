@@ -45,6 +45,8 @@ class PageSummary:
     focused: FocusedElement | None = None
     dialogs: list[str] = field(default_factory=list)
     cross_origin_frames: int = 0
+    # Requests of this session the network firewall refused since the page loaded (internal images, fetches ...).
+    blocked_requests: int = 0
 
     @classmethod
     def from_page(cls, raw: dict[str, Any]) -> PageSummary:
@@ -81,6 +83,8 @@ class PageSummary:
         lines.extend(f'Open dialog: "{name}"' for name in self.dialogs)
         if self.cross_origin_frames:
             lines.append(f"Cross-origin frames (not observed): {self.cross_origin_frames}")
+        if self.blocked_requests:
+            lines.append(f"Requests blocked by the network firewall: {self.blocked_requests}")
         lines.append(f"Text: {self.visible_text}")
         return "\n".join(lines)
 

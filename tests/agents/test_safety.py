@@ -15,9 +15,11 @@ NORMAL = PageFacts("https://blog.example/posts/7", "A post about gardening. Leav
 
 async def fake_resolver(host: str) -> list[str]:
     """DNS without the network: a few internal names, everything else public."""
-    return {"intranet.corp": ["10.0.0.7"], "rebind.example": ["93.184.216.34", "127.0.0.1"]}.get(
-        host, ["93.184.216.34"]
-    )
+    return {
+        "intranet.corp": ["10.0.0.7"],
+        "rebind.example": ["93.184.216.34", "127.0.0.1"],
+        "nowhere.invalid": [],
+    }.get(host, ["93.184.216.34"])
 
 
 def policy(**config: Any) -> SafetyPolicy:
@@ -124,6 +126,15 @@ async def test_contributed_tools_ask_in_confirm_mode(source: str, read_only: boo
         "http://2130706433/",  # 127.0.0.1 written as one number
         "http://intranet.corp/wiki",  # a name that resolves inside
         "http://rebind.example/",  # one of its addresses is inside
+        "http://localhost.:8000/",  # a trailing dot
+        "http://0x7f000001/",
+        "http://0177.0.0.1/",
+        "http://127.1/",
+        "http://user@127.0.0.1:8000/",
+        "http://100.64.0.1/",  # CGNAT
+        "http://[fd00::1]/",  # IPv6 unique-local
+        "http://[2002:7f00:1::]/",  # 6to4 around 127.0.0.1
+        "http://nowhere.invalid/",  # a name that does not resolve is refused, not waved through
     ],
 )
 async def test_navigation_to_private_addresses_and_other_schemes_is_blocked(url: str) -> None:
@@ -140,6 +151,14 @@ async def test_public_addresses_may_be_opened(url: str) -> None:
 
 async def test_the_private_network_block_can_be_turned_off_for_development() -> None:
     assert await level("navigate", {"url": "http://127.0.0.1:8000/"}, block_private_networks=False) == "auto"
+
+
+async def test_the_operator_opens_exact_hosts_ports_and_blocks() -> None:
+    opened: dict[str, Any] = {"allowed_addresses": ("127.0.0.1:8000", "10.0.0.0/8")}
+    assert await level("navigate", {"url": "http://127.0.0.1:8000/"}, **opened) == "auto"
+    assert await level("navigate", {"url": "http://127.0.0.1:8001/"}, **opened) == "block"
+    assert await level("navigate", {"url": "http://intranet.corp/"}, **opened) == "auto"
+    assert await level("navigate", {"url": "http://192.168.0.1/"}, **opened) == "block"
 
 
 async def test_hives_own_origins_are_always_reachable() -> None:

@@ -126,4 +126,5 @@ from webapp.settings.api import *  # noqa: E402,F403
 from webapp.settings.browser import *  # noqa: E402,F403
 from webapp.settings.celery import *  # noqa: E402,F403
 from webapp.settings.channels import *  # noqa: E402,F403
+from webapp.settings.egress import *  # noqa: E402,F403
 from webapp.settings.llm import *  # noqa: E402,F403

@@ -24,9 +24,5 @@ HIVE_AGENT_LOOP_LIMIT = env.int("HIVE_AGENT_LOOP_LIMIT", default=3)
 HIVE_CONFIRM_TIMEOUT_S = env.float("HIVE_CONFIRM_TIMEOUT_S", default=120.0)
 HIVE_ALLOWED_DOMAINS = env.list("HIVE_ALLOWED_DOMAINS", default=[])
 HIVE_DENIED_DOMAINS = env.list("HIVE_DENIED_DOMAINS", default=[])
-# Private, loopback and link-local addresses are refused to the agent unless this is off (local development).
-HIVE_BLOCK_PRIVATE_NETWORKS = env.bool("HIVE_BLOCK_PRIVATE_NETWORKS", default=True)
-# Hive's own origins (its demo sites): always reachable by the agent, whatever the rules above say.
-HIVE_OWN_ORIGINS = env.list("HIVE_OWN_ORIGINS", default=["http://localhost:8000", "http://127.0.0.1:8000"])
 # Page text one model call may carry when the agent summarises in chunks (tokens, estimated).
 HIVE_AGENT_CHUNK_TOKENS = env.int("HIVE_AGENT_CHUNK_TOKENS", default=6_000)

@@ -12,5 +12,6 @@ DATABASES["default"]["NAME"] = HIVE_TEST_DB  # noqa: F405
 DATABASES["default"]["TEST"] = {"NAME": HIVE_TEST_DB}  # noqa: F405
 HIVE_WORKER_HEARTBEAT_S = 1.0
 HIVE_WORKER_HEARTBEAT_TTL_S = env.float("HIVE_WORKER_HEARTBEAT_TTL_S", default=4.0)  # noqa: F405
-# Tests serve their pages from 127.0.0.1; the block itself is tested with its own configuration.
-HIVE_BLOCK_PRIVATE_NETWORKS = False
+# Tests serve their pages from loopback on ports chosen at run time, so the suite opens loopback in the firewall;
+# the firewall itself is tested with a strict allow-list of its own (tests/security/).
+HIVE_EGRESS_ALLOW = env.list("HIVE_EGRESS_ALLOW", default=["localhost", "127.0.0.1", "::1"])  # noqa: F405

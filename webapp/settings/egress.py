@@ -1,0 +1,15 @@
+"""The network firewall of the hosted browser and of the server's own requests (docs/security.md).
+
+Every request the browser makes goes through a filtering proxy in the worker; only public addresses are reachable,
+plus what is listed here. Nothing is exempted by range unless an operator lists the range.
+"""
+
+import environ
+
+env = environ.Env()
+
+# Hive's own origins (its demo sites): reachable by the browser and the agent, whatever the other rules say.
+HIVE_OWN_ORIGINS = env.list("HIVE_OWN_ORIGINS", default=["http://localhost:8000", "http://127.0.0.1:8000"])
+# What the operator opens besides: hosts ("intranet.example"), host:port ("127.0.0.1:3000", "[::1]:8080"),
+# CIDR blocks ("10.20.0.0/16") or origins ("http://127.0.0.1:3000"). Comma-separated in the environment.
+HIVE_EGRESS_ALLOW = env.list("HIVE_EGRESS_ALLOW", default=[])

@@ -1,0 +1,21 @@
+"""The worker's side of the network firewall: the policy from settings, and what happens when it refuses."""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+
+from browser_pool.net import BlockedRequest, EgressPolicy
+
+log = logging.getLogger(__name__)
+
+
+def egress_policy() -> EgressPolicy:
+    return EgressPolicy(allow=(*settings.HIVE_OWN_ORIGINS, *settings.HIVE_EGRESS_ALLOW))
+
+
+def egress_blocked(blocked: BlockedRequest) -> None:
+    log.warning(
+        "egress blocked for session %s: %s:%s (%s)", blocked.label or "-", blocked.host, blocked.port, blocked.reason
+    )
