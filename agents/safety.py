@@ -119,9 +119,8 @@ class SafetyPolicy:
         self._submit = re.compile(config.submit_button_pattern, re.IGNORECASE)
         self._allowed_origins = {origin_of(o) for o in config.always_allowed_origins}
         # The same address policy as the browser's network firewall, so the agent hears "no" before it tries.
-        self._egress = EgressPolicy(
-            allow=(*config.always_allowed_origins, *config.allowed_addresses), resolver=self._resolve
-        )
+        # Hive's own origins pass above by their exact origin; another name for the same address does not.
+        self._egress = EgressPolicy(allow=config.allowed_addresses, resolver=self._resolve)
 
     # -- navigation ------------------------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from typing import Any
 import openai
 
 from agents.llm.config import ModelConfig
+from agents.llm.egress import EgressRefusedError, guarded_async_client
 from agents.llm.stream import ReplyStream
 from agents.llm.toolcalls import ToolCall, ToolCallAccumulator
 
@@ -78,7 +79,21 @@ class ChatResult:
     stream: ReplyStream | None = None
 
 
+def _firewall_refusal(exc: BaseException) -> str:
+    """The network firewall's reason when it refused the connection (somewhere in the exception's causes)."""
+    current: BaseException | None = exc
+    for _ in range(10):
+        if current is None:
+            break
+        if isinstance(current, EgressRefusedError):
+            return str(current)
+        current = current.__cause__ or current.__context__
+    return ""
+
+
 def _retryable(exc: Exception) -> bool:
+    if _firewall_refusal(exc):
+        return False  # the address will not become public by asking again
     if isinstance(exc, openai.APITimeoutError | openai.APIConnectionError | openai.RateLimitError):
         return True
     if isinstance(exc, _HTTP_TIMEOUTS + _HTTP_TRANSPORT):
@@ -109,7 +124,7 @@ def _describe(exc: Exception) -> str:
     if isinstance(exc, (openai.APITimeoutError, *_HTTP_TIMEOUTS)):
         return "the service did not answer in time"
     if isinstance(exc, (openai.APIConnectionError, *_HTTP_TRANSPORT)):
-        return "could not reach the service; check its base URL"
+        return _firewall_refusal(exc) or "could not reach the service; check its base URL"
     return f"the call failed: {exc}"
 
 
@@ -144,6 +159,7 @@ class LLMClient:
             api_key=config.api_key or "not-needed",
             timeout=config.timeout_s,
             max_retries=0,
+            http_client=guarded_async_client(config.egress, timeout_s=config.timeout_s) if config.egress else None,
         )
 
     async def close(self) -> None:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from agents.llm.providers import ProviderPreset, Quirks, preset_for
+from browser_pool.net.policy import EgressPolicy
 
 NO_MODEL_MESSAGE = (
     "No model is configured. Add a model profile in the dashboard's settings, or set HIVE_LLM_BASE_URL, "
@@ -30,6 +31,8 @@ class ModelConfig:
     supports_tools: bool | None = None
     supports_vision: bool | None = None
     parallel_tool_calls: bool | None = None
+    # The address policy every connection to this endpoint must pass (None: unchecked, for the library alone).
+    egress: EgressPolicy | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def from_values(

@@ -20,6 +20,7 @@ from typing import Any
 import openai
 
 from agents.llm import ModelConfig
+from agents.llm.egress import guarded_async_client
 from agents.tools.base import SOURCE_AGENT, Tool, ToolContext, ToolOutput
 from agents.tools.chunking import WIDE_CHARS
 
@@ -108,7 +109,11 @@ def openai_embedder(model: ModelConfig, embedding_model: str, *, batch_size: int
 
     async def embed(texts: list[str]) -> list[list[float]]:
         client = openai.AsyncOpenAI(
-            base_url=model.endpoint, api_key=model.api_key or "not-needed", timeout=model.timeout_s, max_retries=2
+            base_url=model.endpoint,
+            api_key=model.api_key or "not-needed",
+            timeout=model.timeout_s,
+            max_retries=2,
+            http_client=guarded_async_client(model.egress, timeout_s=model.timeout_s) if model.egress else None,
         )
         vectors: list[list[float]] = []
         try:

@@ -164,7 +164,7 @@ async def test_navigation_guards_block_and_leave_private_addresses(
     )
     blocked, _, click = sink.actions()
     assert not blocked.ok
-    assert "169.254.169.254 is a private-network" in blocked.error
+    assert "169.254.169.254 is a link-local address (cloud metadata lives here)" in blocked.error
     assert "the tab was emptied" in click.observation
     assert "URL: about:blank" in click.observation
     assert session.active_page.url == "about:blank"

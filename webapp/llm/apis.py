@@ -15,6 +15,7 @@ from webapp.core.users import request_user
 from webapp.llm.connection import connection_check
 from webapp.llm.models import ModelProfile
 from webapp.llm.selectors import (
+    base_url_problem,
     model_config_from_profile,
     model_profile_get,
     model_profile_list,
@@ -45,6 +46,12 @@ class ModelProfileInput(serializers.Serializer):
     parallel_tool_calls = serializers.BooleanField(required=False)
     embedding_model = serializers.CharField(max_length=200, required=False, allow_blank=True)
     fallback = serializers.IntegerField(required=False, allow_null=True)
+
+    def validate_base_url(self, value: str) -> str:
+        problem = base_url_problem(value)
+        if problem is not None:
+            raise serializers.ValidationError(problem)
+        return value
 
 
 def _fallback(request: Request, data: dict[str, Any]) -> Any:

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
+from urllib.parse import urlsplit
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
 from agents.llm.config import ModelConfig, NoModelConfiguredError
+from agents.llm.egress import url_problem
+from browser_pool.net.policy import EgressPolicy
 from webapp.llm.crypto import decrypt
 from webapp.llm.models import ModelProfile
 
@@ -20,6 +26,33 @@ def model_profile_get(*, user: AbstractBaseUser | AnonymousUser, profile_id: int
     return get_object_or_404(model_profile_list(user=user), pk=profile_id)
 
 
+def llm_egress_policy() -> EgressPolicy:
+    """What the server may connect to for a model: public addresses, the hosts the operator lists, and the
+    server default's own host (the operator configured it)."""
+    own = [settings.HIVE_LLM_BASE_URL] if settings.HIVE_LLM_BASE_URL else []
+    return EgressPolicy(allow=(*settings.HIVE_LLM_ALLOWED_PRIVATE_HOSTS, *own))
+
+
+def base_url_problem(url: str) -> str | None:
+    """Why a model base URL may not be saved: not http(s), or an internal address the operator did not allow. A
+    name that does not resolve now is accepted here; every connection is checked again when it is made."""
+    problem = url_problem(url)
+    if problem is not None:
+        return problem
+    parts = urlsplit(url.strip())
+    try:
+        port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
+    except ValueError:
+        return "the URL's port is not a number from 1 to 65535"
+    verdict = asyncio.run(llm_egress_policy().check(parts.hostname or "", port))
+    if verdict.allowed or "does not resolve" in verdict.reason:
+        return None
+    return (
+        f"{verdict.reason}; the server only connects to public addresses and the hosts the operator allows "
+        "(HIVE_LLM_ALLOWED_PRIVATE_HOSTS)"
+    )
+
+
 def model_config_from_profile(profile: ModelProfile) -> ModelConfig:
     return ModelConfig(
         base_url=profile.base_url,
@@ -30,12 +63,13 @@ def model_config_from_profile(profile: ModelProfile) -> ModelConfig:
         supports_tools=profile.supports_tools,
         supports_vision=profile.supports_vision,
         parallel_tool_calls=profile.parallel_tool_calls,
+        egress=llm_egress_policy(),
     )
 
 
 def server_default_model() -> ModelConfig:
     """The server's model from the environment; raises NoModelConfiguredError when there is none."""
-    return ModelConfig.from_values(
+    config = ModelConfig.from_values(
         base_url=settings.HIVE_LLM_BASE_URL,
         model=settings.HIVE_LLM_MODEL,
         api_key=settings.HIVE_LLM_API_KEY,
@@ -44,6 +78,7 @@ def server_default_model() -> ModelConfig:
         supports_tools=settings.HIVE_LLM_TOOLS,
         supports_vision=settings.HIVE_LLM_VISION,
     )
+    return dataclasses.replace(config, egress=llm_egress_policy())
 
 
 def server_default_summary() -> dict[str, str] | None:

@@ -13,3 +13,6 @@ HIVE_OWN_ORIGINS = env.list("HIVE_OWN_ORIGINS", default=["http://localhost:8000"
 # What the operator opens besides: hosts ("intranet.example"), host:port ("127.0.0.1:3000", "[::1]:8080"),
 # CIDR blocks ("10.20.0.0/16") or origins ("http://127.0.0.1:3000"). Comma-separated in the environment.
 HIVE_EGRESS_ALLOW = env.list("HIVE_EGRESS_ALLOW", default=[])
+# Requests the server makes for users (their model profiles' base URLs) reach public addresses only, and the
+# internal hosts listed here, e.g. a local Ollama: "127.0.0.1:11434". The server default model's host is allowed.
+HIVE_LLM_ALLOWED_PRIVATE_HOSTS = env.list("HIVE_LLM_ALLOWED_PRIVATE_HOSTS", default=[])

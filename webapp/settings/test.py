@@ -15,3 +15,7 @@ HIVE_WORKER_HEARTBEAT_TTL_S = env.float("HIVE_WORKER_HEARTBEAT_TTL_S", default=4
 # Tests serve their pages from loopback on ports chosen at run time, so the suite opens loopback in the firewall;
 # the firewall itself is tested with a strict allow-list of its own (tests/security/).
 HIVE_EGRESS_ALLOW = env.list("HIVE_EGRESS_ALLOW", default=["localhost", "127.0.0.1", "::1"])  # noqa: F405
+# The scripted model server of the tests listens on loopback too.
+HIVE_LLM_ALLOWED_PRIVATE_HOSTS = env.list(  # noqa: F405
+    "HIVE_LLM_ALLOWED_PRIVATE_HOSTS", default=["localhost", "127.0.0.1", "::1"]
+)
