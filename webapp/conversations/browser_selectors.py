@@ -36,8 +36,20 @@ def browser_session_tabs(*, conversation: Conversation) -> list[dict[str, Any]]:
     tabs = []
     for tab in list(session.tabs) if session else []:
         item = contents.get(str(tab.get("id")))
-        tabs.append({**tab, "context": tab_content_payload(item) if item else None})
+        tabs.append(
+            {
+                **tab,
+                "favicon": _inert_favicon(tab.get("favicon")),
+                "context": tab_content_payload(item) if item else None,
+            }
+        )
     return tabs
+
+
+def _inert_favicon(value: object) -> str:
+    """Viewers' browsers never fetch from the page's origin (it would tell a site who watches, and could point them
+    at addresses inside their own network): only an icon already inlined as a data: image is passed on."""
+    return value if isinstance(value, str) and value.startswith("data:image/") and len(value) <= 64_000 else ""
 
 
 def tab_content_get(*, conversation: Conversation, tab_id: str) -> TabContent:
