@@ -186,23 +186,30 @@ async def execute_action(
     return result
 
 
-def _host_port(url: str) -> tuple[str, int] | None:
+def _same_document(blocked: BlockedRequest, url: str) -> bool:
+    """Whether the refused request was for this page itself: the same URL for plain http; for a tunnel (https),
+    whose path the proxy cannot see, the same host and port."""
     if not url.startswith(("http://", "https://")):
-        return None
+        return False
+    if blocked.url.startswith("http://"):
+        return blocked.url.split("#", 1)[0] == url.split("#", 1)[0]
     parts = urlsplit(url)
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError:
-        return None
-    return (parts.hostname or "").rstrip("."), port
+        return False
+    return (
+        parts.scheme == "https"
+        and (parts.hostname or "").rstrip(".") == blocked.host.strip("[]").rstrip(".")
+        and port == blocked.port
+    )
 
 
 def _report_blocked(result: ActionResult, blocked: list[BlockedRequest], target: str) -> None:
     """Say what the network firewall refused; when it refused the page the action went to, the action failed."""
     if not blocked:
         return
-    wanted = {_host_port(target), _host_port(result.url)} - {None}
-    main = next((b for b in blocked if (b.host.strip("[]").rstrip(".").lower(), b.port) in wanted), None)
+    main = next((b for b in blocked if _same_document(b, target) or _same_document(b, result.url)), None)
     if main is not None and result.action in NAVIGATING_ACTIONS:
         result.ok, result.error = False, main.describe()
         result.suggestion = (

@@ -18,11 +18,12 @@ import weakref
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
+import h11
 from playwright.async_api import BrowserContext
 
-from browser_pool.net.policy import EgressPolicy
+from browser_pool.net.policy import EgressPolicy, Verdict
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +42,7 @@ class BlockedRequest:
     address: str
     reason: str
     at: float  # time.time(), comparable with a page's performance.timeOrigin
+    url: str = ""  # the whole URL for plain http; for a tunnel (https, wss) only "https://host:port" is known
 
     def describe(self) -> str:
         return f"Blocked by Hive's network firewall: {self.reason}"
@@ -128,7 +130,13 @@ class EgressProxy:
         listener = self._listener_of(writer)
         try:
             await self._handle(reader, writer, listener)
-        except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError):
+        except (
+            ConnectionError,
+            asyncio.IncompleteReadError,
+            asyncio.LimitOverrunError,
+            TimeoutError,
+            h11.ProtocolError,
+        ):
             pass
         except Exception:
             log.exception("egress proxy: unexpected error")
@@ -146,20 +154,16 @@ class EgressProxy:
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, listener: ProxyListener | None
     ) -> None:
         head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), HEAD_TIMEOUT_S)
-        request_line, _, header_block = head.decode("latin-1").partition("\r\n")
-        parts = request_line.split(" ")
+        parts = head.split(b"\r\n", 1)[0].decode("latin-1").split(" ")
         if len(parts) != 3:
             await _answer(writer, 400, "Bad Request", "malformed request line")
             return
-        method, target, version = parts
-        if method.upper() == "CONNECT":
-            host, port = _host_port(target, default_port=443)
+        if parts[0].upper() == "CONNECT":
+            await self._tunnel(parts[1], writer, reader, listener)
         else:
-            url = urlsplit(target)
-            if url.scheme.lower() != "http" or not url.hostname:
-                await _answer(writer, 400, "Bad Request", "the proxy takes absolute http:// URLs and CONNECT")
-                return
-            host, port = url.hostname, url.port or 80
+            await self._relay_http(head, reader, writer, listener)
+
+    async def _judge(self, host: str, port: int, listener: ProxyListener | None, url: str) -> Verdict:
         verdict = await self.policy.check(host, port)
         if not verdict.allowed:
             blocked = BlockedRequest(
@@ -169,13 +173,23 @@ class EgressProxy:
                 address=verdict.address,
                 reason=verdict.reason,
                 at=time.time(),
+                url=url,
             )
             if listener is not None:
                 listener.record(blocked)
             if self.on_blocked is not None:
                 self.on_blocked(blocked)
             log.info("egress blocked: %s:%s for %r: %s", host, port, blocked.label, verdict.reason)
-            await _answer(writer, 403, "Forbidden", blocked.describe())
+        return verdict
+
+    async def _tunnel(
+        self, target: str, writer: asyncio.StreamWriter, reader: asyncio.StreamReader, listener: ProxyListener | None
+    ) -> None:
+        """CONNECT (https, wss): judge the destination once, then pass bytes both ways."""
+        host, port = _host_port(target, default_port=443)
+        verdict = await self._judge(host, port, listener, f"https://{target}")
+        if not verdict.allowed:
+            await _answer(writer, 403, "Forbidden", f"Blocked by Hive's network firewall: {verdict.reason}")
             return
         try:
             upstream_reader, upstream_writer = await asyncio.wait_for(
@@ -185,14 +199,136 @@ class EgressProxy:
             await _answer(writer, 502, "Bad Gateway", f"could not connect to {host}:{port} ({exc.__class__.__name__})")
             return
         try:
-            if method.upper() == "CONNECT":
-                writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
-            else:
-                upstream_writer.write(_origin_form(method, target, version, header_block))
+            writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
             await _pipe_both(reader, writer, upstream_reader, upstream_writer)
         finally:
             with contextlib.suppress(Exception):
                 upstream_writer.close()
+
+    async def _relay_http(
+        self, head: bytes, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, listener: ProxyListener | None
+    ) -> None:
+        """Plain http, request by request (h11 keeps the messages apart): each request's host is judged on its own,
+        and an upstream connection to a checked address is kept while the next request goes to the same host."""
+        client = h11.Connection(h11.SERVER)
+        client.receive_data(head)
+        upstream: _Upstream | None = None
+        try:
+            while True:
+                request = await _next_event(client, reader)
+                if not isinstance(request, h11.Request):
+                    return
+                url = urlsplit(request.target.decode("latin-1"))
+                if url.scheme.lower() != "http" or not url.hostname:
+                    await _answer(writer, 400, "Bad Request", "the proxy takes absolute http:// URLs and CONNECT")
+                    return
+                host, port = url.hostname, url.port or 80
+                if upstream is None or (upstream.host, upstream.port) != (host, port):
+                    if upstream is not None:
+                        upstream.close()
+                        upstream = None
+                    verdict = await self._judge(host, port, listener, request.target.decode("latin-1"))
+                    if not verdict.allowed:
+                        await _answer(writer, 403, "Forbidden", f"Blocked by Hive's network firewall: {verdict.reason}")
+                        return
+                    try:
+                        upstream = await _Upstream.open(host, port, verdict.address)
+                    except (OSError, TimeoutError) as exc:
+                        await _answer(
+                            writer, 502, "Bad Gateway", f"could not connect to {host}:{port} ({exc.__class__.__name__})"
+                        )
+                        return
+                kept = await upstream.exchange(request, url, client, reader, writer)
+                if not kept or client.our_state is not h11.DONE or client.their_state is not h11.DONE:
+                    return
+                client.start_next_cycle()
+        finally:
+            if upstream is not None:
+                upstream.close()
+
+
+class _Upstream:
+    """One connection to an origin server at a checked address, speaking HTTP/1.1 through h11."""
+
+    def __init__(self, host: str, port: int, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.host, self.port = host, port
+        self._reader, self._writer = reader, writer
+        self._conn = h11.Connection(h11.CLIENT)
+
+    @classmethod
+    async def open(cls, host: str, port: int, address: str) -> _Upstream:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(address, port, limit=CHUNK), CONNECT_TIMEOUT_S)
+        return cls(host, port, reader, writer)
+
+    async def exchange(
+        self,
+        request: h11.Request,
+        url: SplitResult,
+        client: h11.Connection,
+        client_reader: asyncio.StreamReader,
+        client_writer: asyncio.StreamWriter,
+    ) -> bool:
+        """Forward one request and its response; False when either connection must close afterwards."""
+        path = (url.path or "/") + (f"?{url.query}" if url.query else "")
+        headers = [(k, v) for k, v in request.headers if k.lower() not in _HOP_BY_HOP]
+        self._send(h11.Request(method=request.method, target=path.encode("latin-1"), headers=headers))
+        while True:  # the request body, as it comes
+            event = await _next_event(client, client_reader)
+            if isinstance(event, h11.Data):
+                self._send(event)
+            elif isinstance(event, h11.EndOfMessage):
+                self._send(h11.EndOfMessage())
+                break
+            else:
+                return False
+        await self._writer.drain()
+        while True:  # the response, passed on as it comes
+            event = await _next_event(self._conn, self._reader)
+            if isinstance(event, h11.InformationalResponse):
+                continue
+            if isinstance(event, h11.Response):
+                kept = [(k, v) for k, v in event.headers if k.lower() not in _HOP_BY_HOP]
+                client_writer.write(
+                    client.send(h11.Response(status_code=event.status_code, headers=kept, reason=event.reason)) or b""
+                )
+            elif isinstance(event, h11.Data):
+                client_writer.write(client.send(event) or b"")
+                await client_writer.drain()
+            elif isinstance(event, h11.EndOfMessage):
+                client_writer.write(client.send(h11.EndOfMessage()) or b"")
+                await client_writer.drain()
+                break
+            else:
+                return False
+        reusable = self._conn.our_state is h11.DONE and self._conn.their_state is h11.DONE
+        if reusable:
+            self._conn.start_next_cycle()
+        return reusable
+
+    def _send(self, event: h11.Event) -> None:
+        data = self._conn.send(event)
+        if data:
+            self._writer.write(data)
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self._writer.close()
+
+
+# Connection-level headers are the proxy's business, not the origin's or the browser's.
+_HOP_BY_HOP = {
+    b"connection", b"keep-alive", b"proxy-connection", b"proxy-authorization", b"proxy-authenticate", b"te",
+    b"trailer", b"upgrade",
+}  # fmt: skip
+
+
+async def _next_event(conn: h11.Connection, reader: asyncio.StreamReader) -> object:
+    """The next HTTP event from one side; an idle or silent peer ends the connection after HEAD_TIMEOUT_S."""
+    while True:
+        event = conn.next_event()
+        if event is not h11.NEED_DATA:
+            return event
+        conn.receive_data(await asyncio.wait_for(reader.read(CHUNK), HEAD_TIMEOUT_S))  # b"": closed
 
 
 def _host_port(target: str, *, default_port: int) -> tuple[str, int]:
@@ -203,22 +339,6 @@ def _host_port(target: str, *, default_port: int) -> tuple[str, int]:
     if not host:
         return target, default_port
     return host, int(port)
-
-
-def _origin_form(method: str, target: str, version: str, header_block: str) -> bytes:
-    """The request as the origin server expects it: a path, no proxy headers, one request per connection (the
-    next request may be for another host, and must be judged on its own)."""
-    url = urlsplit(target)
-    path = (url.path or "/") + (f"?{url.query}" if url.query else "")
-    kept = [
-        line
-        for line in header_block.split("\r\n")
-        if line
-        and line.split(":", 1)[0].strip().lower() not in ("proxy-connection", "proxy-authorization", "connection")
-    ]
-    return (
-        f"{method} {path} {version}\r\n" + "".join(f"{line}\r\n" for line in kept) + "Connection: close\r\n\r\n"
-    ).encode("latin-1")
 
 
 async def _copy(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
