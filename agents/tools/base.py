@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
+from jsonschema.protocols import Validator
 
 from agents.llm.fenced import describe_parameters
+from browser_pool.webmcp.schema import untrusted_validator
 
 if TYPE_CHECKING:
     from agents.events import EventSink
@@ -105,7 +107,7 @@ class ToolRegistry:
 
     def __init__(self, tools: Iterable[Tool]) -> None:
         self._tools: dict[str, Tool] = {}
-        self._validators: dict[str, Draft202012Validator] = {}
+        self._validators: dict[str, Validator] = {}
         self._dynamic: set[str] = set()
         for tool in tools:
             if tool.name in self._tools:
@@ -128,8 +130,7 @@ class ToolRegistry:
             if tool.name in self._tools:
                 continue
             try:
-                validator = Draft202012Validator(tool.parameters)
-                Draft202012Validator.check_schema(tool.parameters)
+                validator = untrusted_validator(tool.parameters)  # a page's or SKILL's patterns run on RE2
             except Exception:  # a page's broken schema must not break the turn: that tool is just not offered
                 continue
             self._tools[tool.name] = tool

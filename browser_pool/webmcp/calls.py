@@ -14,9 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError, ValidationError, best_match
-from jsonschema.validators import validator_for
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 from referencing import Registry
@@ -25,6 +23,7 @@ from referencing.exceptions import Unresolvable
 from browser_pool.webmcp import bridge
 from browser_pool.webmcp.cdp import CdpChannel, OutcomeStatus
 from browser_pool.webmcp.discovery import PageToolWatcher, read_tools, watcher_for
+from browser_pool.webmcp.schema import untrusted_validator
 from browser_pool.webmcp.types import FrameRef, ToolCallResult, ToolRecord
 
 log = logging.getLogger(__name__)
@@ -144,9 +143,7 @@ def validate_arguments(tool: ToolRecord, arguments: dict[str, Any]) -> str | Non
     if not schema:
         return None
     try:
-        validator_class = validator_for(schema, default=Draft202012Validator)
-        validator_class.check_schema(schema)
-        validator = validator_class(schema, registry=_NO_REMOTE_REFS)
+        validator = untrusted_validator(schema, registry=_NO_REMOTE_REFS)
         errors = list(validator.iter_errors(arguments))
     except (SchemaError, Unresolvable) as exc:
         # The page's schema is broken; the browser would not check it either. Let the tool judge its input.

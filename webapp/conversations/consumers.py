@@ -13,6 +13,7 @@ expires) is disconnected at once with code 4403; a changed role applies at once 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -25,6 +26,7 @@ from django.utils import timezone
 from webapp.conversations import live
 from webapp.conversations.selectors import conversation_get
 from webapp.conversations.serializers import ConversationOutput
+from webapp.core import json_input
 from webapp.core.events import conversation_group, session_group
 from webapp.core.exceptions import ApplicationError
 from webapp.sharing import control
@@ -170,6 +172,22 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
             self._expiry = asyncio.create_task(self._expire_access())
 
     # -- from the client ---------------------------------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
+        """Client JSON passes the same checks as the REST API's (no lone surrogates, NUL or deep nesting)."""
+        if text_data is None:
+            await self.send_json({"type": "error", "detail": "Send JSON text frames."})
+            return
+        try:
+            content = json_input.loads(text_data)
+        except ValueError as exc:
+            await self.send_json({"type": "error", "detail": f"Malformed message: {exc}"})
+            return
+        await self.receive_json(content)
+
+    @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        return json.dumps(content, ensure_ascii=False).encode("utf-8", "backslashreplace").decode("utf-8")
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):

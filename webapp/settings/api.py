@@ -6,12 +6,15 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["webapp.core.json_input.SafeJSONRenderer"],
+    # JSON with lone surrogates, NUL characters or deep nesting is refused with a 400 (webapp/core/json_input.py).
+    "DEFAULT_PARSER_CLASSES": ["webapp.core.json_input.StrictJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "webapp.core.exceptions.api_exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
+
+HIVE_JSON_MAX_DEPTH = 64
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Hive API",

@@ -4,6 +4,7 @@ from django.db import models
 
 from webapp.skills.validation import (
     validate_annotations,
+    validate_function_body,
     validate_input_schema,
     validate_match_patterns,
     validate_not_blank,
@@ -33,6 +34,7 @@ class Skill(models.Model):
     enabled = models.BooleanField(default=True)
     health_check = models.TextField(
         blank=True,
+        validators=[validate_function_body],
         help_text="Body of an async function run in the page before the tools are registered. It must return a "
         "truthy value; throw an Error to say what is wrong. Empty: no check.",
     )
@@ -68,7 +70,7 @@ class SkillTool(models.Model):
         help_text="Optional booleans: readOnlyHint, untrustedContentHint, consequentialHint.",
     )
     handler = models.TextField(
-        validators=[validate_not_blank],
+        validators=[validate_not_blank, validate_function_body],
         help_text="Body of async (input, {signal}) => { ... } run in the page; its return value is the result.",
     )
 

@@ -3,9 +3,12 @@ use these validators (they raise Django's ValidationError with a message an admi
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
+import tree_sitter
+import tree_sitter_javascript
 from django.core.exceptions import ValidationError
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
@@ -112,3 +115,33 @@ def validate_annotations(value: Any) -> None:
             errors.append(ValidationError(f"Annotation {key!r} must be true or false, not {flag!r}."))
     if errors:
         raise ValidationError(errors)
+
+
+@functools.cache
+def _javascript() -> tree_sitter.Parser:
+    return tree_sitter.Parser(tree_sitter.Language(tree_sitter_javascript.language()))
+
+
+def _first_error(node: tree_sitter.Node) -> tree_sitter.Node | None:
+    if node.type == "ERROR" or node.is_missing:
+        return node
+    if not node.has_error:
+        return None
+    return next((found for child in node.children if (found := _first_error(child)) is not None), None)
+
+
+def validate_function_body(value: str) -> None:
+    """The body of an async function, as a handler or health check is run in the page: it must parse, or the SKILL
+    would only fail later, in a user's page. The message names the line (of the body) and shows it."""
+    if not value.strip():
+        return
+    source = b"(async function (input, options) {\n" + value.encode("utf-8") + b"\n})"
+    error = _first_error(_javascript().parse(source).root_node)
+    if error is None:
+        return
+    row, column = error.start_point
+    line = max(1, row)  # row 0 is the wrapper's first line
+    text = value.splitlines()[line - 1] if value.splitlines() else ""
+    raise ValidationError(
+        f"This JavaScript does not parse: line {line}, column {column + 1}: {text.strip()[:80]!r}.", code="syntax"
+    )
