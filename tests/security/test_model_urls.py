@@ -14,7 +14,7 @@ from agents.llm.client import LLMClient, LLMError
 from agents.llm.config import ModelConfig
 from browser_pool.net import EgressPolicy
 from tests.support.listeners import CountingListener, counting_listener
-from webapp.llm.crypto import encrypt
+from webapp.core.crypto import encrypt
 from webapp.llm.models import ModelProfile
 
 pytestmark = pytest.mark.django_db

@@ -8,6 +8,7 @@ from typing import Any
 from django.shortcuts import get_object_or_404
 
 from webapp.conversations.models import BrowserSession, Conversation, ConversationFile, TabContent
+from webapp.core.crypto import decrypt_document
 from webapp.core.exceptions import ApplicationError
 
 
@@ -26,7 +27,8 @@ def tab_content_payload(item: TabContent) -> dict[str, Any]:
 
 def browser_session_state(*, conversation_id: int) -> dict[str, Any] | None:
     session = BrowserSession.objects.filter(conversation_id=conversation_id).only("state").first()
-    return session.state if session and session.state else None
+    state = decrypt_document(session.state) if session else {}
+    return state or None
 
 
 def browser_session_tabs(*, conversation: Conversation) -> list[dict[str, Any]]:

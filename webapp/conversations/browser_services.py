@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from webapp.conversations.browser_selectors import browser_session_tabs, tab_content_payload
 from webapp.conversations.models import BrowserSession, Conversation, ConversationFile, TabContent
+from webapp.core.crypto import encrypt_document
 from webapp.core.events import publish_on_commit
 from webapp.core.exceptions import ApplicationError
 
@@ -18,7 +19,7 @@ from webapp.core.exceptions import ApplicationError
 @transaction.atomic
 def browser_session_save(*, conversation_id: int, state: dict[str, Any]) -> None:
     BrowserSession.objects.update_or_create(
-        conversation_id=conversation_id, defaults={"state": state, "saved_at": timezone.now()}
+        conversation_id=conversation_id, defaults={"state": encrypt_document(state), "saved_at": timezone.now()}
     )
 
 

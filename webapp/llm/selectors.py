@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404
 from agents.llm.config import ModelConfig, NoModelConfiguredError
 from agents.llm.egress import url_problem
 from browser_pool.net.policy import EgressPolicy
-from webapp.llm.crypto import decrypt
+from webapp.core.crypto import decrypt
 from webapp.llm.models import ModelProfile
 
 

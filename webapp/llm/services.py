@@ -7,8 +7,8 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
+from webapp.core.crypto import encrypt
 from webapp.core.exceptions import ApplicationError
-from webapp.llm.crypto import encrypt
 from webapp.llm.models import ModelProfile
 
 _FIELDS = (

@@ -5,9 +5,27 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from webapp.runs.models import Confirmation, ModelCall, Run, Step
+
+
+class PlanStepOutput(serializers.Serializer[Any]):
+    """One step of the plan the agent published (docs/architecture.md, `plan.updated`)."""
+
+    id = serializers.CharField()
+    title = serializers.CharField()
+    depends_on = serializers.ListField(child=serializers.CharField())
+    status = serializers.ChoiceField(choices=["pending", "running", "done", "failed", "skipped"])
+
+
+class SharedTabOutput(serializers.Serializer[Any]):
+    """A tab the user shared with the message that started the run."""
+
+    id = serializers.CharField()
+    title = serializers.CharField()
+    url = serializers.CharField()
 
 
 class StepOutput(serializers.ModelSerializer[Step]):
@@ -40,9 +58,11 @@ class RunOutput(serializers.ModelSerializer[Run]):
         kind = obj.metadata.get("kind")
         return str(kind) if kind in ("action", "tool") else "turn"
 
+    @extend_schema_field(PlanStepOutput(many=True))
     def get_plan(self, obj: Run) -> list[dict[str, object]]:
         return list(obj.metadata.get("plan") or [])
 
+    @extend_schema_field(SharedTabOutput(many=True))
     def get_shared_tabs(self, obj: Run) -> list[dict[str, object]]:
         return list(obj.metadata.get("shared_tabs") or [])
 

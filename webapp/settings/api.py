@@ -22,4 +22,12 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # Several models have a "status" or "role": each enum gets its own name in the schema.
+    "ENUM_NAME_OVERRIDES": {
+        "RunStatusEnum": "webapp.runs.models.Run.Status",
+        "StepStatusEnum": "webapp.runs.models.Step.Status",
+        "ConfirmationStatusEnum": "webapp.runs.models.Confirmation.Status",
+        "MessageRoleEnum": "webapp.conversations.models.Message.Role",
+        "ShareRoleEnum": "webapp.sharing.models.Share.Role",
+    },
 }

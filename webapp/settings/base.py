@@ -13,7 +13,15 @@ VAR_DIR.mkdir(exist_ok=True)
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
-SECRET_KEY = env("DJANGO_SECRET_KEY", default="dev-only-insecure-key-change-me")
+from webapp.settings.security import kept_secret  # noqa: E402
+
+# Without DJANGO_SECRET_KEY a key is generated on first start and kept in var/ (readable by its owner only);
+# production settings refuse to start without one from the environment.
+SECRET_KEY = env("DJANGO_SECRET_KEY", default="") or kept_secret(VAR_DIR / "secret_key", "key")
+# Fernet keys for secrets at rest (model API keys, saved browser state), newest first; never derived from SECRET_KEY.
+HIVE_ENCRYPTION_KEYS = env.list("HIVE_ENCRYPTION_KEYS", default=[]) or [
+    kept_secret(VAR_DIR / "encryption_key", "fernet")
+]
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
@@ -30,7 +38,9 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "csp",
     "channels",
+    "webapp.core",
     "webapp.accounts",
     "webapp.conversations",
     "webapp.runs",
@@ -43,6 +53,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -128,3 +139,4 @@ from webapp.settings.celery import *  # noqa: E402,F403
 from webapp.settings.channels import *  # noqa: E402,F403
 from webapp.settings.egress import *  # noqa: E402,F403
 from webapp.settings.llm import *  # noqa: E402,F403
+from webapp.settings.security import *  # noqa: E402,F403

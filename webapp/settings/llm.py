@@ -15,7 +15,6 @@ HIVE_LLM_VISION = env.bool("HIVE_LLM_VISION", default=False)
 HIVE_LLM_TIMEOUT_S = env.float("HIVE_LLM_TIMEOUT_S", default=120.0)
 HIVE_MESSAGE_MAX_CHARS = env.int("HIVE_MESSAGE_MAX_CHARS", default=20_000)
 # Fernet key for API keys at rest; without it, one is derived from DJANGO_SECRET_KEY.
-HIVE_ENCRYPTION_KEY = env("HIVE_ENCRYPTION_KEY", default="")
 
 # The agent's safety valves and policy (SPEC §5).
 HIVE_AGENT_MAX_TOOL_CALLS = env.int("HIVE_AGENT_MAX_TOOL_CALLS", default=30)

@@ -5,20 +5,29 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('skills', '0002_shipped_demo_shop'),
+        ("skills", "0002_shipped_demo_shop"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='skill',
-            name='health_check',
-            field=models.TextField(blank=True, help_text='Body of an async function run in the page before the tools are registered. It must return a truthy value; throw an Error to say what is wrong. Empty: no check.', validators=[webapp.skills.validation.validate_function_body]),
+            model_name="skill",
+            name="health_check",
+            field=models.TextField(
+                blank=True,
+                help_text="Body of an async function run in the page before the tools are registered. It must return a truthy value; throw an Error to say what is wrong. Empty: no check.",
+                validators=[webapp.skills.validation.validate_function_body],
+            ),
         ),
         migrations.AlterField(
-            model_name='skilltool',
-            name='handler',
-            field=models.TextField(help_text='Body of async (input, {signal}) => { ... } run in the page; its return value is the result.', validators=[webapp.skills.validation.validate_not_blank, webapp.skills.validation.validate_function_body]),
+            model_name="skilltool",
+            name="handler",
+            field=models.TextField(
+                help_text="Body of async (input, {signal}) => { ... } run in the page; its return value is the result.",
+                validators=[
+                    webapp.skills.validation.validate_not_blank,
+                    webapp.skills.validation.validate_function_body,
+                ],
+            ),
         ),
     ]
