@@ -79,5 +79,6 @@ def test_hive_admin_command_creates_a_staff_user_that_can_open_admin() -> None:
     assert admin.is_staff
     assert admin.is_superuser
     client = APIClient()
-    client.login(username="root", password="an-admin-passphrase")
+    signed_in = client.post("/api/auth/login/", {"username": "root", "password": "an-admin-passphrase"}, format="json")
+    assert signed_in.status_code == 200
     assert client.get("/admin/").status_code == 200

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import authenticate, login, logout
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -13,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from webapp.accounts.services import api_token_revoke, api_token_rotate, user_create
+from webapp.core.throttles import WriteThrottle
 from webapp.core.users import request_user
 
 
@@ -30,6 +32,10 @@ class CredentialsInput(serializers.Serializer):
     password = serializers.CharField(max_length=128, trim_whitespace=False)
 
 
+class SignupInput(CredentialsInput):
+    invite = serializers.CharField(required=False, allow_blank=True, max_length=200)
+
+
 @method_decorator(ensure_csrf_cookie, name="dispatch")
 class CsrfApi(APIView):
     permission_classes = [AllowAny]
@@ -40,18 +46,35 @@ class CsrfApi(APIView):
 
 
 class SignupApi(APIView):
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "signup"
+
     permission_classes = [AllowAny]
 
-    @extend_schema(request=CredentialsInput, responses={201: UserOutput})
+    @extend_schema(request=SignupInput, responses={201: UserOutput})
     def post(self, request: Request) -> Response:
-        data = CredentialsInput(data=request.data)
+        mode = settings.HIVE_SIGNUP
+        if mode == "closed":
+            return Response(
+                {"detail": "Sign-up is closed on this server; ask an administrator for an account."},
+                status=status.HTTP_403_FORBIDDEN,
+            )
+        data = SignupInput(data=request.data)
         data.is_valid(raise_exception=True)
-        user = user_create(**data.validated_data)
+        if mode == "invite" and data.validated_data.get("invite") not in settings.HIVE_SIGNUP_INVITES:
+            return Response(
+                {"detail": "This server signs up by invitation: give the invitation code you were sent."},
+                status=status.HTTP_403_FORBIDDEN,
+            )
+        user = user_create(username=data.validated_data["username"], password=data.validated_data["password"])
         login(request._request, user, backend="django.contrib.auth.backends.ModelBackend")
         return Response(UserOutput(user).data, status=status.HTTP_201_CREATED)
 
 
 class LoginApi(APIView):
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "login"
+
     permission_classes = [AllowAny]
 
     @extend_schema(request=CredentialsInput, responses={200: UserOutput})
@@ -59,6 +82,14 @@ class LoginApi(APIView):
         data = CredentialsInput(data=request.data)
         data.is_valid(raise_exception=True)
         user = authenticate(request._request, **data.validated_data)
+        if getattr(request._request, "axes_locked_out", False):
+            minutes = round(float(settings.AXES_COOLOFF_TIME) * 60)
+            return Response(
+                {
+                    "detail": f"Too many failed sign-ins for this account from your address; try again in {minutes} minutes."
+                },
+                status=status.HTTP_429_TOO_MANY_REQUESTS,
+            )
         if user is None:
             return Response({"detail": "Wrong username or password."}, status=status.HTTP_400_BAD_REQUEST)
         login(request._request, user)

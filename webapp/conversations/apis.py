@@ -14,6 +14,7 @@ from webapp.conversations.models import Conversation
 from webapp.conversations.selectors import conversation_get, conversation_list, message_list
 from webapp.conversations.serializers import ConversationOutput, MessageOutput
 from webapp.conversations.services import conversation_create, conversation_delete, conversation_update, message_send
+from webapp.core.throttles import WriteThrottle
 from webapp.core.users import request_user
 from webapp.llm.selectors import model_profile_get
 from webapp.runs.serializers import RunOutput
@@ -77,6 +78,9 @@ class MessageInput(serializers.Serializer):
 
 
 class MessageListApi(APIView):
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "runs"
+
     @extend_schema(responses={200: MessageOutput(many=True)})
     def get(self, request: Request, conversation_id: int) -> Response:
         conversation = conversation_get(user=request.user, conversation_id=conversation_id)

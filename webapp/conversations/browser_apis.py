@@ -15,6 +15,7 @@ from webapp.conversations.browser_selectors import browser_session_tabs, tab_con
 from webapp.conversations.browser_services import conversation_file_add, tab_content_remove
 from webapp.conversations.live import tab_content_request
 from webapp.conversations.selectors import conversation_get
+from webapp.core.throttles import WriteThrottle
 from webapp.runs.serializers import RunOutput
 from webapp.runs.services import RUN_ACTION_TASK, run_create_for_action
 
@@ -82,6 +83,9 @@ class ActionInput(serializers.Serializer):
 
 
 class ActionApi(APIView):
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "actions"
+
     @extend_schema(request=ActionInput, responses={202: RunOutput})
     def post(self, request: Request, conversation_id: int) -> Response:
         conversation = conversation_get(user=request.user, conversation_id=conversation_id, need="controller")

@@ -10,6 +10,7 @@ from rest_framework.views import APIView
 
 from webapp.conversations.browser_selectors import browser_session_tools
 from webapp.conversations.selectors import conversation_get
+from webapp.core.throttles import WriteThrottle
 from webapp.runs.serializers import RunOutput
 from webapp.runs.services import run_create_for_tool_call
 
@@ -38,6 +39,9 @@ class ToolCallInput(serializers.Serializer):
 
 
 class ToolCallApi(APIView):
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "tool_calls"
+
     @extend_schema(request=ToolCallInput, responses={202: RunOutput})
     def post(self, request: Request, conversation_id: int) -> Response:
         conversation = conversation_get(user=request.user, conversation_id=conversation_id, need="controller")

@@ -24,7 +24,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
     if isinstance(exc, ApplicationError):
-        return Response({"detail": exc.message}, status=exc.status_code)
+        return Response({"detail": exc.message, **getattr(exc, "extra", {})}, status=exc.status_code)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound("Not found.")
     if isinstance(exc, exceptions.ParseError):

@@ -16,6 +16,7 @@ from webapp.core.events import command_session, publish_on_commit
 from webapp.core.exceptions import ApplicationError
 from webapp.core.queue import enqueue
 from webapp.runs.models import Confirmation, ModelCall, Run, Step
+from webapp.runs.quotas import quota_check
 from webapp.runs.serializers import ConfirmationOutput, RunOutput, StepOutput
 
 RUN_TURN_TASK = "workers.tasks.run_turn"
@@ -49,6 +50,8 @@ def _dispatch(run: Run, task: str) -> None:
 
 @transaction.atomic
 def run_create(*, conversation: Any, metadata: dict[str, Any] | None = None, task: str = RUN_TURN_TASK) -> Run:
+    # Quotas count every run (turns, actions by hand, tool calls); tokens only where the server's model is used.
+    quota_check(owner_id=conversation.owner_id, uses_server_model=conversation.model_profile_id is None)
     run = Run.objects.create(conversation=conversation, metadata={**(metadata or {}), "task": task})
     _publish_run(run)
     _dispatch(run, task)

@@ -11,6 +11,14 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["webapp.core.json_input.StrictJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "webapp.core.exceptions.api_exception_handler",
+    # Per user (per address before signing in): requests over the rate get a 429 saying when to try again.
+    "DEFAULT_THROTTLE_RATES": {
+        "signup": "20/hour",
+        "login": "60/hour",
+        "runs": "30/minute",
+        "actions": "120/minute",
+        "tool_calls": "60/minute",
+    },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 

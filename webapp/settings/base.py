@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "csp",
+    "axes",
     "channels",
     "webapp.core",
     "webapp.accounts",

@@ -47,6 +47,25 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": ["'none'"],
     },
 }
+# Sign-in throttling (django-axes): after this many failures for a username from one address, that pair waits.
+AXES_FAILURE_LIMIT = env.int("HIVE_LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = env.float("HIVE_LOGIN_COOLOFF_HOURS", default=0.25)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+# The sign-in API answers a lockout itself (a JSON 429 saying when to retry); axes' middleware would replace that
+# answer with its own page, so it is left out on purpose.
+SILENCED_SYSTEM_CHECKS = ["axes.W002"]
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+
+# Who may create an account: "open", "invite" (with one of HIVE_SIGNUP_INVITES) or "closed".
+HIVE_SIGNUP = env.str("HIVE_SIGNUP", default="open")
+HIVE_SIGNUP_INVITES = env.list("HIVE_SIGNUP_INVITES", default=[])
+
+# Per-user quotas (0: no limit), answered with 429 saying which limit and when it resets.
+HIVE_QUOTA_RUNS_PER_HOUR = env.int("HIVE_QUOTA_RUNS_PER_HOUR", default=120)
+HIVE_QUOTA_CONCURRENT_SESSIONS = env.int("HIVE_QUOTA_CONCURRENT_SESSIONS", default=3)
+HIVE_QUOTA_TOKENS_PER_DAY = env.int("HIVE_QUOTA_TOKENS_PER_DAY", default=2_000_000)
+
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"

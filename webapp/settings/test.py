@@ -19,3 +19,12 @@ HIVE_EGRESS_ALLOW = env.list("HIVE_EGRESS_ALLOW", default=["localhost", "127.0.0
 HIVE_LLM_ALLOWED_PRIVATE_HOSTS = env.list(  # noqa: F405
     "HIVE_LLM_ALLOWED_PRIVATE_HOSTS", default=["localhost", "127.0.0.1", "::1"]
 )
+
+# The suite signs up and sends far more than a person would from one address; the limits themselves are tested
+# with their own rates (tests/security/test_limits.py).
+_RATES = REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]  # type: ignore[used-before-def]  # noqa: F405
+REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": dict.fromkeys(_RATES, "100000/minute")}  # type: ignore[used-before-def]  # noqa: F405
+HIVE_QUOTA_RUNS_PER_HOUR = 0
+HIVE_QUOTA_CONCURRENT_SESSIONS = 0
+HIVE_QUOTA_TOKENS_PER_DAY = 0
+AXES_FAILURE_LIMIT = 1000
