@@ -62,3 +62,30 @@ def test_no_secret_in_the_api_or_the_logs(api: APIClient, caplog: pytest.LogCapt
     one = api.get(f"/api/model-profiles/{made['id']}/").content.decode()
     assert "sk-do-not-log" not in listed + one
     assert "sk-do-not-log" not in caplog.text
+
+
+def test_api_tokens_are_hashed_shown_once_expiring_bearer_too_and_not_in_admin(
+    api: APIClient, user: User, settings: object
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+    from knox.models import AuthToken
+
+    from webapp.accounts.tokens import user_for_token
+
+    made = api.post("/api/auth/token/").json()
+    key = made["token"]
+    assert made["expires_at"]
+    stored = AuthToken.objects.get(user=user)
+    assert key not in (stored.digest, stored.token_key), "only a hash and a short prefix are kept"
+    assert user_for_token(key) == user
+    script = APIClient()
+    script.credentials(HTTP_AUTHORIZATION=f"Bearer {key}")
+    assert script.get("/api/conversations/").status_code == 200
+    AuthToken.objects.filter(user=user).update(expiry=timezone.now() - timedelta(seconds=1))
+    assert user_for_token(key) is None
+    assert script.get("/api/conversations/").status_code in (401, 403)
+    user.is_staff = user.is_superuser = True
+    user.save()
+    assert api.get("/admin/knox/authtoken/").status_code == 404

@@ -112,14 +112,15 @@ class MeApi(APIView):
 
 
 class TokenOutput(serializers.Serializer):
-    token = serializers.CharField(source="key")
+    token = serializers.CharField(help_text="Shown this once: only a hash of it is kept.")
+    expires_at = serializers.DateTimeField(allow_null=True)
 
 
 class TokenApi(APIView):
     @extend_schema(request=None, responses={201: TokenOutput})
     def post(self, request: Request) -> Response:
-        token = api_token_rotate(user=request_user(request))
-        return Response(TokenOutput(token).data, status=status.HTTP_201_CREATED)
+        instance, key = api_token_rotate(user=request_user(request))
+        return Response(TokenOutput({"token": key, "expires_at": instance.expiry}).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={204: None})
     def delete(self, request: Request) -> Response:

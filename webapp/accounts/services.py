@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 
 from webapp.core.exceptions import ApplicationError
 
@@ -38,11 +39,12 @@ def admin_ensure(*, username: str, password: str, email: str = "") -> tuple[User
 
 
 @transaction.atomic
-def api_token_rotate(*, user: User) -> Token:
-    Token.objects.filter(user=user).delete()
-    return Token.objects.create(user=user)
+def api_token_rotate(*, user: User) -> tuple[AuthToken, str]:
+    """A new personal token replacing the user's others; the key is returned this once (only its hash is kept)."""
+    AuthToken.objects.filter(user=user).delete()
+    return AuthToken.objects.create(user=user, expiry=settings.HIVE_API_TOKEN_TTL)  # type: ignore[no-any-return]
 
 
 @transaction.atomic
 def api_token_revoke(*, user: User) -> None:
-    Token.objects.filter(user=user).delete()
+    AuthToken.objects.filter(user=user).delete()

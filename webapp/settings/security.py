@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -56,6 +57,10 @@ AXES_RESET_ON_SUCCESS = True
 # answer with its own page, so it is left out on purpose.
 SILENCED_SYSTEM_CHECKS = ["axes.W002"]
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+
+# Personal API tokens (django-rest-knox): hashed at rest, shown once, expiring after this long (None: never).
+HIVE_API_TOKEN_TTL = timedelta(days=env.int("HIVE_API_TOKEN_TTL_DAYS", default=90))
+REST_KNOX = {"TOKEN_TTL": HIVE_API_TOKEN_TTL, "AUTO_REFRESH": False}
 
 # Who may create an account: "open", "invite" (with one of HIVE_SIGNUP_INVITES) or "closed".
 HIVE_SIGNUP = env.str("HIVE_SIGNUP", default="open")
