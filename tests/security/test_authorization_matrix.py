@@ -1,0 +1,251 @@
+"""Every API endpoint × every kind of caller: owner, controller, viewer, stranger, anonymous, and a teammate whose
+share expired. The table below says who may do what (docs/architecture.md); the list of endpoints comes from the
+URL resolver, so a new endpoint without a row fails this test until someone decides who may call it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.files.base import ContentFile
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from tests.factories import ConversationFactory, UserFactory
+from webapp.conversations.models import BrowserSession, Conversation, TabContent
+from webapp.llm.models import ModelProfile
+from webapp.memory.models import Note, Persona
+from webapp.runs.models import Confirmation, Run, Step
+from webapp.sharing.models import Share
+from webapp.skills.models import Skill
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ("owner", "controller", "viewer", "stranger", "anonymous", "expired")
+RANK = {"viewer": 1, "controller": 2, "owner": 3}
+
+# Who may call each endpoint:
+#   viewer / controller / owner: the conversation's roles (others with no access get 404, too low a role 403);
+#   mine: objects of the caller's own (others get 404); user: any signed-in user; anyone: also signed out.
+MATRIX: dict[tuple[str, str], str] = {
+    ("GET", "api/auth/csrf/"): "anyone",
+    ("POST", "api/auth/signup/"): "anyone",
+    ("POST", "api/auth/login/"): "anyone",
+    ("POST", "api/auth/logout/"): "anyone",
+    ("GET", "api/auth/me/"): "user",
+    ("POST", "api/auth/token/"): "user",
+    ("DELETE", "api/auth/token/"): "user",
+    ("GET", "api/conversations/"): "user",
+    ("POST", "api/conversations/"): "user",
+    ("GET", "api/conversations/<int:conversation_id>/"): "viewer",
+    ("PATCH", "api/conversations/<int:conversation_id>/"): "owner",
+    ("DELETE", "api/conversations/<int:conversation_id>/"): "owner",
+    ("GET", "api/conversations/<int:conversation_id>/messages/"): "viewer",
+    ("POST", "api/conversations/<int:conversation_id>/messages/"): "controller",
+    ("GET", "api/conversations/<int:conversation_id>/tabs/"): "viewer",
+    ("GET", "api/conversations/<int:conversation_id>/tabs/<str:tab_id>/content/"): "viewer",
+    ("POST", "api/conversations/<int:conversation_id>/tabs/<str:tab_id>/content/"): "controller",
+    ("DELETE", "api/conversations/<int:conversation_id>/tabs/<str:tab_id>/content/"): "controller",
+    ("GET", "api/conversations/<int:conversation_id>/tools/"): "viewer",
+    ("POST", "api/conversations/<int:conversation_id>/tools/call/"): "controller",
+    ("POST", "api/conversations/<int:conversation_id>/actions/"): "controller",
+    ("POST", "api/conversations/<int:conversation_id>/files/"): "owner",
+    ("GET", "api/conversations/<int:conversation_id>/runs/"): "viewer",
+    ("GET", "api/runs/<int:run_id>/"): "viewer",
+    ("POST", "api/runs/<int:run_id>/abort/"): "controller",
+    ("GET", "api/steps/<int:step_id>/screenshot/"): "viewer",
+    ("GET", "api/runs/<int:run_id>/debug/"): "owner",
+    ("POST", "api/confirmations/<int:confirmation_id>/answer/"): "controller",
+    ("GET", "api/model-profiles/"): "user",
+    ("POST", "api/model-profiles/"): "user",
+    ("GET", "api/model-profiles/<int:profile_id>/"): "mine",
+    ("PATCH", "api/model-profiles/<int:profile_id>/"): "mine",
+    ("DELETE", "api/model-profiles/<int:profile_id>/"): "mine",
+    ("POST", "api/model-profiles/<int:profile_id>/test/"): "mine",
+    ("GET", "api/model-providers/"): "user",
+    ("GET", "api/notes/"): "user",
+    ("POST", "api/notes/"): "user",
+    ("GET", "api/notes/<int:note_id>/"): "mine",
+    ("PATCH", "api/notes/<int:note_id>/"): "mine",
+    ("DELETE", "api/notes/<int:note_id>/"): "mine",
+    ("GET", "api/personas/"): "user",
+    ("POST", "api/personas/"): "user",
+    ("GET", "api/personas/<int:persona_id>/"): "mine",
+    ("PATCH", "api/personas/<int:persona_id>/"): "mine",
+    ("DELETE", "api/personas/<int:persona_id>/"): "mine",
+    ("GET", "api/skills/"): "user",
+    ("GET", "api/conversations/<int:conversation_id>/skills/"): "viewer",
+    ("POST", "api/conversations/<int:conversation_id>/skills/<int:skill_id>/"): "owner",
+    ("GET", "api/conversations/<int:conversation_id>/shares/"): "owner",
+    ("POST", "api/conversations/<int:conversation_id>/shares/"): "owner",
+    ("PATCH", "api/conversations/<int:conversation_id>/shares/<int:share_id>/"): "owner",
+    ("DELETE", "api/conversations/<int:conversation_id>/shares/<int:share_id>/"): "owner",
+    ("POST", "api/conversations/<int:conversation_id>/share-links/"): "owner",
+    ("GET", "api/share-links/<str:token>/"): "user",
+    ("POST", "api/share-links/<str:token>/accept/"): "user",
+    ("GET", "api/conversations/<int:conversation_id>/control/"): "viewer",
+    ("POST", "api/conversations/<int:conversation_id>/control/"): "controller",
+    ("GET", "api/schema/"): "anyone",
+    ("GET", "api/docs/"): "anyone",
+}
+
+BODIES: dict[tuple[str, str], Any] = {
+    ("POST", "api/auth/signup/"): {"username": "newcomer", "password": "a-long-passphrase"},
+    ("POST", "api/auth/login/"): {"username": "nobody", "password": "wrong-passphrase"},
+    ("POST", "api/conversations/"): {"title": "mine"},
+    ("PATCH", "api/conversations/<int:conversation_id>/"): {"title": "renamed"},
+    ("POST", "api/conversations/<int:conversation_id>/messages/"): {"content": "hello"},
+    ("POST", "api/conversations/<int:conversation_id>/tools/call/"): {"name": "listFlights", "arguments": {}},
+    ("POST", "api/conversations/<int:conversation_id>/actions/"): {"action": "list_tabs", "arguments": {}},
+    ("POST", "api/confirmations/<int:confirmation_id>/answer/"): {"approve": False},
+    ("POST", "api/model-profiles/"): {"name": "p", "base_url": "https://api.example.com/v1", "model": "m"},
+    ("PATCH", "api/model-profiles/<int:profile_id>/"): {"name": "renamed"},
+    ("POST", "api/notes/"): {"title": "t", "body": "b"},
+    ("PATCH", "api/notes/<int:note_id>/"): {"title": "renamed"},
+    ("POST", "api/personas/"): {"name": "p", "voice": "warm"},
+    ("PATCH", "api/personas/<int:persona_id>/"): {"name": "renamed"},
+    ("POST", "api/conversations/<int:conversation_id>/skills/<int:skill_id>/"): {"enabled": False},
+    ("POST", "api/conversations/<int:conversation_id>/shares/"): {"username": "bystander", "role": "viewer"},
+    ("PATCH", "api/conversations/<int:conversation_id>/shares/<int:share_id>/"): {"role": "controller"},
+    ("POST", "api/conversations/<int:conversation_id>/share-links/"): {"role": "viewer"},
+    ("POST", "api/conversations/<int:conversation_id>/control/"): {"action": "take"},
+}
+
+
+def _endpoints() -> list[tuple[str, str]]:
+    def walk(patterns: list[Any], prefix: str = "") -> list[tuple[str, str]]:
+        found: list[tuple[str, str]] = []
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                found += walk(pattern.url_patterns, prefix + str(pattern.pattern))
+            elif isinstance(pattern, URLPattern) and (prefix + str(pattern.pattern)).startswith("api/"):
+                view = getattr(pattern.callback, "cls", None) or getattr(pattern.callback, "view_class", None)
+                for method in ("get", "post", "put", "patch", "delete"):
+                    if view is not None and hasattr(view, method):
+                        found.append((method.upper(), prefix + str(pattern.pattern)))
+        return found
+
+    return walk(get_resolver().url_patterns)
+
+
+def test_every_endpoint_has_a_row() -> None:
+    missing = sorted(set(_endpoints()) - set(MATRIX))
+    assert not missing, f"decide who may call these (add them to MATRIX): {missing}"
+
+
+@dataclass
+class World:
+    users: dict[str, User]
+    conversation: Conversation
+    ids: dict[str, Any]
+
+
+def _world() -> World:
+    owner = UserFactory(username="owner")
+    users = {"owner": owner}
+    for role in ("controller", "viewer", "stranger", "expired"):
+        users[role] = UserFactory(username=role)
+    UserFactory(username="bystander")
+    conversation = ConversationFactory(owner=owner)
+    for role in ("controller", "viewer"):
+        Share.objects.create(conversation=conversation, user=users[role], role=role, created_by=owner)
+    Share.objects.create(
+        conversation=conversation,
+        user=users["expired"],
+        role="controller",
+        created_by=owner,
+        expires_at=timezone.now() - timedelta(minutes=1),
+    )
+    link = Share.objects.create(
+        conversation=conversation,
+        token="l" * 40,
+        role="viewer",
+        created_by=owner,
+        expires_at=timezone.now() + timedelta(hours=1),
+    )
+    run = Run.objects.create(conversation=conversation, status="waiting")
+    step = Step.objects.create(run=run, index=1, kind="action", action="navigate", status="succeeded")
+    step.screenshot.save("s.jpg", ContentFile(b"\xff\xd8\xff\xd9"), save=True)
+    confirmation = Confirmation.objects.create(
+        run=run, step=step, action="execute_js", reason="asks", expires_at=timezone.now() + timedelta(minutes=5)
+    )
+    TabContent.objects.create(conversation=conversation, tab_id="t1", title="T", url="https://a.example/")
+    BrowserSession.objects.create(
+        conversation=conversation, tabs=[{"id": "t1", "title": "T", "url": "https://a.example/", "active": True}]
+    )
+    ids = {
+        "conversation_id": conversation.pk,
+        "run_id": run.pk,
+        "step_id": step.pk,
+        "confirmation_id": confirmation.pk,
+        "tab_id": "t1",
+        "profile_id": ModelProfile.objects.create(owner=owner, name="p", base_url="https://a.example/v1", model="m").pk,
+        "note_id": Note.objects.create(owner=owner, title="n", body="b").pk,
+        "persona_id": Persona.objects.create(owner=owner, name="p", voice="v").pk,
+        "skill_id": Skill.objects.create(name="s", version="1.0.0", match_patterns=["*://*/*"]).pk,
+        "share_id": Share.objects.get(conversation=conversation, user=users["viewer"]).pk,
+        "token": link.token,
+    }
+    return World(users, conversation, ids)
+
+
+def _path(template: str, ids: dict[str, Any]) -> str:
+    path = template
+    for name, value in ids.items():
+        for kind in ("int", "str"):
+            path = path.replace(f"<{kind}:{name}>", str(value))
+    return "/" + path
+
+
+def _call(client: APIClient, method: str, template: str, ids: dict[str, Any]) -> int:
+    path = _path(template, ids)
+    if template.endswith("/files/"):
+        upload = SimpleUploadedFile("a.txt", b"hello", content_type="text/plain")
+        return client.post(path, {"file": upload}, format="multipart").status_code
+    body = BODIES.get((method, template))
+    return client.generic(method, path, *(() if body is None else (_json(body), "application/json"))).status_code
+
+
+def _json(body: Any) -> str:
+    import json
+
+    return json.dumps(body)
+
+
+def _expected(rule: str, role: str) -> str:
+    if rule == "anyone":
+        return "allowed"
+    if role == "anonymous":
+        return "refused"
+    if rule == "user":
+        return "allowed"
+    if rule == "mine":
+        return "allowed" if role == "owner" else "hidden"
+    if role in ("stranger", "expired"):
+        return "hidden"
+    return "allowed" if RANK[role] >= RANK[rule] else "refused"
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize(("method", "template"), sorted(MATRIX), ids=lambda value: str(value))
+def test_who_may_call_what(method: str, template: str, role: str) -> None:
+    world = _world()
+    client = APIClient()
+    if role != "anonymous":
+        client.force_login(world.users[role])
+    status = _call(client, method, template, world.ids)
+    expected = _expected(MATRIX[(method, template)], role)
+    if expected == "allowed":
+        assert status not in (401, 403, 404), f"{role} should be able to {method} {template}: {status}"
+    elif expected == "hidden":
+        assert status == 404, f"{role} must not see that {template} exists: {status}"
+    else:
+        assert status in (401, 403), f"{role} must be refused {method} {template}: {status}"
+    if expected != "allowed":
+        assert Conversation.objects.filter(pk=world.conversation.pk, title=world.conversation.title).exists()
+        assert Share.objects.filter(conversation=world.conversation, revoked_at__isnull=True).count() == 4
