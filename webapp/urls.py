@@ -23,3 +23,6 @@ urlpatterns = [
     path("", dashboard, name="dashboard"),
     re_path(r"^(?P<path>(?!api/|ws/|admin/|static/|demo/|media/).+)$", dashboard),
 ]
+
+handler404 = "webapp.core.views.api_aware_404"
+handler500 = "webapp.core.views.api_aware_500"

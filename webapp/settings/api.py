@@ -30,6 +30,10 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "webapp.core.schema.add_error_responses",
+    ],
     # Several models have a "status" or "role": each enum gets its own name in the schema.
     "ENUM_NAME_OVERRIDES": {
         "RunStatusEnum": "webapp.runs.models.Run.Status",
