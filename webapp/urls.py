@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from webapp.core.health import healthz, readyz
 from webapp.core.views import dashboard
 
 api_patterns: list[URLPattern | URLResolver] = [
@@ -17,6 +18,8 @@ api_patterns: list[URLPattern | URLResolver] = [
 ]
 
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
+    path("readyz", readyz, name="readyz"),
     path("admin/", admin.site.urls),
     path("api/", include(api_patterns)),
     path("demo/", include("webapp.demo.urls")),
