@@ -7,11 +7,14 @@ must not be lost is in the database first.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+
+log = logging.getLogger(__name__)
 
 
 def conversation_group(conversation_id: int) -> str:
@@ -24,10 +27,17 @@ def session_group(conversation_id: int) -> str:
 
 
 def publish(conversation_id: int, event: dict[str, Any]) -> None:
+    """Best effort: a live update that cannot be sent (Redis away) is logged, never fails the request or the run;
+    clients re-read the API when they reconnect."""
     layer = get_channel_layer()
     if layer is None:
         return
-    async_to_sync(layer.group_send)(conversation_group(conversation_id), {"type": "conversation.event", "event": event})
+    try:
+        async_to_sync(layer.group_send)(
+            conversation_group(conversation_id), {"type": "conversation.event", "event": event}
+        )
+    except Exception as exc:
+        log.warning("could not publish %s to conversation %s: %r", event.get("type"), conversation_id, exc)
 
 
 def publish_on_commit(conversation_id: int, event: dict[str, Any]) -> None:
@@ -40,4 +50,7 @@ def command_session(conversation_id: int, command: dict[str, Any]) -> None:
     if layer is None:
         return
     command = {**command, "conversation_id": conversation_id}
-    async_to_sync(layer.group_send)(session_group(conversation_id), {"type": "session.command", "command": command})
+    try:
+        async_to_sync(layer.group_send)(session_group(conversation_id), {"type": "session.command", "command": command})
+    except Exception as exc:
+        log.warning("could not send %s to conversation %s's worker: %r", command.get("type"), conversation_id, exc)

@@ -29,6 +29,8 @@ class Run(models.Model):
     abort_requested = models.BooleanField(default=False)
     metadata = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # When the run was last handed to Celery; a queued run not taken for a while is sent again (the reaper).
+    dispatched_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

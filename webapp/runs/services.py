@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from rest_framework import status
 
@@ -19,9 +22,12 @@ from webapp.runs.models import Confirmation, ModelCall, Run, Step
 from webapp.runs.quotas import quota_check
 from webapp.runs.serializers import ConfirmationOutput, RunOutput, StepOutput
 
+log = logging.getLogger(__name__)
+
 RUN_TURN_TASK = "workers.tasks.run_turn"
 RUN_ACTION_TASK = "workers.tasks.run_action"
 
+NOT_PICKED_UP_ERROR = "No worker picked this run up in time (the service was restarting or overloaded). Send it again."
 ORPHANED_RUN_ERROR = (
     "The worker running this turn stopped (it crashed or was shut down) before the turn finished. "
     "Send the message again to retry."
@@ -41,9 +47,14 @@ def _dispatch(run: Run, task: str) -> None:
     """After commit: send the run to the worker holding the conversation's session (or the best other one)."""
 
     def send() -> None:
-        queue = placement.queue_for_conversation(run.conversation_id)
-        Run.objects.filter(pk=run.pk).update(queue=queue)
-        enqueue(task, run.pk, queue=queue)
+        try:
+            queue = placement.queue_for_conversation(run.conversation_id)
+            enqueue(task, run.pk, queue=queue)
+        except Exception as exc:
+            # Redis is away: the run stays queued and the reaper sends it again (runs_requeue_stranded).
+            log.warning("could not dispatch run %s (%r); it stays queued and will be sent again", run.pk, exc)
+            return
+        Run.objects.filter(pk=run.pk).update(queue=queue, dispatched_at=timezone.now())
 
     transaction.on_commit(send)
 
@@ -88,9 +99,22 @@ def run_create_for_tool_call(*, conversation: Any, name: str, arguments: dict[st
 
 @transaction.atomic
 def runs_requeue_stranded(*, alive_queues: Iterable[str]) -> list[Run]:
-    """Queued runs sent to a worker that died before taking them: send them again, to a live worker."""
-    alive = {*alive_queues, placement.SHARED_QUEUE, ""}
-    stranded = list(Run.objects.select_for_update().filter(status=Run.Status.QUEUED).exclude(queue__in=alive))
+    """Queued runs no worker took: sent to a worker that died, never sent (Redis was away), or whose message was
+    lost (Redis restarted) — send them again, to a live worker; a run nobody took for too long fails with why."""
+    now = timezone.now()
+    alive = {*alive_queues, placement.SHARED_QUEUE}
+    queued = Run.objects.select_for_update().filter(status=Run.Status.QUEUED)
+    give_up = now - timedelta(seconds=settings.HIVE_QUEUED_GIVE_UP_S)
+    for run in queued.filter(created_at__lt=give_up):
+        run_finish(run_id=run.pk, status=Run.Status.FAILED, error=NOT_PICKED_UP_ERROR)
+    resend_before = now - timedelta(seconds=settings.HIVE_QUEUED_RESEND_S)
+    stranded = list(
+        queued.filter(created_at__gte=give_up).filter(
+            ~Q(queue__in=alive)
+            | Q(dispatched_at__isnull=True, created_at__lt=now - timedelta(seconds=DISPATCH_GRACE_S))
+            | Q(dispatched_at__lt=resend_before)
+        )
+    )
     for run in stranded:
         _dispatch(run, str(run.metadata.get("task") or RUN_TURN_TASK))
     return stranded

@@ -19,4 +19,8 @@ CELERY_TASK_ALWAYS_EAGER = False
 # A worker heartbeats its id in Redis; a run whose worker's heartbeat has expired is failed by the reaper.
 HIVE_WORKER_HEARTBEAT_S = env.float("HIVE_WORKER_HEARTBEAT_S", default=5.0)
 HIVE_WORKER_HEARTBEAT_TTL_S = env.float("HIVE_WORKER_HEARTBEAT_TTL_S", default=20.0)
+# A queued run no worker has taken is sent again after this long (its message may have been lost with Redis),
+# and failed with a reason after the second bound, so nothing stays "queued" forever.
+HIVE_QUEUED_RESEND_S = env.float("HIVE_QUEUED_RESEND_S", default=60.0)
+HIVE_QUEUED_GIVE_UP_S = env.float("HIVE_QUEUED_GIVE_UP_S", default=900.0)
 HIVE_TURN_TIMEOUT_S = env.float("HIVE_TURN_TIMEOUT_S", default=600.0)
