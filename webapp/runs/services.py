@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 RUN_TURN_TASK = "workers.tasks.run_turn"
 RUN_ACTION_TASK = "workers.tasks.run_action"
 
+DISPATCH_GRACE_S = 5  # a run just created is being dispatched after its commit: leave it be
 NOT_PICKED_UP_ERROR = "No worker picked this run up in time (the service was restarting or overloaded). Send it again."
 ORPHANED_RUN_ERROR = (
     "The worker running this turn stopped (it crashed or was shut down) before the turn finished. "
