@@ -103,7 +103,7 @@ def runs_requeue_stranded(*, alive_queues: Iterable[str]) -> list[Run]:
     """Queued runs no worker took: sent to a worker that died, never sent (Redis was away), or whose message was
     lost (Redis restarted) — send them again, to a live worker; a run nobody took for too long fails with why."""
     now = timezone.now()
-    alive = {*alive_queues, placement.SHARED_QUEUE}
+    alive = {*alive_queues, placement.SHARED_QUEUE, ""}  # "": never sent (handled by dispatched_at below)
     queued = Run.objects.select_for_update().filter(status=Run.Status.QUEUED)
     give_up = now - timedelta(seconds=settings.HIVE_QUEUED_GIVE_UP_S)
     for run in queued.filter(created_at__lt=give_up):
