@@ -92,6 +92,7 @@ MATRIX: dict[tuple[str, str], str] = {
     ("POST", "api/conversations/<int:conversation_id>/control/"): "controller",
     ("GET", "api/schema/"): "anyone",
     ("GET", "api/docs/"): "anyone",
+    ("GET", "api/redoc/"): "anyone",
 }
 
 BODIES: dict[tuple[str, str], Any] = {

@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "knox",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "csp",
     "axes",
     "channels",
