@@ -3,6 +3,7 @@
 // reader's role and who is watching; a viewer gets no composer, and a reader whose access was removed is
 // told so.
 
+import { renderMarkdown } from "../markdown";
 import { ROLE_LABEL as ACCESS_LABEL, permissionsFor, type Permissions, type PresenceEntry } from "../access";
 import { ApiError } from "../api/client";
 import type { Id, Message, Role } from "../api/types";
@@ -16,7 +17,6 @@ import {
   replaceChildren,
   setAttr,
   setText,
-  type Child,
   type Component,
 } from "../dom";
 import { formatBytes, hostOf } from "../format";
@@ -83,46 +83,6 @@ const CONNECTION_LABEL: Record<SocketStatus, string> = {
   denied: "No access",
 };
 
-// --- Message text: plain text with ``` code blocks, `inline code`, **bold** and links; never HTML. ---
-
-const LINK = /https?:\/\/[^\s<>"'`)\]]+[^\s<>"'`)\].,;:!?]/g;
-
-function inline(text: string): Child[] {
-  const out: Child[] = [];
-  text.split(/(`[^`\n]+`|\*\*[^*\n]+\*\*)/g).forEach((part, i) => {
-    if (i % 2 === 1) {
-      out.push(
-        part.startsWith("`") ? h("code", null, part.slice(1, -1)) : h("strong", null, ...inline(part.slice(2, -2))),
-      );
-      return;
-    }
-    let last = 0;
-    for (const match of part.matchAll(LINK)) {
-      const start = match.index ?? 0;
-      out.push(part.slice(last, start));
-      out.push(h("a", { href: match[0], target: "_blank", rel: "noopener noreferrer" }, match[0]));
-      last = start + match[0].length;
-    }
-    out.push(part.slice(last));
-  });
-  return out.filter((c) => c !== "");
-}
-
-export function renderRichText(el: HTMLElement, text: string): void {
-  const nodes: Child[] = [];
-  const fence = /```[\w+-]*\n?([\s\S]*?)(?:```|$)/g;
-  let last = 0;
-  for (const match of text.matchAll(fence)) {
-    const start = match.index ?? 0;
-    if (start > last) nodes.push(h("p", null, ...inline(text.slice(last, start).replace(/^\n+|\n+$/g, ""))));
-    nodes.push(h("pre", { class: "code-block" }, h("code", null, match[1] ?? "")));
-    last = start + match[0].length;
-  }
-  if (last < text.length || nodes.length === 0)
-    nodes.push(h("p", null, ...inline(text.slice(last).replace(/^\n+/, ""))));
-  replaceChildren(el, ...nodes.filter((n) => !(n instanceof HTMLParagraphElement && !n.textContent)));
-}
-
 // --- Timeline components ---
 
 const ROLE_LABEL: Record<Message["role"], string> = {
@@ -179,8 +139,9 @@ function createBubble(initial: BubbleData): Component<BubbleData> {
     const text = data.content + (data.interrupted ? "\n\n(Reply interrupted.)" : "");
     if (text !== shown) {
       shown = text;
+      // Tool output carries page content: shown as text, never parsed. Replies and messages are Markdown.
       if (data.role === "tool") replaceChildren(content, h("pre", { class: "tool-output" }, text));
-      else renderRichText(content, text);
+      else renderMarkdown(content, text);
     }
   };
   update(initial);
