@@ -3,6 +3,7 @@ from django.urls import URLPattern, URLResolver, include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from webapp.core.health import healthz, readyz
+from webapp.core.metrics import metrics
 from webapp.core.views import dashboard
 
 api_patterns: list[URLPattern | URLResolver] = [
@@ -23,6 +24,7 @@ api_patterns: list[URLPattern | URLResolver] = [
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),
+    path("metrics", metrics, name="metrics"),
     path("admin/", admin.site.urls),
     path("api/", include(api_patterns)),
     path("demo/", include("webapp.demo.urls")),

@@ -15,7 +15,17 @@ def egress_policy() -> EgressPolicy:
     return EgressPolicy(allow=(*settings.HIVE_OWN_ORIGINS, *settings.HIVE_EGRESS_ALLOW))
 
 
+_blocked_total = 0
+
+
+def blocked_total() -> int:
+    """Requests this worker process's firewall refused (reported in its heartbeat, read by /metrics)."""
+    return _blocked_total
+
+
 def egress_blocked(blocked: BlockedRequest) -> None:
+    global _blocked_total
+    _blocked_total += 1
     log.warning(
         "egress blocked for session %s: %s:%s (%s)", blocked.label or "-", blocked.host, blocked.port, blocked.reason
     )

@@ -21,6 +21,7 @@ from webapp.core import placement
 from webapp.core.events import session_group
 from webapp.runs.services import runs_fail_orphaned, runs_requeue_stranded
 from workers.browser import SessionHost
+from workers.egress import blocked_total
 from workers.loop import LoopThread
 
 log = logging.getLogger(__name__)
@@ -123,6 +124,7 @@ class WorkerRuntime:
             "capacity": self.sessions.capacity,
             "sessions": self.sessions.live_sessions,
             "turns": len(self.turns),
+            "egress_blocked": blocked_total(),
             "ts": time.time(),
         }
 

@@ -62,6 +62,9 @@ AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contri
 HIVE_API_TOKEN_TTL = timedelta(days=env.int("HIVE_API_TOKEN_TTL_DAYS", default=90))
 REST_KNOX = {"TOKEN_TTL": HIVE_API_TOKEN_TTL, "AUTO_REFRESH": False}
 
+# Prometheus metrics at /metrics: on when a token is set; scrapers send Authorization: Bearer <token>.
+HIVE_METRICS_TOKEN = env.str("HIVE_METRICS_TOKEN", default="")
+
 # Who may create an account: "open", "invite" (with one of HIVE_SIGNUP_INVITES) or "closed".
 HIVE_SIGNUP = env.str("HIVE_SIGNUP", default="open")
 HIVE_SIGNUP_INVITES = env.list("HIVE_SIGNUP_INVITES", default=[])
