@@ -8,6 +8,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
+import structlog
 from channels.db import database_sync_to_async
 
 from browser_pool.errors import PoolError
@@ -33,7 +34,11 @@ async def finish(run_id: int, status: str, error: str = "", *, prompt: int = 0, 
 
 
 async def run_entry(runtime: WorkerRuntime, run_id: int, body: RunBody, *, timeout_s: float) -> None:
+    # This task's log records carry the run and its conversation (structlog contextvars, one context per task).
+    structlog.contextvars.bind_contextvars(run_id=run_id)
     run = await database_sync_to_async(run_start)(run_id=run_id, worker_id=runtime.worker_id)
+    if run is not None:
+        structlog.contextvars.bind_contextvars(conversation_id=run.conversation_id, user_id=run.conversation.owner_id)
     if run is None:
         log.info("run %s is not queued any more; skipping", run_id)
         return

@@ -61,6 +61,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "webapp.core.logging.RequestContextMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -126,14 +127,6 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 
 LOGIN_URL = "/login"
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env("HIVE_LOG_LEVEL", default="INFO")},
-    "loggers": {"django.channels.server": {"level": "WARNING"}},
-}
 
 from webapp.settings.api import *  # noqa: E402,F403
 from webapp.settings.browser import *  # noqa: E402,F403
@@ -141,4 +134,5 @@ from webapp.settings.celery import *  # noqa: E402,F403
 from webapp.settings.channels import *  # noqa: E402,F403
 from webapp.settings.egress import *  # noqa: E402,F403
 from webapp.settings.llm import *  # noqa: E402,F403
+from webapp.settings.observability import *  # noqa: E402,F403
 from webapp.settings.security import *  # noqa: E402,F403
