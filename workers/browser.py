@@ -129,6 +129,11 @@ class SessionHost:
         await asyncio.to_thread(clear_home)
         await self.runtime.detach(conversation_id)
 
+    async def discard(self, conversation_id: int) -> None:
+        """The conversation was deleted: close its browser session without saving it, and let go of it."""
+        await self.pool.close_session(str(conversation_id), save=False)
+        await self._let_go(conversation_id)
+
     async def sweep(self) -> None:
         """Let go of sessions the pool closed (reaped or evicted) since the last sweep."""
         for conversation_id in list(self._held):

@@ -212,6 +212,8 @@ class WorkerRuntime:
             self.control_state(conversation_id).set(paused=bool(command.get("paused")), holder=command.get("holder"))
         elif kind == "viewers.changed" and conversation_id is not None:
             self._spawn(self.sessions.refresh_viewers(conversation_id))
+        elif kind == "session.discard" and conversation_id is not None:
+            self._spawn(self.sessions.discard(conversation_id))
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.create_task(coro)

@@ -86,6 +86,15 @@ def access_changed_notify(*, conversation_id: int, user_id: int, role: str | Non
             async_to_sync(layer.send)(channel, {"type": ACCESS_CHANGED, "role": role})
 
 
+def access_revoked_for_all(*, conversation_id: int) -> None:
+    """Close every open websocket on the conversation (4403): it is gone, or nobody may watch it any more."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for channel in connections(conversation_id=conversation_id):
+        async_to_sync(layer.send)(channel, {"type": ACCESS_CHANGED, "role": None})
+
+
 def session_live_ensure(*, conversation_id: int) -> None:
     """Tell the session's worker someone is watching; with no live worker holding it, have one open it."""
     home = placement.session_home(conversation_id)

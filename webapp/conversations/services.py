@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.core.files.storage import default_storage
 from django.db import IntegrityError, transaction
 from rest_framework import status
 
+from webapp.conversations import live
 from webapp.conversations.browser_selectors import tab_contents_for_send
-from webapp.conversations.models import Conversation, Message
+from webapp.conversations.models import Conversation, ConversationFile, Message
 from webapp.conversations.serializers import ConversationOutput, MessageOutput
-from webapp.core.events import publish_on_commit
+from webapp.core import placement
+from webapp.core.events import command_session, publish_on_commit
 from webapp.core.exceptions import ApplicationError
 from webapp.llm.models import ModelProfile
-from webapp.runs.models import Run
+from webapp.runs.models import Run, Step
 from webapp.runs.services import run_create
+
+log = logging.getLogger(__name__)
 
 
 def _title_from(content: str) -> str:
@@ -70,7 +76,36 @@ def conversation_delete(*, conversation: Conversation) -> None:
         raise ApplicationError(
             "Stop the running turn before deleting the conversation.", status_code=status.HTTP_409_CONFLICT
         )
+    conversation_id = conversation.pk
+    files = [
+        *Step.objects.filter(run__conversation=conversation)
+        .exclude(screenshot="")
+        .values_list("screenshot", flat=True),
+        *ConversationFile.objects.filter(conversation=conversation).values_list("file", flat=True),
+    ]
     conversation.delete()
+    transaction.on_commit(lambda: conversation_forget(conversation_id=conversation_id, files=files))
+
+
+def conversation_forget(*, conversation_id: int, files: list[str]) -> None:
+    """After a conversation is deleted: close everyone's sockets on it (4403), have its worker drop the browser
+    session unsaved, remove its files (screenshots, uploads) and its keys in Redis. Best effort, each part alone:
+    a part that fails is logged and the rest still happens."""
+    for name in files:
+        try:
+            default_storage.delete(name)
+        except OSError as exc:
+            log.warning("could not delete %s of conversation %s: %r", name, conversation_id, exc)
+    try:
+        live.access_revoked_for_all(conversation_id=conversation_id)
+        command_session(conversation_id, {"type": "session.discard"})
+        placement.client().delete(
+            placement.viewers_key(conversation_id),
+            placement.session_home_key(conversation_id),
+            f"hive:control:{conversation_id}",
+        )
+    except Exception as exc:
+        log.warning("could not close the live session of deleted conversation %s: %r", conversation_id, exc)
 
 
 @transaction.atomic
