@@ -139,8 +139,17 @@ class WorkerRuntime:
             try:
                 await self._heartbeat_once()
                 await self.sessions.sweep()
+                await self._resume_expired_control()
             except Exception:
                 log.exception("heartbeat failed")
+
+    async def _resume_expired_control(self) -> None:
+        """A holder whose control expired (their web process died) cannot hand it back: let the agent go on."""
+        assert self._redis is not None
+        for conversation_id, state in self.control.items():
+            if not state.released.is_set() and not await self._redis.exists(f"hive:control:{conversation_id}"):
+                log.warning("control of conversation %s expired; the agent goes on", conversation_id)
+                state.set(paused=False, holder=None)
 
     async def alive_workers(self) -> list[str]:
         assert self._redis is not None

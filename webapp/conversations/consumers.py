@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -21,6 +22,7 @@ from typing import Any, TypeVar
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 from django.utils import timezone
 
 from webapp.conversations import live
@@ -31,6 +33,8 @@ from webapp.core.events import conversation_group, session_group
 from webapp.core.exceptions import ApplicationError
 from webapp.sharing import control
 from webapp.sharing.selectors import RANK, access_changes_at, conversation_access
+
+log = logging.getLogger(__name__)
 
 FORBIDDEN = 4403
 INPUT_KINDS = {"click", "move", "down", "up", "wheel", "key", "text"}
@@ -109,12 +113,23 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         )
         await self._publish_presence()
         self._expiry = asyncio.create_task(self._expire_access())
+        self._keepalive = asyncio.create_task(self._keep_presence())
 
     async def disconnect(self, code: int) -> None:
-        expiry = getattr(self, "_expiry", None)
-        if expiry is not None:
-            expiry.cancel()
+        for task in (getattr(self, "_expiry", None), getattr(self, "_keepalive", None)):
+            if task is not None:
+                task.cancel()
         await self._leave()
+
+    async def _keep_presence(self) -> None:
+        """Refresh this socket's presence entry, and the user's control if they hold it, before they expire."""
+        while self._watching:
+            await asyncio.sleep(settings.HIVE_PRESENCE_REFRESH_S)
+            try:
+                await _redis(live.viewer_seen, conversation_id=self.conversation_id, channel_name=self.channel_name)
+                await _redis(control.control_refresh, conversation_id=self.conversation_id, user_id=self.user.pk)
+            except Exception as exc:  # Redis away for a moment: the next round refreshes
+                log.warning("presence refresh failed for conversation %s: %r", self.conversation_id, exc)
 
     async def _leave(self) -> None:
         """Stop watching: out of the group and the viewers hash, control handed back if this was the holder's

@@ -14,6 +14,7 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 
 from webapp.core import placement
 from webapp.core.events import command_session
@@ -26,9 +27,28 @@ ACCESS_CHANGED = "access.changed"
 
 
 def viewer_joined(*, conversation_id: int, channel_name: str, user: Any, role: str) -> None:
-    info = {"user_id": user.pk, "username": user.get_username(), "role": role, "since": time.time()}
-    placement.client().hset(placement.viewers_key(conversation_id), channel_name, json.dumps(info))
+    now = time.time()
+    info = {"user_id": user.pk, "username": user.get_username(), "role": role, "since": now, "seen": now}
+    key = placement.viewers_key(conversation_id)
+    with placement.client().pipeline() as pipe:
+        pipe.hset(key, channel_name, json.dumps(info))
+        pipe.expire(key, settings.HIVE_PRESENCE_TTL_S)
+        pipe.execute()
     session_live_ensure(conversation_id=conversation_id)
+
+
+def viewer_seen(*, conversation_id: int, channel_name: str) -> bool:
+    """The socket is still there: refresh its entry (and the hash's expiry). False when its entry is gone."""
+    key = placement.viewers_key(conversation_id)
+    conn = placement.client()
+    raw = conn.hget(key, channel_name)
+    if raw is None:
+        return False
+    with conn.pipeline() as pipe:
+        pipe.hset(key, channel_name, json.dumps({**json.loads(raw), "seen": time.time()}))
+        pipe.expire(key, settings.HIVE_PRESENCE_TTL_S)
+        pipe.execute()
+    return True
 
 
 def viewer_left(*, conversation_id: int, channel_name: str) -> None:
@@ -49,10 +69,18 @@ def viewer_count(*, conversation_id: int) -> int:
 
 def connections(*, conversation_id: int) -> dict[str, dict[str, Any]]:
     """Every open websocket on the conversation: channel name → `{user_id, username, role, since}`."""
-    raw = placement.client().hgetall(placement.viewers_key(conversation_id))
-    return {
-        (channel.decode() if isinstance(channel, bytes) else channel): json.loads(info) for channel, info in raw.items()
+    key = placement.viewers_key(conversation_id)
+    conn = placement.client()
+    found = {
+        (channel.decode() if isinstance(channel, bytes) else channel): json.loads(info)
+        for channel, info in conn.hgetall(key).items()
     }
+    # Sockets of a web process that died stop refreshing their entries: past the TTL they are gone.
+    stale_before = time.time() - settings.HIVE_PRESENCE_TTL_S
+    stale = [channel for channel, info in found.items() if float(info.get("seen", info.get("since", 0))) < stale_before]
+    if stale:
+        conn.hdel(key, *stale)
+    return {channel: info for channel, info in found.items() if channel not in stale}
 
 
 def presence(*, conversation_id: int) -> list[dict[str, Any]]:

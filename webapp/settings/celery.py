@@ -21,6 +21,10 @@ HIVE_WORKER_HEARTBEAT_S = env.float("HIVE_WORKER_HEARTBEAT_S", default=5.0)
 HIVE_WORKER_HEARTBEAT_TTL_S = env.float("HIVE_WORKER_HEARTBEAT_TTL_S", default=20.0)
 # A queued run no worker has taken is sent again after this long (its message may have been lost with Redis),
 # and failed with a reason after the second bound, so nothing stays "queued" forever.
+# Presence and control entries in Redis expire unless the sockets behind them refresh them (a crashed web process
+# leaves no stale viewer or holder behind for longer than the TTL).
+HIVE_PRESENCE_TTL_S = env.int("HIVE_PRESENCE_TTL_S", default=90)
+HIVE_PRESENCE_REFRESH_S = env.float("HIVE_PRESENCE_REFRESH_S", default=30.0)
 HIVE_QUEUED_RESEND_S = env.float("HIVE_QUEUED_RESEND_S", default=60.0)
 HIVE_QUEUED_GIVE_UP_S = env.float("HIVE_QUEUED_GIVE_UP_S", default=900.0)
 HIVE_TURN_TIMEOUT_S = env.float("HIVE_TURN_TIMEOUT_S", default=600.0)

@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 import redis
+from django.conf import settings
 from rest_framework import status
 
 from webapp.conversations import live
@@ -63,6 +64,13 @@ def control_release(*, conversation_id: int, user: Any, access: str | None) -> N
     _compare_and_set(conversation_id, change)
 
 
+def control_refresh(*, conversation_id: int, user_id: int) -> None:
+    """The holder is still connected: keep their control from expiring."""
+    holder = control_holder(conversation_id=conversation_id)
+    if holder is not None and holder["user_id"] == user_id:
+        placement.client().expire(control_key(conversation_id), settings.HIVE_PRESENCE_TTL_S)
+
+
 def control_release_if_held(*, conversation_id: int, user_id: int) -> None:
     """The user lost the controller role, or closed their last websocket: hand their control back."""
     _compare_and_set(conversation_id, lambda current: None if current and current["user_id"] == user_id else current)
@@ -90,7 +98,8 @@ def _compare_and_set(conversation_id: int, change: Any) -> dict[str, Any] | None
                 if new is None:
                     pipe.delete(key)
                 else:
-                    pipe.set(key, json.dumps(new))
+                    # The holder's sockets refresh it (control_refresh); a holder whose web process died loses it.
+                    pipe.set(key, json.dumps(new), ex=settings.HIVE_PRESENCE_TTL_S)
                 pipe.execute()
                 break
             except redis.WatchError:
