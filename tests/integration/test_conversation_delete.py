@@ -29,7 +29,7 @@ def _setup() -> tuple[int, object, object, list[str]]:
     step.screenshot.save("shot.jpg", ContentFile(b"\xff\xd8\xff\xd9"), save=True)
     upload = ConversationFile(conversation=conversation, name="cv.pdf", size=3)
     upload.file.save("cv.pdf", ContentFile(b"pdf"), save=True)
-    return conversation.pk, conversation.owner, mate, [step.screenshot.name, upload.file.name]
+    return conversation.pk, conversation.owner, mate, [str(step.screenshot.name), str(upload.file.name)]
 
 
 def _delete(owner: object, conversation_id: int) -> int:
