@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 
+from webapp.core.retention import retention_prune
 from workers.celery_app import app
 from workers.runtime import runtime_get
 
@@ -26,3 +27,8 @@ def open_session(conversation_id: int) -> None:
 @app.task(name="workers.tasks.extract_tab", ignore_result=True, time_limit=120)
 def extract_tab(conversation_id: int, tab_id: str) -> None:
     runtime_get().extract_tab(conversation_id, tab_id, timeout=90)
+
+
+@app.task(name="workers.tasks.prune", ignore_result=True, time_limit=3600)
+def prune() -> None:
+    retention_prune()

@@ -16,6 +16,15 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_TASK_ALWAYS_EAGER = False
 
+# Retention in days (0 keeps forever), applied every day by Celery beat (`make run` and compose run it) and by
+# `manage.py prune`.
+HIVE_RETAIN_SCREENSHOTS_DAYS = env.int("HIVE_RETAIN_SCREENSHOTS_DAYS", default=30)
+HIVE_RETAIN_UPLOADS_DAYS = env.int("HIVE_RETAIN_UPLOADS_DAYS", default=30)
+HIVE_RETAIN_MODEL_LOGS_DAYS = env.int("HIVE_RETAIN_MODEL_LOGS_DAYS", default=30)
+CELERY_BEAT_SCHEDULE = {
+    "prune": {"task": "workers.tasks.prune", "schedule": 24 * 3600.0, "options": {"queue": "hive"}},
+}
+
 # A worker heartbeats its id in Redis; a run whose worker's heartbeat has expired is failed by the reaper.
 HIVE_WORKER_HEARTBEAT_S = env.float("HIVE_WORKER_HEARTBEAT_S", default=5.0)
 HIVE_WORKER_HEARTBEAT_TTL_S = env.float("HIVE_WORKER_HEARTBEAT_TTL_S", default=20.0)

@@ -1,0 +1,53 @@
+"""Retention: screenshots, uploads and model logs older than the settings allow are removed (files and rows), the
+rest is kept; `manage.py prune` and the scheduled task do it."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.core.management import call_command
+from django.utils import timezone
+
+from webapp.conversations.models import Conversation, ConversationFile
+from webapp.runs.models import ModelCall, Run, Step
+
+pytestmark = pytest.mark.django_db
+
+
+def test_prune_removes_what_is_older_than_the_settings_allow(conversation: Conversation, settings: Any) -> None:
+    settings.HIVE_RETAIN_SCREENSHOTS_DAYS = 7
+    settings.HIVE_RETAIN_UPLOADS_DAYS = 7
+    settings.HIVE_RETAIN_MODEL_LOGS_DAYS = 7
+    long_ago = timezone.now() - timedelta(days=8)
+    run = Run.objects.create(conversation=conversation, status="succeeded")
+    old_step = Step.objects.create(run=run, index=0, kind="action", action="click", status="succeeded")
+    new_step = Step.objects.create(run=run, index=1, kind="action", action="click", status="succeeded")
+    for step in (old_step, new_step):
+        step.screenshot.save("s.jpg", ContentFile(b"\xff\xd8\xff\xd9"), save=True)
+    Step.objects.filter(pk=old_step.pk).update(started_at=long_ago)
+    old_file = ConversationFile(conversation=conversation, name="old.txt", size=3)
+    old_file.file.save("old.txt", ContentFile(b"old"), save=True)
+    ConversationFile.objects.filter(pk=old_file.pk).update(created_at=long_ago)
+    old_call = ModelCall.objects.create(run=run, index=0, request={}, response={}, duration_ms=5)
+    ModelCall.objects.filter(pk=old_call.pk).update(created_at=long_ago)
+    ModelCall.objects.create(run=run, index=1, request={}, response={}, duration_ms=5)
+    old_shot, new_shot, old_upload = (
+        str(old_step.screenshot.name),
+        str(new_step.screenshot.name),
+        str(old_file.file.name),
+    )
+
+    call_command("prune")
+
+    assert not default_storage.exists(old_shot)
+    assert default_storage.exists(new_shot)
+    old_step.refresh_from_db()
+    assert not old_step.screenshot
+    assert not default_storage.exists(old_upload)
+    assert not ConversationFile.objects.filter(pk=old_file.pk).exists()
+    assert list(ModelCall.objects.values_list("index", flat=True)) == [1]
+    assert Step.objects.count() == 2, "what happened stays; only its heavy parts go"

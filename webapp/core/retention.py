@@ -1,0 +1,55 @@
+"""Retention: what Hive keeps, for how long (settings in days; 0 keeps forever). Enforced by a scheduled task
+(Celery beat, `workers.tasks.prune`) and by `manage.py prune`; rows that say what happened stay, their heavy or
+personal parts go: step screenshots, uploaded files, the exact model payloads of the debug log."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.core.files.storage import default_storage
+from django.utils import timezone
+
+from webapp.conversations.models import ConversationFile
+from webapp.runs.models import ModelCall, Step
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Pruned:
+    screenshots: int
+    uploads: int
+    model_calls: int
+
+
+def _before(days: int) -> datetime | None:
+    return timezone.now() - timedelta(days=days) if days > 0 else None
+
+
+def _remove(name: str) -> None:
+    try:
+        default_storage.delete(name)
+    except OSError as exc:
+        log.warning("could not delete %s: %r", name, exc)
+
+
+def retention_prune() -> Pruned:
+    screenshots = uploads = model_calls = 0
+    if (before := _before(settings.HIVE_RETAIN_SCREENSHOTS_DAYS)) is not None:
+        old = Step.objects.filter(started_at__lt=before).exclude(screenshot="")
+        for step_id, name in list(old.values_list("pk", "screenshot")):
+            Step.objects.filter(pk=step_id).update(screenshot="")  # the row first: a file left over is harmless
+            _remove(name)
+            screenshots += 1
+    if (before := _before(settings.HIVE_RETAIN_UPLOADS_DAYS)) is not None:
+        for upload in list(ConversationFile.objects.filter(created_at__lt=before)):
+            name = str(upload.file.name)
+            upload.delete()
+            _remove(name)
+            uploads += 1
+    if (before := _before(settings.HIVE_RETAIN_MODEL_LOGS_DAYS)) is not None:
+        model_calls, _ = ModelCall.objects.filter(created_at__lt=before).delete()
+    return Pruned(screenshots=screenshots, uploads=uploads, model_calls=model_calls)
