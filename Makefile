@@ -8,6 +8,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 REDIS_PORT ?= 6390
 WORKER_CONCURRENCY ?= 4
+HIVE_BIND ?= 127.0.0.1
 export REDIS_URL ?= redis://127.0.0.1:$(REDIS_PORT)/0
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 FRONTEND_SOURCES := $(shell find frontend/src -type f 2>/dev/null) frontend/index.html frontend/vite.config.ts frontend/tsconfig.json
@@ -19,7 +20,8 @@ run: system venv frontend migrate
 	@echo "  Hive is starting at http://localhost:$(PORT)/  (sign up there; admin: make admin)"
 	@echo ""
 	HIVE_PORT=$(PORT) HIVE_REDIS_PORT=$(REDIS_PORT) WORKER_CONCURRENCY=$(WORKER_CONCURRENCY) \
-		DJANGO_SETTINGS_MODULE=webapp.settings.local PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/honcho start -f Procfile
+		HIVE_BIND=$(HIVE_BIND) HIVE_VAR=$(CURDIR)/var DJANGO_SETTINGS_MODULE=webapp.settings.local \
+		PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/supervisord -c supervisord.conf
 
 test: system venv frontend
 	$(VENV)/bin/ruff check .

@@ -69,8 +69,8 @@ def test_production_passes_djangos_deployment_checks() -> None:
 
 
 def test_make_run_listens_on_loopback_without_debug_unless_told() -> None:
-    procfile = (ROOT / "Procfile").read_text()
-    assert "daphne -b ${HIVE_BIND:-127.0.0.1}" in procfile
+    assert "HIVE_BIND ?= 127.0.0.1" in (ROOT / "Makefile").read_text()
+    assert "daphne -b %(ENV_HIVE_BIND)s" in (ROOT / "supervisord.conf").read_text()
     done = subprocess.run(
         [sys.executable, "-c", "from django.conf import settings; print(settings.DEBUG)"],
         cwd=ROOT,

@@ -1,0 +1,99 @@
+"""`make run`'s supervisor: a process that dies is started again, and the log says so; stopping the supervisor
+stops every process it started."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.support.network_guard import subprocess_env
+from tests.support.processes import ROOT, Managed, free_port, wait_until
+
+pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.timeout(240)]
+
+
+def _ctl(env: dict[str, str], *args: str) -> str:
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "supervisorctl"), "-c", str(ROOT / "supervisord.conf"), *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    return done.stdout
+
+
+@pytest.fixture
+def supervised(tmp_path: Path) -> Iterator[tuple[Managed, dict[str, str], str]]:
+    port, redis_port = free_port(), free_port()
+    env = {
+        **os.environ,
+        **subprocess_env(),
+        "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}",
+        "DJANGO_SETTINGS_MODULE": "webapp.settings.test",
+        "HIVE_TEST_DB": str(tmp_path / "db.sqlite3"),
+        "HIVE_MEDIA_ROOT": str(tmp_path / "media"),
+        "HIVE_VAR": str(tmp_path),
+        "HIVE_PORT": str(port),
+        "HIVE_BIND": "127.0.0.1",
+        "HIVE_REDIS_PORT": str(redis_port),
+        "REDIS_URL": f"redis://127.0.0.1:{redis_port}/0",
+        "WORKER_CONCURRENCY": "1",
+        "HIVE_POOL_WARM_CONTEXTS": "0",
+    }
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+    supervisor = Managed(
+        f"supervisord-{port}", [str(Path(sys.executable).parent / "supervisord"), "-c", "supervisord.conf"], env
+    )
+    try:
+        yield supervisor, env, f"http://127.0.0.1:{port}"
+    finally:
+        supervisor.stop(timeout=90)
+
+
+def _pid(env: dict[str, str], program: str) -> int:
+    text = _ctl(env, "pid", program).strip()
+    return int(text) if text.isdigit() else 0
+
+
+def test_a_process_that_dies_is_started_again_and_the_log_says_so(
+    supervised: tuple[Managed, dict[str, str], str],
+) -> None:
+    supervisor, env, base = supervised
+
+    def ready() -> bool:
+        try:
+            return httpx.get(f"{base}/healthz", timeout=2).status_code == 200 and _pid(env, "worker") > 0
+        except httpx.HTTPError:
+            return False
+
+    wait_until(ready, 90, "the supervised stack", interval=0.5)
+    pids = {program: _pid(env, program) for program in ("redis", "web", "worker", "beat")}
+    assert all(pids.values()), pids
+
+    os.kill(pids["worker"], signal.SIGKILL)
+    wait_until(lambda: _pid(env, "worker") not in (0, pids["worker"]), 60, "the worker to be started again", 0.5)
+    wait_until(lambda: "exited: worker" in supervisor.log_tail(400), 10, "the log to say so", 0.2)
+    log = supervisor.log_tail(400)
+    assert "spawned: 'worker'" in log
+    assert "not expected" in log, "the log says the exit was a crash"
+    assert httpx.get(f"{base}/healthz", timeout=5).status_code == 200, "the rest kept running"
+
+    restarted = _pid(env, "worker")
+    supervisor.stop(timeout=90)
+    alive = []
+    for pid in [*pids.values(), restarted]:
+        try:
+            os.kill(pid, 0)
+            alive.append(pid)
+        except ProcessLookupError:
+            pass
+    assert not alive, f"processes left behind: {alive}"
