@@ -153,8 +153,11 @@ def run_finish(*, run_id: int, status: str, error: str = "", prompt_tokens: int 
         return run
     run.status = status
     run.error = error
-    run.prompt_tokens += prompt_tokens
-    run.completion_tokens += completion_tokens
+    # Every model call of the run is in its log with the usage the service reported, the calls of a turn that
+    # failed or was aborted (which cannot report a total) and those made inside tools included.
+    logged_prompt, logged_completion = _logged_usage(run)
+    run.prompt_tokens += max(prompt_tokens, logged_prompt)
+    run.completion_tokens += max(completion_tokens, logged_completion)
     run.finished_at = timezone.now()
     run.save(update_fields=["status", "error", "prompt_tokens", "completion_tokens", "finished_at"])
     for pending in run.confirmations.filter(status=Confirmation.Status.PENDING).values_list("pk", flat=True):
@@ -167,6 +170,16 @@ def run_finish(*, run_id: int, status: str, error: str = "", prompt_tokens: int 
         _publish_step(step, run.conversation_id, created=False)
     _publish_run(run)
     return run
+
+
+def _logged_usage(run: Run) -> tuple[int, int]:
+    prompt = completion = 0
+    for response in run.model_calls.values_list("response", flat=True):
+        usage = response.get("usage") if isinstance(response, dict) else None
+        if isinstance(usage, dict):
+            prompt += int(usage.get("prompt_tokens") or 0)
+            completion += int(usage.get("completion_tokens") or 0)
+    return prompt, completion
 
 
 @transaction.atomic
