@@ -22,6 +22,7 @@ from webapp.core.events import session_group
 from webapp.runs.services import runs_fail_orphaned, runs_requeue_stranded
 from workers.browser import SessionHost
 from workers.egress import blocked_total
+from workers.limits import time_limits
 from workers.loop import LoopThread
 
 log = logging.getLogger(__name__)
@@ -78,12 +79,12 @@ class WorkerRuntime:
         from workers.agent_turn import agent_turn
         from workers.turns import run_entry
 
-        self.loop_thread.run(run_entry(self, run_id, agent_turn, timeout_s=settings.HIVE_TURN_TIMEOUT_S), timeout)
+        self.loop_thread.run(run_entry(self, run_id, agent_turn, timeout_s=time_limits().turn_cancel_s), timeout)
 
     def run_action(self, run_id: int, timeout: float) -> None:
         from workers.manual import manual_action, run_entry
 
-        self.loop_thread.run(run_entry(self, run_id, manual_action, timeout_s=timeout - 5), timeout)
+        self.loop_thread.run(run_entry(self, run_id, manual_action, timeout_s=time_limits().action_s), timeout)
 
     def open_session(self, conversation_id: int, timeout: float) -> None:
         self.loop_thread.run(self._open_session(conversation_id), timeout)

@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-from django.conf import settings
-
 from webapp.core.retention import retention_prune
 from workers.celery_app import app
+from workers.limits import time_limits
 from workers.runtime import runtime_get
 
 
 @app.task(name="workers.tasks.run_turn", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def run_turn(run_id: int) -> None:
-    runtime_get().run_turn(run_id, timeout=settings.HIVE_TURN_TIMEOUT_S + 30)
+    runtime_get().run_turn(run_id, timeout=time_limits().turn_task_s)
 
 
 @app.task(name="workers.tasks.run_action", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def run_action(run_id: int) -> None:
-    runtime_get().run_action(run_id, timeout=120)
+    runtime_get().run_action(run_id, timeout=time_limits().action_task_s)
 
 
 @app.task(name="workers.tasks.open_session", ignore_result=True, time_limit=120)

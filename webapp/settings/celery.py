@@ -36,4 +36,9 @@ HIVE_PRESENCE_TTL_S = env.int("HIVE_PRESENCE_TTL_S", default=90)
 HIVE_PRESENCE_REFRESH_S = env.float("HIVE_PRESENCE_REFRESH_S", default=30.0)
 HIVE_QUEUED_RESEND_S = env.float("HIVE_QUEUED_RESEND_S", default=60.0)
 HIVE_QUEUED_GIVE_UP_S = env.float("HIVE_QUEUED_GIVE_UP_S", default=900.0)
+# Time limits (workers/limits.py): the agent ends a turn gracefully at HIVE_TURN_TIMEOUT_S, the worker cancels it
+# HIVE_TURN_GRACE_S later, and the Celery task stops waiting HIVE_HARD_KILL_S after that.
 HIVE_TURN_TIMEOUT_S = env.float("HIVE_TURN_TIMEOUT_S", default=600.0)
+HIVE_TURN_GRACE_S = env.float("HIVE_TURN_GRACE_S", default=30.0)
+HIVE_HARD_KILL_S = env.float("HIVE_HARD_KILL_S", default=30.0)
+HIVE_ACTION_TIMEOUT_S = env.float("HIVE_ACTION_TIMEOUT_S", default=115.0)
