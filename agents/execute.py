@@ -105,7 +105,7 @@ async def _checked_run(state: TurnState, call: ToolCall, tool: Tool | None, step
     invalid = state.registry.check(call.name, call.arguments)
     if invalid is not None or tool is None:
         return invalid or ToolOutput(ok=False, error=f"there is no tool named {call.name!r}")
-    refused = _repetition(state, call)
+    refused = None if tool.read_only else _repetition(state, call)  # looking again is never a loop
     if refused is not None:
         return refused
     began = time.perf_counter()
@@ -134,7 +134,8 @@ async def _checked_run(state: TurnState, call: ToolCall, tool: Tool | None, step
 
 
 def _repetition(state: TurnState, call: ToolCall) -> ToolOutput | None:
-    """The loop detector: the same call on the same page state, again and again."""
+    """The loop detector: the same acting call on the same page state (address, text, field values, checked and
+    selected states, focus, scroll), again and again."""
     key = json.dumps([call.name, call.arguments, state.page.fingerprint], sort_keys=True, default=str)
     state.repeats[key] += 1
     count, limit = state.repeats[key], state.config.loop_repeat_limit

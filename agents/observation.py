@@ -39,6 +39,21 @@ def fence(text: str, *, label: str = "page") -> str:
     return f'<{PAGE_TAG} source="{label}">\n{safe}\n</{PAGE_TAG}>'
 
 
+# What a person changes without changing the text: values, checked and selected states, and where the focus is.
+CONTROL_STATE_JS = """() => {
+  const parts = [];
+  for (const el of document.querySelectorAll("input, textarea, select, [contenteditable]")) {
+    if (el.type === "checkbox" || el.type === "radio") parts.push(el.checked ? "1" : "0");
+    else if (el.tagName === "SELECT") parts.push(Array.from(el.selectedOptions, (o) => o.index).join(","));
+    else if (el.isContentEditable) parts.push(el.textContent);
+    else parts.push(el.value);
+  }
+  const focused = document.activeElement;
+  parts.push(focused ? focused.tagName + "#" + (focused.id || "") + ":" + (focused.name || "") : "");
+  return parts.join("\u0001");
+}"""
+
+
 def _unavailable(reason: str) -> PageView:
     return PageView(available=False, text=f"The page could not be observed: {reason}")
 
@@ -52,8 +67,19 @@ async def observe_page(tabs: TabControl, *, text_chars: int, safety_text_chars: 
         log.info("page observation failed: %s", exc)
         return _unavailable(str(exc) or exc.__class__.__name__)
     shown = dataclasses.replace(summary, visible_text=summary.visible_text[:text_chars])
+    try:
+        controls = str(await page.evaluate(CONTROL_STATE_JS))
+    except Exception:  # the page navigated meanwhile: the summary's parts still tell states apart
+        controls = ""
     state = "|".join(
-        (summary.url, summary.title, repr(sorted(summary.counts.items())), repr(summary.scroll), summary.visible_text)
+        (
+            summary.url,
+            summary.title,
+            repr(sorted(summary.counts.items())),
+            repr(summary.scroll),
+            summary.visible_text,
+            controls,
+        )
     )
     return PageView(
         available=True,

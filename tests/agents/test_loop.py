@@ -34,14 +34,14 @@ pytestmark = pytest.mark.asyncio
 QUESTION = [("user", "What is the answer?")]
 
 
-def lookup_tool(calls: list[dict[str, Any]] | None = None) -> Tool:
+def lookup_tool(calls: list[dict[str, Any]] | None = None, *, read_only: bool = True) -> Tool:
     async def handler(arguments: dict[str, Any], ctx: ToolContext) -> ToolOutput:
         if calls is not None:
             calls.append(arguments)
         return ToolOutput(text=f"result for {arguments['query']}: 42")
 
     schema = {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}
-    return Tool("lookup", "Look something up.", schema, handler, read_only=True)
+    return Tool("lookup", "Look something up.", schema, handler, read_only=read_only)
 
 
 def failing_tool() -> Tool:
@@ -229,7 +229,8 @@ async def test_repeating_the_same_call_on_the_same_page_is_detected(
 ) -> None:
     model_server.script(lambda request: Reply(tool_calls=[{"name": "lookup", "arguments": {"query": "same"}}]))
     calls: list[dict[str, Any]] = []
-    result = await turn(config(model_server.base_url, loop_repeat_limit=3), sink, lookup_tool(calls))
+    acting = lookup_tool(calls, read_only=False)  # only acting calls count: looking again is never a loop
+    result = await turn(config(model_server.base_url, loop_repeat_limit=3), sink, acting)
     assert len(calls) == 2  # the third identical call is refused and the model told; the fourth ends the turn
     assert "same arguments 3 times" in sink.actions()[2].error
     assert result.stopped == "loop"
