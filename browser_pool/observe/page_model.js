@@ -322,16 +322,30 @@
     }
   }
 
+  // The block box a text belongs to: text in the same block flows on one line, a new block starts a new line.
+  function blockOf(el, body) {
+    for (let e = el; e && e !== body; e = e.parentElement) {
+      const display = getComputedStyle(e).display;
+      if (!display.startsWith("inline") && display !== "contents") return e;
+    }
+    return body;
+  }
+
+  // The visible text as a person reads it: inline elements joined without added spaces ("<b>Ada</b>," reads
+  // "Ada,"), the white space the page has kept as one space, block boundaries as line breaks.
   function visibleText(limit) {
     const body = document.body || document.documentElement;
     if (!body) return "";
     const vh = innerHeight, vw = innerWidth;
     const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
-    const parts = [];
-    let size = 0, lastParent = null, lastVisible = false;
-    for (let node = walker.nextNode(); node && size < limit; node = walker.nextNode()) {
+    let out = "";
+    let lastParent = null, lastVisible = false, lastBlock = null, block = null, space = false;
+    for (let node = walker.nextNode(); node && out.length < limit; node = walker.nextNode()) {
       const text = node.data;
-      if (!/\S/.test(text)) continue;
+      if (!/\S/.test(text)) {
+        space = true;
+        continue;
+      }
       const parent = node.parentElement;
       if (parent !== lastParent) {
         lastParent = parent;
@@ -340,14 +354,20 @@
           const r = parent.getBoundingClientRect();
           lastVisible = r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < vh && r.right > 0 && r.left < vw &&
             parent.checkVisibility({ checkVisibilityCSS: true, visibilityProperty: true, opacityProperty: true });
+          if (lastVisible) block = blockOf(parent, body);
         }
       }
       if (!lastVisible) continue;
-      const piece = clean(text);
-      parts.push(piece);
-      size += piece.length + 1;
+      const flowed = text.replace(/\s+/g, " ");
+      if (out) {
+        if (block !== lastBlock) out += "\n";
+        else if (space || flowed.startsWith(" ")) out += " ";
+      }
+      out += flowed.trim();
+      space = flowed.endsWith(" ");
+      lastBlock = block;
     }
-    return cut(parts.join(" "), limit);
+    return cut(out, limit);
   }
 
   const COUNT_KEYS = { button: "buttons", input: "inputs", link: "links", select: "selects", image: "images" };

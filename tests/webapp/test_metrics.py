@@ -34,11 +34,11 @@ def test_the_figures_an_operator_watches(settings: Any, conversation: Conversati
     client = redis.Redis.from_url(redis_url)
     info = {"queue": "hive.worker.m1", "capacity": 10, "sessions": 4, "turns": 1, "egress_blocked": 7}
     client.set(f"{placement.WORKER_KEY_PREFIX}m1", json.dumps(info), ex=30)
-    client.rpush("hive", "a-task", "another")
+    client.rpush("hive.worker.m1", "a-task", "another")  # the worker's own queue: nothing else uses it
     try:
         text = Client().get("/metrics", HTTP_AUTHORIZATION="Bearer s3cret").content.decode()
     finally:
-        client.delete(f"{placement.WORKER_KEY_PREFIX}m1", "hive")
+        client.delete(f"{placement.WORKER_KEY_PREFIX}m1", "hive.worker.m1")
     assert 'hive_runs{status="succeeded"} 1.0' in text
     assert 'hive_tokens_total{kind="prompt"} 120.0' in text
     assert 'hive_step_duration_seconds_bucket{le="0.1"} 1.0' in text
@@ -47,4 +47,5 @@ def test_the_figures_an_operator_watches(settings: Any, conversation: Conversati
     assert 'hive_model_call_duration_seconds_bucket{le="2.5"} 1.0' in text
     assert 'hive_pool_sessions{state="free",worker="m1"} 6.0' in text
     assert 'hive_egress_blocked_total{worker="m1"} 7.0' in text
-    assert 'hive_queue_depth{queue="hive"} 2.0' in text
+    assert 'hive_queue_depth{queue="hive.worker.m1"} 2.0' in text
+    assert 'hive_queue_depth{queue="hive"}' in text

@@ -25,7 +25,8 @@ async def test_summary_gives_the_page_at_a_glance(page: Page, site: str) -> None
     assert summary.page_size[1] > 2400  # the far button sits below a tall margin
     # Hidden "Secret" is not counted; the far-away button is (it is rendered, just off screen).
     assert summary.counts == {"buttons": 4, "inputs": 9, "links": 2, "selects": 1, "images": 0, "forms": 1}
-    assert summary.visible_text.startswith("Create your account Fill in the form to join the flight club.")
+    # Block boundaries are line breaks, as a person sees them.
+    assert summary.visible_text.startswith("Create your account\nFill in the form to join the flight club.\n")
     assert "Far away" not in summary.visible_text
     listing = await get_elements(page)
     assert summary.focused is not None
@@ -242,3 +243,12 @@ async def test_a_5000_element_page_is_observed_quickly(page: Page, site: str) ->
     assert observation.summary.counts["links"] + observation.summary.counts["buttons"] == 4800
     assert elapsed < 1.0, f"observation took {elapsed * 1000:.0f} ms"
     assert len(observation.render()) < 4000
+
+
+async def test_the_text_is_what_a_person_reads(page: Page) -> None:
+    await page.set_content(
+        '<p>Enter "<b>Bernardine</b>" in the box</p><div>Then <span>press</span>, <i>Go</i></div>'
+        '<ul><li>one</li><li>two</li></ul><p style="display:none">hidden</p><p>  spaced   out  </p>'
+    )
+    summary = await get_summary(page)
+    assert summary.visible_text == 'Enter "Bernardine" in the box\nThen press, Go\none\ntwo\nspaced out'
