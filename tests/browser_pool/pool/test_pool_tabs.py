@@ -89,8 +89,10 @@ async def test_a_page_closing_its_own_last_tab_gets_a_blank_replacement(session:
     await session.close_tab("t1")
     assert [t.id for t in session.tabs.all] == ["t2"]
 
-    # Only a window opened by a script may close itself, hence the popup.
-    await popup.click("#close-me")
+    # Only a window opened by a script may close itself, hence the popup. The page may be
+    # gone before Playwright's click returns, so the click is queued inside the page.
+    async with popup.expect_event("close"):
+        await popup.evaluate("() => { setTimeout(() => document.getElementById('close-me').click()) }")
 
     await eventually(lambda: [t.id for t in session.tabs.all] == ["t3"], what="the replacement tab")
     assert session.active_page.url == "about:blank"
