@@ -12,6 +12,7 @@ import base64
 import logging
 from typing import TYPE_CHECKING, Any
 
+import redis
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -103,11 +104,21 @@ class SessionHost:
             if conversation_id in self._held:
                 return
             self._held.add(conversation_id)
-        await asyncio.to_thread(
-            placement.client().set, placement.session_home_key(conversation_id), self.runtime.worker_id
-        )
+        try:
+            await asyncio.to_thread(
+                placement.client().set, placement.session_home_key(conversation_id), self.runtime.worker_id
+            )
+            await self.refresh_viewers(conversation_id)
+        except redis.RedisError as exc:
+            # Redis is away: the run goes on; the heartbeat writes the session's home again when it is back.
+            log.warning("could not record the session of conversation %s: %r", conversation_id, exc)
         await self.runtime.attach(conversation_id)
-        await self.refresh_viewers(conversation_id)
+
+    async def reassert_homes(self) -> None:
+        """Write again where each held session lives (a restarted Redis has forgotten it), so turns come here."""
+        if self._held:
+            homes = {placement.session_home_key(cid): self.runtime.worker_id for cid in self._held}
+            await asyncio.to_thread(placement.client().mset, homes)  # type: ignore[arg-type]
 
     async def _let_go(self, conversation_id: int) -> None:
         async with self._lock:

@@ -19,11 +19,12 @@ from django.conf import settings
 
 from webapp.core import placement
 from webapp.core.events import session_group
-from webapp.runs.services import runs_fail_orphaned, runs_requeue_stranded
+from webapp.runs.models import Run
 from workers.browser import SessionHost
 from workers.egress import blocked_total
 from workers.limits import time_limits
 from workers.loop import LoopThread
+from workers.reaper import reap_once
 
 log = logging.getLogger(__name__)
 
@@ -140,9 +141,23 @@ class WorkerRuntime:
             try:
                 await self._heartbeat_once()
                 await self.sessions.sweep()
+                await self.sessions.reassert_homes()
                 await self._resume_expired_control()
+                await self._abort_requested_turns()
             except Exception:
                 log.exception("heartbeat failed")
+
+    async def _abort_requested_turns(self) -> None:
+        """An abort is sent as a command and also stored: one lost with Redis still stops its turn here."""
+        running = list(self.turns)
+        if not running:
+            return
+        requested = await database_sync_to_async(
+            lambda: list(Run.objects.filter(pk__in=running, abort_requested=True).values_list("pk", flat=True))
+        )()
+        for run_id in requested:
+            if self.abort(run_id):
+                log.info("run %s aborted from its stored request", run_id)
 
     async def _resume_expired_control(self) -> None:
         """A holder whose control expired (their web process died) cannot hand it back: let the agent go on."""
@@ -152,23 +167,10 @@ class WorkerRuntime:
                 log.warning("control of conversation %s expired; the agent goes on", conversation_id)
                 state.set(paused=False, holder=None)
 
-    async def alive_workers(self) -> list[str]:
-        assert self._redis is not None
-        keys = [key.decode() async for key in self._redis.scan_iter(match=WORKER_KEY_PREFIX + "*", count=500)]
-        return [key.removeprefix(WORKER_KEY_PREFIX) for key in keys]
-
     async def reap_orphans(self) -> list[int]:
         """Fail runs whose worker died mid-turn; send queued runs stranded on a dead worker's queue elsewhere."""
-        alive = {*await self.alive_workers(), self.worker_id}
-        failed = await database_sync_to_async(runs_fail_orphaned)(alive_worker_ids=alive)
-        for run in failed:
-            log.warning("run %s failed: its worker %s is gone", run.pk, run.worker_id)
-        requeued = await database_sync_to_async(runs_requeue_stranded)(
-            alive_queues=[placement.worker_queue(worker_id) for worker_id in alive]
-        )
-        for run in requeued:
-            log.warning("run %s was queued for a worker that is gone; sent again", run.pk)
-        return [run.pk for run in failed]
+        reaped = await database_sync_to_async(reap_once)(also_alive=self.worker_id)
+        return reaped.failed
 
     async def _reap_forever(self) -> None:
         while True:
@@ -176,14 +178,18 @@ class WorkerRuntime:
                 await self.reap_orphans()
             except Exception:
                 log.exception("orphan sweep failed")
-            await asyncio.sleep(settings.HIVE_WORKER_HEARTBEAT_S * 2)
+            await asyncio.sleep(settings.HIVE_REAP_PERIOD_S)
 
     # -- commands from the web (abort, live input) ---------------------------------------------------
     async def attach(self, conversation_id: int) -> None:
         """Listen to commands for a conversation whose session this worker holds."""
         self._attached[conversation_id] = self._attached.get(conversation_id, 0) + 1
         if self._attached[conversation_id] == 1:
-            await get_channel_layer().group_add(session_group(conversation_id), self._channel)
+            try:
+                await get_channel_layer().group_add(session_group(conversation_id), self._channel)
+            except Exception as exc:
+                # Redis is away: the run goes on; an abort still reaches it through the database.
+                log.warning("could not listen to commands for conversation %s: %r", conversation_id, exc)
 
     async def detach(self, conversation_id: int) -> None:
         count = self._attached.get(conversation_id, 0) - 1
@@ -191,7 +197,8 @@ class WorkerRuntime:
             self._attached[conversation_id] = count
             return
         self._attached.pop(conversation_id, None)
-        await get_channel_layer().group_discard(session_group(conversation_id), self._channel)
+        with contextlib.suppress(Exception):  # Redis is away: the group membership expires by itself
+            await get_channel_layer().group_discard(session_group(conversation_id), self._channel)
 
     async def _listen_commands(self) -> None:
         layer = get_channel_layer()

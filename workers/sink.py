@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +28,8 @@ from webapp.runs.services import (
 if TYPE_CHECKING:
     from workers.runtime import WorkerRuntime
 
+log = logging.getLogger(__name__)
+
 # Streamed text is sent in batches: one group message per few tokens is plenty for a reader's eye.
 DELTA_FLUSH_S = 0.05
 
@@ -47,9 +50,13 @@ class WorkerSink:
         self._flusher: asyncio.Task[None] | None = None
 
     async def _send(self, event: dict[str, Any]) -> None:
-        await self._layer.group_send(
-            conversation_group(self.conversation_id), {"type": "conversation.event", "event": event}
-        )
+        """Live events are best effort: what must not be lost is in the database already, and viewers re-read it."""
+        try:
+            await self._layer.group_send(
+                conversation_group(self.conversation_id), {"type": "conversation.event", "event": event}
+            )
+        except Exception as exc:
+            log.warning("could not publish %s to conversation %s: %r", event.get("type"), self.conversation_id, exc)
 
     async def text_delta(self, delta: str) -> None:
         self._pending.append(delta)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from webapp.core.retention import retention_prune
 from workers.celery_app import app
 from workers.limits import time_limits
+from workers.reaper import reap_once
 from workers.runtime import runtime_get
 
 
@@ -31,3 +32,8 @@ def extract_tab(conversation_id: int, tab_id: str) -> None:
 @app.task(name="workers.tasks.prune", ignore_result=True, time_limit=3600)
 def prune() -> None:
     retention_prune()
+
+
+@app.task(name="workers.tasks.reap", ignore_result=True, time_limit=120)
+def reap() -> None:
+    reap_once()

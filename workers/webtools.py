@@ -16,6 +16,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 from agents.tools.base import Tool, ToolContext, ToolOutput
+from browser_pool.errors import PoolError
 from browser_pool.session import Session
 from browser_pool.webmcp import ToolDiscovery, ToolRecord, call_tool
 from webapp.conversations.browser_services import browser_session_set_tools
@@ -212,7 +213,10 @@ class WebTools:
         discovery = self._discovery.get(conversation_id)
         if session is None or discovery is None or session.closed:
             return {"tab": None, "tools": [], "skills": []}
-        tab_id = session.active_tab_id
+        try:
+            tab_id = session.active_tab_id
+        except PoolError:  # between a closed last tab and its blank replacement, or a crashed browser
+            return {"tab": None, "tools": [], "skills": []}
         state = self._tabs.get((conversation_id, tab_id), TabTools())
         tools = [web_tool_payload(record) for record in discovery.tools(tab_id)]
         return {"tab": tab_id, "tools": tools + list(state.shadowed), "skills": list(state.skills)}

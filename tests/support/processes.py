@@ -82,9 +82,10 @@ class Managed:
         self._log.close()
 
 
-def start_redis() -> tuple[Managed, str]:
+def start_redis(port: int | None = None) -> tuple[Managed, str]:
+    """A throw-away redis-server (no persistence: a restart loses everything, as a crash of a cache would)."""
     binary = shutil.which("redis-server") or "/usr/bin/redis-server"
-    port = free_port()
+    port = port or free_port()
     server = Managed(
         f"redis-{port}",
         [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no"],
@@ -128,8 +129,8 @@ def start_worker(name: str, env: dict[str, str], *, queues: str = "hive", concur
     return Managed(f"worker-{name}", args, env)
 
 
-def start_daphne(env: dict[str, str]) -> tuple[Managed, str]:
-    port = free_port()
+def start_daphne(env: dict[str, str], port: int | None = None) -> tuple[Managed, str]:
+    port = port or free_port()
     args = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "webapp.asgi:application"]
     server = Managed(f"daphne-{port}", args, env)
 

@@ -28,6 +28,14 @@ CELERY_BEAT_SCHEDULE = {
 # A worker heartbeats its id in Redis; a run whose worker's heartbeat has expired is failed by the reaper.
 HIVE_WORKER_HEARTBEAT_S = env.float("HIVE_WORKER_HEARTBEAT_S", default=5.0)
 HIVE_WORKER_HEARTBEAT_TTL_S = env.float("HIVE_WORKER_HEARTBEAT_TTL_S", default=20.0)
+# How often the reaper runs (on every worker's loop, and sent by Celery beat): a run whose worker died is failed
+# within about TTL + period, or twice the TTL just after Redis restarted.
+HIVE_REAP_PERIOD_S = env.float("HIVE_REAP_PERIOD_S", default=10.0)
+CELERY_BEAT_SCHEDULE["reap"] = {
+    "task": "workers.tasks.reap",
+    "schedule": HIVE_REAP_PERIOD_S,
+    "options": {"queue": "hive", "expires": HIVE_REAP_PERIOD_S},
+}
 # A queued run no worker has taken is sent again after this long (its message may have been lost with Redis),
 # and failed with a reason after the second bound, so nothing stays "queued" forever.
 # Presence and control entries in Redis expire unless the sockets behind them refresh them (a crashed web process

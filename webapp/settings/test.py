@@ -11,6 +11,7 @@ HIVE_TEST_DB = os.environ.get("HIVE_TEST_DB", str(VAR_DIR / f"test-{os.getpid()}
 DATABASES["default"]["NAME"] = HIVE_TEST_DB  # noqa: F405
 DATABASES["default"]["TEST"] = {"NAME": HIVE_TEST_DB}  # noqa: F405
 HIVE_WORKER_HEARTBEAT_S = 1.0
+HIVE_REAP_PERIOD_S = 2.0
 HIVE_WORKER_HEARTBEAT_TTL_S = env.float("HIVE_WORKER_HEARTBEAT_TTL_S", default=4.0)  # noqa: F405
 # Tests serve their pages from loopback on ports chosen at run time, so the suite opens loopback in the firewall;
 # the firewall itself is tested with a strict allow-list of its own (tests/security/).
