@@ -71,6 +71,19 @@ class Api:
         assert response.status_code == 201, response.text
         return dict(response.json()["run"])
 
+    def action(self, conversation_id: int, action: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        response = self.client.post(
+            f"/api/conversations/{conversation_id}/actions/", json={"action": action, "arguments": arguments}
+        )
+        assert response.status_code == 202, response.text
+        return dict(response.json())
+
+    def tabs(self, conversation_id: int) -> list[dict[str, Any]]:
+        response = self.client.get(f"/api/conversations/{conversation_id}/tabs/")
+        assert response.status_code == 200, response.text
+        body = response.json()
+        return list(body["tabs"] if isinstance(body, dict) else body)
+
     def run(self, run_id: int) -> dict[str, Any]:
         response = self.client.get(f"/api/runs/{run_id}/")
         assert response.status_code == 200, response.text

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from playwright.async_api import Page, expect
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from playwright.async_api import Browser, Page, async_playwright, expect
+
+from browser_pool.config import BrowserConfig
 
 
 async def sign_up(page: Page, base_url: str, username: str) -> None:
@@ -11,3 +16,17 @@ async def sign_up(page: Page, base_url: str, username: str) -> None:
     await page.fill("input[name=password]", "a-long-passphrase")
     await page.click("button[type=submit]")
     await expect(page.get_by_test_id("current-user")).to_contain_text(username)
+
+
+@asynccontextmanager
+async def launch_browser() -> AsyncIterator[Browser]:
+    """A real Chromium that drives the dashboard the way a person would."""
+    config = BrowserConfig()
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(
+            executable_path=config.executable_path, headless=True, args=config.args
+        )
+        try:
+            yield browser
+        finally:
+            await browser.close()
