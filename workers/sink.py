@@ -8,11 +8,10 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from channels.db import database_sync_to_async
-from channels.layers import get_channel_layer
 from django.conf import settings
 
 from agents.events import ConfirmationRequest, PlanStep
-from webapp.core.events import conversation_group
+from webapp.core.events import conversation_group, group_send_bounded
 from webapp.runs.models import Confirmation, Run, Step
 from webapp.runs.selectors import confirmation_state
 from webapp.runs.services import (
@@ -45,14 +44,13 @@ class WorkerSink:
         self.run_id = run_id
         self.conversation_id = conversation_id
         self.runtime = runtime
-        self._layer = get_channel_layer()
         self._pending: list[str] = []
         self._flusher: asyncio.Task[None] | None = None
 
     async def _send(self, event: dict[str, Any]) -> None:
         """Live events are best effort: what must not be lost is in the database already, and viewers re-read it."""
         try:
-            await self._layer.group_send(
+            await group_send_bounded(
                 conversation_group(self.conversation_id), {"type": "conversation.event", "event": event}
             )
         except Exception as exc:

@@ -7,6 +7,7 @@ must not be lost is in the database first.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -15,6 +16,16 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 log = logging.getLogger(__name__)
+
+# A live update waits at most this long: with Redis away, the Redis client's retries back off for seconds, and
+# neither a request nor an agent's turn may wait for a message that is allowed to be lost.
+LIVE_SEND_TIMEOUT_S = 1.0
+
+
+async def group_send_bounded(group: str, message: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        await asyncio.wait_for(layer.group_send(group, message), LIVE_SEND_TIMEOUT_S)
 
 
 def conversation_group(conversation_id: int) -> str:
@@ -29,11 +40,8 @@ def session_group(conversation_id: int) -> str:
 def publish(conversation_id: int, event: dict[str, Any]) -> None:
     """Best effort: a live update that cannot be sent (Redis away) is logged, never fails the request or the run;
     clients re-read the API when they reconnect."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
     try:
-        async_to_sync(layer.group_send)(
+        async_to_sync(group_send_bounded)(
             conversation_group(conversation_id), {"type": "conversation.event", "event": event}
         )
     except Exception as exc:
@@ -46,11 +54,10 @@ def publish_on_commit(conversation_id: int, event: dict[str, Any]) -> None:
 
 def command_session(conversation_id: int, command: dict[str, Any]) -> None:
     """Send a low-latency command (abort, input ...) to whichever worker holds the conversation's session."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
     command = {**command, "conversation_id": conversation_id}
     try:
-        async_to_sync(layer.group_send)(session_group(conversation_id), {"type": "session.command", "command": command})
+        async_to_sync(group_send_bounded)(
+            session_group(conversation_id), {"type": "session.command", "command": command}
+        )
     except Exception as exc:
         log.warning("could not send %s to conversation %s's worker: %r", command.get("type"), conversation_id, exc)
