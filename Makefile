@@ -7,7 +7,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 REDIS_PORT ?= 6390
-WORKER_CONCURRENCY ?= 4
+WORKER_CONCURRENCY ?= 16
 HIVE_BIND ?= 127.0.0.1
 export REDIS_URL ?= redis://127.0.0.1:$(REDIS_PORT)/0
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -41,7 +41,9 @@ def _has_workers(redis_url: str, count: int) -> bool:
 
 
 @contextmanager
-def running_stack(*, workers: int = 1, extra_env: dict[str, str] | None = None) -> Iterator[Stack]:
+def running_stack(
+    *, workers: int = 1, extra_env: dict[str, str] | None = None, concurrency: int | None = None
+) -> Iterator[Stack]:
     tmp = Path(tempfile.mkdtemp(prefix="hive-bench-"))
     db_path = str(tmp / "bench.sqlite3")
     redis_server, redis_url = start_redis()
@@ -53,7 +55,7 @@ def running_stack(*, workers: int = 1, extra_env: dict[str, str] | None = None) 
         subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
         stack_workers = []
         for n in range(workers):
-            worker = start_worker(f"bench{n}", env)
+            worker = start_worker(f"bench{n}", env, concurrency=concurrency)
             started.append(worker)
             stack_workers.append(worker)
             wait_until(partial(_has_workers, redis_url, n + 1), 60, f"worker {n}")

@@ -18,7 +18,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from webapp.core import placement
-from webapp.core.events import session_group
+from webapp.core.events import group_send_bounded, session_group, set_sender
 from webapp.runs.models import Run
 from workers.browser import SessionHost
 from workers.egress import blocked_total
@@ -29,6 +29,7 @@ from workers.reaper import reap_once
 log = logging.getLogger(__name__)
 
 WORKER_KEY_PREFIX = placement.WORKER_KEY_PREFIX
+OUTBOX_LIMIT = 10_000  # live updates waiting for Redis; beyond it they are dropped (the database has them)
 
 
 class ControlState:
@@ -58,6 +59,7 @@ class WorkerRuntime:
         self.aborted: set[int] = set()
         self._redis: aioredis.Redis | None = None
         self._background: list[asyncio.Task[None]] = []
+        self._outbox: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue(maxsize=OUTBOX_LIMIT)
         self._channel = ""
         self._attached: dict[int, int] = {}
         self._commands: set[asyncio.Task[Any]] = set()
@@ -104,13 +106,37 @@ class WorkerRuntime:
         self._channel = await layer.new_channel(prefix="worker.")
         await self.sessions.start()
         await self._heartbeat_once()
+        loop = asyncio.get_running_loop()
+
+        def send_later(group: str, message: dict[str, Any]) -> None:
+            loop.call_soon_threadsafe(self.post, group, message)
+
+        set_sender(send_later)
         self._background = [
+            asyncio.create_task(self._send_outbox(), name="outbox"),
             asyncio.create_task(self._heartbeat_forever(), name="heartbeat"),
             asyncio.create_task(self._reap_forever(), name="reaper"),
             asyncio.create_task(self._listen_commands(), name="commands"),
         ]
 
+    def post(self, group: str, message: dict[str, Any]) -> None:
+        """Queue a live update (on the loop); it is sent after every update queued before it."""
+        try:
+            self._outbox.put_nowait((group, message))
+        except asyncio.QueueFull:
+            log.warning("live update to %s dropped: %s are waiting for Redis", group, OUTBOX_LIMIT)
+
+    async def _send_outbox(self) -> None:
+        """Live updates from the services, sent in the order they were made."""
+        while True:
+            group, message = await self._outbox.get()
+            try:
+                await group_send_bounded(group, message)
+            except Exception as exc:
+                log.warning("could not send a live update to %s: %r", group, exc)
+
     async def _stop(self) -> None:
+        set_sender(None)
         for task in [*self.turns.values(), *self._background]:
             task.cancel()
         await asyncio.gather(*self.turns.values(), *self._background, return_exceptions=True)

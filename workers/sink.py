@@ -49,10 +49,12 @@ class WorkerSink:
 
     async def _send(self, event: dict[str, Any]) -> None:
         """Live events are best effort: what must not be lost is in the database already, and viewers re-read it."""
+        group, message = conversation_group(self.conversation_id), {"type": "conversation.event", "event": event}
+        if self.runtime is not None:
+            self.runtime.post(group, message)  # in order with the services' own updates
+            return
         try:
-            await group_send_bounded(
-                conversation_group(self.conversation_id), {"type": "conversation.event", "event": event}
-            )
+            await group_send_bounded(group, message)
         except Exception as exc:
             log.warning("could not publish %s to conversation %s: %r", event.get("type"), self.conversation_id, exc)
 

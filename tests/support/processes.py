@@ -120,12 +120,15 @@ def service_env(*, redis_url: str, db_path: str, extra: dict[str, str] | None = 
     return env
 
 
-def start_worker(name: str, env: dict[str, str], *, queues: str = "hive", concurrency: int = 2) -> Managed:
+def start_worker(name: str, env: dict[str, str], *, queues: str = "hive", concurrency: int | None = 2) -> Managed:
+    """A Celery worker as `make run` starts one; `concurrency=None` leaves the thread count to the settings."""
     args = [
         sys.executable, "-m", "celery", "-A", "workers.celery_app", "worker",
-        "--pool", "threads", "-c", str(concurrency), "-n", f"{name}@%h", "-Q", queues,
+        "--pool", "threads", "-n", f"{name}@%h", "-Q", queues,
         "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "info",
     ]  # fmt: skip
+    if concurrency is not None:
+        args += ["-c", str(concurrency)]
     return Managed(f"worker-{name}", args, env)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -28,6 +29,24 @@ async def group_send_bounded(group: str, message: dict[str, Any]) -> None:
         await asyncio.wait_for(layer.group_send(group, message), LIVE_SEND_TIMEOUT_S)
 
 
+# A process with an event loop of its own (the worker) hands live updates to it without waiting: its services run
+# on one database thread, and a Redis round trip per write made that thread the bottleneck under load.
+Sender = Callable[[str, dict[str, Any]], None]
+_sender: Sender | None = None
+
+
+def set_sender(sender: Sender | None) -> None:
+    global _sender
+    _sender = sender
+
+
+def _group_send(group: str, message: dict[str, Any]) -> None:
+    if _sender is not None:
+        _sender(group, message)
+    else:
+        async_to_sync(group_send_bounded)(group, message)
+
+
 def conversation_group(conversation_id: int) -> str:
     return f"conversation-{conversation_id}"
 
@@ -41,9 +60,7 @@ def publish(conversation_id: int, event: dict[str, Any]) -> None:
     """Best effort: a live update that cannot be sent (Redis away) is logged, never fails the request or the run;
     clients re-read the API when they reconnect."""
     try:
-        async_to_sync(group_send_bounded)(
-            conversation_group(conversation_id), {"type": "conversation.event", "event": event}
-        )
+        _group_send(conversation_group(conversation_id), {"type": "conversation.event", "event": event})
     except Exception as exc:
         log.warning("could not publish %s to conversation %s: %r", event.get("type"), conversation_id, exc)
 
@@ -56,8 +73,6 @@ def command_session(conversation_id: int, command: dict[str, Any]) -> None:
     """Send a low-latency command (abort, input ...) to whichever worker holds the conversation's session."""
     command = {**command, "conversation_id": conversation_id}
     try:
-        async_to_sync(group_send_bounded)(
-            session_group(conversation_id), {"type": "session.command", "command": command}
-        )
+        _group_send(session_group(conversation_id), {"type": "session.command", "command": command})
     except Exception as exc:
         log.warning("could not send %s to conversation %s's worker: %r", command.get("type"), conversation_id, exc)

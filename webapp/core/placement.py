@@ -19,6 +19,7 @@ from django.conf import settings
 WORKER_KEY_PREFIX = "hive:worker:"
 SESSION_HOME_PREFIX = "hive:session-home:"
 VIEWERS_PREFIX = "hive:viewers:"
+ASSIGNED_PREFIX = "hive:assigned:"  # conversations placed on a worker since its last heartbeat
 SHARED_QUEUE = "hive"
 
 _clients: dict[str, redis.Redis] = {}
@@ -60,9 +61,9 @@ def alive_workers() -> dict[str, dict[str, Any]]:
     return workers
 
 
-def _load_ratio(info: dict[str, Any]) -> tuple[float, int]:
+def _load_ratio(info: dict[str, Any], assigned: int = 0) -> tuple[float, int]:
     capacity = max(1, int(info.get("capacity") or 1))
-    return (int(info.get("sessions") or 0) / capacity, int(info.get("turns") or 0))
+    return ((int(info.get("sessions") or 0) + assigned) / capacity, int(info.get("turns") or 0))
 
 
 def session_home(conversation_id: int) -> str | None:
@@ -79,5 +80,17 @@ def queue_for_conversation(conversation_id: int) -> str:
         return str(workers[home].get("queue") or worker_queue(home))
     if not workers:
         return SHARED_QUEUE
-    chosen_id, chosen = min(workers.items(), key=lambda item: _load_ratio(item[1]))
+    # The loads come from heartbeats seconds old: alone they would send every new conversation of a burst to the
+    # same worker. Conversations placed since its last heartbeat count as sessions it is about to hold.
+    conn = client()
+    ids = sorted(workers)
+    recent = conn.mget([ASSIGNED_PREFIX + worker_id for worker_id in ids])
+    chosen_id = min(ids, key=lambda wid: _load_ratio(workers[wid], int(recent[ids.index(wid)] or 0)))
+    chosen = workers[chosen_id]
+    with conn.pipeline() as pipe:
+        pipe.incr(ASSIGNED_PREFIX + chosen_id)
+        pipe.expire(ASSIGNED_PREFIX + chosen_id, int(settings.HIVE_WORKER_HEARTBEAT_S) + 1)
+        # Its next runs go there too, before the worker has opened the session and recorded it.
+        pipe.set(session_home_key(conversation_id), chosen_id, nx=True)
+        pipe.execute()
     return str(chosen.get("queue") or worker_queue(chosen_id))

@@ -85,6 +85,10 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'hive.sqlite3'}")}
+# A worker's services run one after another on its database thread: opening a connection per call cost more than
+# the writes themselves under load (bench/load.py). Keep connections, checked before reuse.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("HIVE_DB_CONN_MAX_AGE", default=60)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Web and worker are separate processes writing the same file: WAL lets readers go on while one
     # writes, IMMEDIATE transactions avoid the "database is locked" upgrade deadlock, and the timeout

@@ -11,6 +11,9 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# The threads only hand runs to the worker's event loop and wait: with few of them, runs queue behind long turns
+# while the loop sits idle (bench/load.py). `-c` on the command line overrides this.
+CELERY_WORKER_CONCURRENCY = env.int("WORKER_CONCURRENCY", default=16)
 CELERY_TASK_DEFAULT_QUEUE = "hive"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
