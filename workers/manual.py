@@ -34,7 +34,7 @@ async def page_screenshot(session: Session) -> bytes | None:
 
 
 async def manual_action(run: Run, session: Session, sink: WorkerSink) -> None:
-    if run.metadata.get("kind") == "tool":
+    if run.kind == Run.Kind.TOOL:
         await manual_tool_call(run, session, sink)
         return
     name = str(run.metadata.get("action", ""))

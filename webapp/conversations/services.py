@@ -8,8 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.files.storage import default_storage
-from django.db import IntegrityError, transaction
-from rest_framework import status
+from django.db import transaction
 
 from webapp.conversations import live
 from webapp.conversations.browser_selectors import tab_contents_for_send
@@ -20,7 +19,7 @@ from webapp.core.events import command_session, publish_on_commit
 from webapp.core.exceptions import ApplicationError
 from webapp.llm.models import ModelProfile
 from webapp.runs.models import Run, Step
-from webapp.runs.services import run_create
+from webapp.runs.services import run_create, run_ensure_idle
 
 log = logging.getLogger(__name__)
 
@@ -72,10 +71,7 @@ def conversation_update(*, conversation: Conversation, **changes: Any) -> Conver
 
 @transaction.atomic
 def conversation_delete(*, conversation: Conversation) -> None:
-    if Run.objects.filter(conversation=conversation, status__in=Run.ACTIVE).exists():
-        raise ApplicationError(
-            "Stop the running turn before deleting the conversation.", status_code=status.HTTP_409_CONFLICT
-        )
+    run_ensure_idle(conversation=conversation, refusal="Stop the running turn before deleting the conversation.")
     conversation_id = conversation.pk
     files = [
         *Step.objects.filter(run__conversation=conversation)
@@ -124,21 +120,13 @@ def message_send(
         raise ApplicationError(f"The message is too long (at most {settings.HIVE_MESSAGE_MAX_CHARS} characters).")
     shared = tab_contents_for_send(conversation=conversation, tab_ids=tab_ids or [])
     conversation = Conversation.objects.select_for_update().get(pk=conversation.pk)
-    if Run.objects.filter(conversation=conversation, status__in=Run.ACTIVE).exists():
-        raise ApplicationError(
-            "The agent is still working on the previous message. Wait for it or stop it.",
-            status_code=status.HTTP_409_CONFLICT,
-        )
-    try:
-        with transaction.atomic():
-            run = run_create(
-                conversation=conversation,
-                metadata={"shared_tabs": [{"id": t.tab_id, "title": t.title, "url": t.url} for t in shared]},
-            )
-    except IntegrityError as exc:  # a concurrent send won the race for the conversation's one active run
-        raise ApplicationError(
-            "The agent is still working on the previous message.", status_code=status.HTTP_409_CONFLICT
-        ) from exc
+    run_ensure_idle(
+        conversation=conversation, refusal="The agent is still working on the previous message. Wait for it or stop it."
+    )
+    run = run_create(
+        conversation=conversation,
+        metadata={"shared_tabs": [{"id": t.tab_id, "title": t.title, "url": t.url} for t in shared]},
+    )
     message = Message.objects.create(
         conversation=conversation, role=Message.Role.USER, content=content, run=run, author=author
     )

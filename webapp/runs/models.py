@@ -5,7 +5,13 @@ from django.db import models
 
 
 class Run(models.Model):
-    """One agent turn: from the user's message to the assistant's answer (or a failure, or an abort)."""
+    """One piece of work on a conversation's browser, done by a worker: an agent turn (from the user's message to
+    the answer), an action by hand, or a page tool called by hand. Ends succeeded, failed with a reason, or aborted."""
+
+    class Kind(models.TextChoices):
+        TURN = "turn"
+        ACTION = "action"
+        TOOL = "tool"
 
     class Status(models.TextChoices):
         QUEUED = "queued"
@@ -18,6 +24,7 @@ class Run(models.Model):
     ACTIVE = (Status.QUEUED, Status.RUNNING, Status.WAITING)
 
     conversation = models.ForeignKey("conversations.Conversation", on_delete=models.CASCADE, related_name="runs")
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.TURN)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED, db_index=True)
     error = models.TextField(blank=True)
     prompt_tokens = models.PositiveIntegerField(default=0)

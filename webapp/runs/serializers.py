@@ -43,7 +43,6 @@ class StepOutput(serializers.ModelSerializer[Step]):
 
 
 class RunOutput(serializers.ModelSerializer[Run]):
-    kind = serializers.SerializerMethodField()
     plan = serializers.SerializerMethodField()
     shared_tabs = serializers.SerializerMethodField()
 
@@ -53,10 +52,6 @@ class RunOutput(serializers.ModelSerializer[Run]):
             "id", "conversation", "status", "error", "prompt_tokens", "completion_tokens",
             "created_at", "started_at", "finished_at", "kind", "plan", "shared_tabs",
         ]  # fmt: skip
-
-    def get_kind(self, obj: Run) -> str:
-        kind = obj.metadata.get("kind")
-        return str(kind) if kind in ("action", "tool") else "turn"
 
     @extend_schema_field(PlanStepOutput(many=True))
     def get_plan(self, obj: Run) -> list[dict[str, object]]:

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.files.base import ContentFile
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from rest_framework import status
@@ -26,6 +26,8 @@ log = logging.getLogger(__name__)
 
 RUN_TURN_TASK = "workers.tasks.run_turn"
 RUN_ACTION_TASK = "workers.tasks.run_action"
+TASK_OF_KIND = {Run.Kind.TURN: RUN_TURN_TASK, Run.Kind.ACTION: RUN_ACTION_TASK, Run.Kind.TOOL: RUN_ACTION_TASK}
+BUSY_MESSAGE = "The agent is working in this browser right now. Wait for it or stop it."
 
 DISPATCH_GRACE_S = 5  # a run just created is being dispatched after its commit: leave it be
 NOT_PICKED_UP_ERROR = "No worker picked this run up in time (the service was restarting or overloaded). Send it again."
@@ -44,8 +46,9 @@ def _publish_step(step: Step, conversation_id: int, *, created: bool) -> None:
     publish_on_commit(conversation_id, {"type": kind, "step": StepOutput(step).data})
 
 
-def _dispatch(run: Run, task: str) -> None:
+def _dispatch(run: Run) -> None:
     """After commit: send the run to the worker holding the conversation's session (or the best other one)."""
+    task = TASK_OF_KIND[Run.Kind(run.kind)]
 
     def send() -> None:
         try:
@@ -60,42 +63,42 @@ def _dispatch(run: Run, task: str) -> None:
     transaction.on_commit(send)
 
 
+def run_ensure_idle(*, conversation: Any, refusal: str = BUSY_MESSAGE) -> None:
+    """The one check that a conversation has no run in progress (409 otherwise). Inside a transaction it locks the
+    conversation's active runs; the database's one-active-run constraint settles a race between two checks."""
+    if Run.objects.select_for_update().filter(conversation=conversation, status__in=Run.ACTIVE).exists():
+        raise ApplicationError(refusal, status_code=status.HTTP_409_CONFLICT)
+
+
 @transaction.atomic
-def run_create(*, conversation: Any, metadata: dict[str, Any] | None = None, task: str = RUN_TURN_TASK) -> Run:
+def run_create(*, conversation: Any, kind: str = Run.Kind.TURN, metadata: dict[str, Any] | None = None) -> Run:
+    """Queue a run; it is sent to a worker after the commit. The caller has checked that the conversation is idle."""
     # Quotas count every run (turns, actions by hand, tool calls); tokens only where the server's model is used.
     quota_check(owner_id=conversation.owner_id, uses_server_model=conversation.model_profile_id is None)
-    run = Run.objects.create(conversation=conversation, metadata={**(metadata or {}), "task": task})
+    try:
+        with transaction.atomic():
+            run = Run.objects.create(conversation=conversation, kind=kind, metadata=metadata or {})
+    except IntegrityError as exc:  # a concurrent request won the race for the conversation's one active run
+        raise ApplicationError(BUSY_MESSAGE, status_code=status.HTTP_409_CONFLICT) from exc
     _publish_run(run)
-    _dispatch(run, task)
+    _dispatch(run)
     return run
 
 
 @transaction.atomic
 def run_create_for_action(*, conversation: Any, action: str, arguments: dict[str, Any]) -> Run:
     """A browser action the user runs by hand; it waits its turn like a message does."""
-    if Run.objects.select_for_update().filter(conversation=conversation, status__in=Run.ACTIVE).exists():
-        raise ApplicationError(
-            "The agent is working in this browser right now. Wait for it or stop it.",
-            status_code=status.HTTP_409_CONFLICT,
-        )
+    run_ensure_idle(conversation=conversation)
     return run_create(
-        conversation=conversation,
-        metadata={"kind": "action", "action": action, "arguments": arguments},
-        task=RUN_ACTION_TASK,
+        conversation=conversation, kind=Run.Kind.ACTION, metadata={"action": action, "arguments": arguments}
     )
 
 
 @transaction.atomic
 def run_create_for_tool_call(*, conversation: Any, name: str, arguments: dict[str, Any]) -> Run:
     """A WebMCP tool of the active tab called by hand from the Tool Inspector."""
-    if Run.objects.select_for_update().filter(conversation=conversation, status__in=Run.ACTIVE).exists():
-        raise ApplicationError(
-            "The agent is working in this browser right now. Wait for it or stop it.",
-            status_code=status.HTTP_409_CONFLICT,
-        )
-    return run_create(
-        conversation=conversation, metadata={"kind": "tool", "tool": name, "arguments": arguments}, task=RUN_ACTION_TASK
-    )
+    run_ensure_idle(conversation=conversation)
+    return run_create(conversation=conversation, kind=Run.Kind.TOOL, metadata={"tool": name, "arguments": arguments})
 
 
 @transaction.atomic
@@ -117,7 +120,7 @@ def runs_requeue_stranded(*, alive_queues: Iterable[str]) -> list[Run]:
         )
     )
     for run in stranded:
-        _dispatch(run, str(run.metadata.get("task") or RUN_TURN_TASK))
+        _dispatch(run)
     return stranded
 
 

@@ -41,6 +41,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "RunStatusEnum": "webapp.runs.models.Run.Status",
         "StepStatusEnum": "webapp.runs.models.Step.Status",
+        "RunKindEnum": "webapp.runs.models.Run.Kind",
+        "StepKindEnum": "webapp.runs.models.Step.Kind",
         "ConfirmationStatusEnum": "webapp.runs.models.Confirmation.Status",
         "MessageRoleEnum": "webapp.conversations.models.Message.Role",
         "ShareRoleEnum": "webapp.sharing.models.Share.Role",
