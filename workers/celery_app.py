@@ -7,7 +7,7 @@ from typing import Any
 
 import django
 from celery import Celery
-from celery.signals import worker_ready, worker_shutdown
+from celery.signals import worker_ready, worker_shutdown, worker_shutting_down
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "webapp.settings.local")
 django.setup()
@@ -25,6 +25,15 @@ def _start_runtime(sender: Any = None, **kwargs: Any) -> None:
     # Turns for sessions this worker holds are sent to its own queue (webapp.core.placement).
     if sender is not None and hasattr(sender, "add_task_queue"):
         sender.add_task_queue(runtime.queue)
+
+
+@worker_shutting_down.connect
+def _end_runs(**kwargs: Any) -> None:
+    """Warm shutdown (SIGTERM: a deploy, a restart, compose stopping): the runs in progress end now, failed with a
+    reason the user reads, instead of keeping the process alive until the orchestrator kills it."""
+    from workers.runtime import runtime_end_runs
+
+    runtime_end_runs()
 
 
 @worker_shutdown.connect

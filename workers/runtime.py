@@ -73,6 +73,17 @@ class WorkerRuntime:
         self.loop_thread.run(self._start(), timeout=30)
         log.info("worker %s ready", self.worker_id)
 
+    def end_runs(self, timeout: float = 30) -> None:
+        """Cancel every run in progress; each is recorded as failed because the worker shut down."""
+        with contextlib.suppress(Exception):
+            self.loop_thread.run(self._end_runs(), timeout=timeout)
+
+    async def _end_runs(self) -> None:
+        running = list(self.turns.values())
+        for task in running:
+            task.cancel()
+        await asyncio.gather(*running, return_exceptions=True)
+
     def stop(self) -> None:
         with contextlib.suppress(Exception):
             self.loop_thread.run(self._stop(), timeout=30)
@@ -291,6 +302,11 @@ def runtime_start(*, hostname: str) -> WorkerRuntime:
 
 def runtime_get() -> WorkerRuntime:
     return _runtime if _runtime is not None else runtime_start(hostname=os.uname().nodename)
+
+
+def runtime_end_runs() -> None:
+    if _runtime is not None:
+        _runtime.end_runs()
 
 
 def runtime_stop() -> None:

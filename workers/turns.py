@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ABORTED_MESSAGE = "Stopped by the user."
+SHUTDOWN_MESSAGE = "The worker running this was shut down (a restart or an update) before it finished. Send it again."
 
 RunBody = Callable[[Run, Session, WorkerSink], Awaitable[None]]
 
@@ -53,8 +54,11 @@ async def run_entry(runtime: WorkerRuntime, run_id: int, body: RunBody, *, timeo
         await inner
     except asyncio.CancelledError:
         if run_id not in runtime.aborted:
-            await finish(run_id, Run.Status.FAILED, "The worker shut down before the turn finished.")
-            raise
+            await finish(run_id, Run.Status.FAILED, SHUTDOWN_MESSAGE)
+            current = asyncio.current_task()
+            if current is not None and current.cancelling():
+                raise
+            return
         await sink.close()
         await finish(run_id, Run.Status.ABORTED, ABORTED_MESSAGE)
     except TimeoutError:

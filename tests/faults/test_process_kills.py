@@ -19,6 +19,7 @@ from tests.support.llm_server import Reply, ScriptedLLM, last_user_text
 from tests.support.static_server import serve_directory
 from webapp.runs.models import Run
 from webapp.runs.services import ORPHANED_RUN_ERROR
+from workers.turns import SHUTDOWN_MESSAGE
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.django_db(transaction=True), pytest.mark.timeout(240)]
 
@@ -102,6 +103,28 @@ def test_a_worker_killed_mid_turn_fails_its_run_and_the_next_message_restores_th
     assert Run.objects.get(pk=following["id"]).worker_id.startswith("w2@")
     # The surviving worker restored the browser session from its last save: the page is open again.
     assert [tab["url"] for tab in script_api.tabs(conversation)] == [f"{pages}/article.html"]
+
+
+def test_a_worker_told_to_stop_ends_its_runs_with_a_reason_and_exits(
+    fault_stack: FaultStack, script_api: Api, llm: ScriptedLLM
+) -> None:
+    worker = fault_stack.add_worker("w1")
+    llm.script(lambda request: Reply(content="slow " * 1000, chunk_size=5, chunk_delay_s=0.1))  # 20 s of reply
+    conversation = script_api.new_conversation()
+    run = script_api.send(conversation, "a long task")
+    script_api.until_run(run["id"], ("running",), timeout=30)
+
+    os.kill(worker.pid, signal.SIGTERM)  # what compose and supervisord send first
+    stopped = time.monotonic()
+    ended = script_api.until_run(run["id"], TERMINAL, timeout=15)
+    ended_s = time.monotonic() - stopped
+
+    assert ended["status"] == "failed"
+    assert ended["error"] == SHUTDOWN_MESSAGE
+    worker.proc.wait(timeout=30)
+    print(
+        f"\nworker stopped (SIGTERM): run ended {ended_s:.1f} s after, process gone {time.monotonic() - stopped:.1f} s"
+    )
 
 
 def test_a_killed_browser_is_reported_and_the_next_action_gets_a_fresh_one(

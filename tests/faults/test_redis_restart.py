@@ -57,7 +57,9 @@ def test_redis_restarted_mid_run_the_run_ends_and_the_next_message_works(
     next_message_s = time.monotonic() - back
     assert done["status"] == "succeeded", done["error"]
     assert script_api.messages(conversation)[-1]["content"] == "echo: still there?"
-    print(f"\nredis restart mid-run: run ended {run_recovered_s:.1f} s (its reply streams 6 s), next done {next_message_s:.1f} s")
+    print(
+        f"\nredis restart mid-run: run ended {run_recovered_s:.1f} s (its reply streams 6 s), next done {next_message_s:.1f} s"
+    )
 
 
 def test_a_run_sent_while_redis_is_away_is_dispatched_when_it_is_back(
