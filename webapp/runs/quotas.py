@@ -67,3 +67,15 @@ def quota_check(*, owner_id: int, uses_server_model: bool) -> None:
 
 def _when(moment: datetime | None) -> str:
     return moment.strftime("%Y-%m-%d %H:%M UTC") if moment else "later"
+
+
+def queue_check() -> None:
+    """Beyond what the workers can take, runs wait in a queue of bounded length; a run past it is refused (429)
+    instead of waiting for longer than anyone would."""
+    limit = settings.HIVE_QUEUE_LIMIT
+    if limit and Run.objects.filter(status=Run.Status.QUEUED).count() >= limit:
+        raise QuotaExceededError(
+            f"Hive is at capacity: {limit} runs are already waiting for a browser. Try again in a minute.",
+            limit="queue",
+            resets_at=None,
+        )

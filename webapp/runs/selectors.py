@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
 
 from webapp.conversations.models import Conversation
@@ -45,6 +45,21 @@ def step_get(*, user: AbstractBaseUser | AnonymousUser, step_id: int) -> Step:
 
 def run_active(*, conversation_id: int) -> Run | None:
     return Run.objects.filter(conversation_id=conversation_id, status__in=Run.ACTIVE).first()
+
+
+def run_queue_position(*, run: Run) -> int | None:
+    """1 for the next queued run to be taken, 2 for the one after it ...; None when the run is not waiting."""
+    if run.status != Run.Status.QUEUED:
+        return None
+    ahead = Run.objects.filter(status=Run.Status.QUEUED).filter(
+        Q(created_at__lt=run.created_at) | Q(created_at=run.created_at, pk__lt=run.pk)
+    )
+    return ahead.count() + 1
+
+
+def runs_waiting(*, limit: int) -> list[Run]:
+    """The first queued runs, in the order they wait."""
+    return list(Run.objects.filter(status=Run.Status.QUEUED).order_by("created_at", "pk")[:limit])
 
 
 def run_history(*, run: Run) -> list[tuple[str, str]]:

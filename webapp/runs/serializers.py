@@ -9,6 +9,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from webapp.runs.models import Confirmation, ModelCall, Run, Step
+from webapp.runs.selectors import run_queue_position
 
 
 class PlanStepOutput(serializers.Serializer[Any]):
@@ -44,14 +45,18 @@ class StepOutput(serializers.ModelSerializer[Step]):
 
 class RunOutput(serializers.ModelSerializer[Run]):
     plan = serializers.SerializerMethodField()
+    queue_position = serializers.SerializerMethodField()
     shared_tabs = serializers.SerializerMethodField()
 
     class Meta:
         model = Run
         fields = [
             "id", "conversation", "status", "error", "prompt_tokens", "completion_tokens",
-            "created_at", "started_at", "finished_at", "kind", "plan", "shared_tabs",
+            "created_at", "started_at", "finished_at", "kind", "plan", "shared_tabs", "queue_position",
         ]  # fmt: skip
+
+    def get_queue_position(self, obj: Run) -> int | None:
+        return run_queue_position(run=obj)
 
     @extend_schema_field(PlanStepOutput(many=True))
     def get_plan(self, obj: Run) -> list[dict[str, object]]:

@@ -19,7 +19,8 @@ from webapp.core.events import command_session, publish_on_commit
 from webapp.core.exceptions import ApplicationError
 from webapp.core.queue import enqueue
 from webapp.runs.models import Confirmation, ModelCall, Run, Step
-from webapp.runs.quotas import quota_check
+from webapp.runs.quotas import queue_check, quota_check
+from webapp.runs.selectors import runs_waiting
 from webapp.runs.serializers import ConfirmationOutput, RunOutput, StepOutput
 
 log = logging.getLogger(__name__)
@@ -27,6 +28,7 @@ log = logging.getLogger(__name__)
 RUN_TURN_TASK = "workers.tasks.run_turn"
 RUN_ACTION_TASK = "workers.tasks.run_action"
 TASK_OF_KIND = {Run.Kind.TURN: RUN_TURN_TASK, Run.Kind.ACTION: RUN_ACTION_TASK, Run.Kind.TOOL: RUN_ACTION_TASK}
+QUEUE_POSITIONS_SHOWN = 20  # waiting runs told their new place when one starts; the rest see it on their next read
 BUSY_MESSAGE = "The agent is working in this browser right now. Wait for it or stop it."
 
 DISPATCH_GRACE_S = 5  # a run just created is being dispatched after its commit: leave it be
@@ -75,6 +77,7 @@ def run_create(*, conversation: Any, kind: str = Run.Kind.TURN, metadata: dict[s
     """Queue a run; it is sent to a worker after the commit. The caller has checked that the conversation is idle."""
     # Quotas count every run (turns, actions by hand, tool calls); tokens only where the server's model is used.
     quota_check(owner_id=conversation.owner_id, uses_server_model=conversation.model_profile_id is None)
+    queue_check()
     try:
         with transaction.atomic():
             run = Run.objects.create(conversation=conversation, kind=kind, metadata=metadata or {})
@@ -135,6 +138,9 @@ def run_start(*, run_id: int, worker_id: str) -> Run | None:
     run.started_at = timezone.now()
     run.save(update_fields=["status", "worker_id", "started_at"])
     _publish_run(run)
+    # Everyone still waiting moved up one place.
+    for waiting in runs_waiting(limit=QUEUE_POSITIONS_SHOWN):
+        _publish_run(waiting)
     return run
 
 

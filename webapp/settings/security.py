@@ -73,6 +73,8 @@ HIVE_SIGNUP_INVITES = env.list("HIVE_SIGNUP_INVITES", default=[])
 HIVE_QUOTA_RUNS_PER_HOUR = env.int("HIVE_QUOTA_RUNS_PER_HOUR", default=120)
 HIVE_QUOTA_CONCURRENT_SESSIONS = env.int("HIVE_QUOTA_CONCURRENT_SESSIONS", default=3)
 HIVE_QUOTA_TOKENS_PER_DAY = env.int("HIVE_QUOTA_TOKENS_PER_DAY", default=2_000_000)
+# Runs waiting for a worker across the whole service; past it a new run is refused with a 429 (0 = no bound).
+HIVE_QUEUE_LIMIT = env.int("HIVE_QUEUE_LIMIT", default=200)
 
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True

@@ -176,8 +176,10 @@ export interface Run {
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
-  /** `action`: a browser action run by hand; `turn`: the agent's. */
-  kind?: "turn" | "action";
+  /** `turn`: the agent's; `action`: a browser action run by hand; `tool`: a page tool called by hand. */
+  kind?: "turn" | "action" | "tool";
+  /** While queued: 1 for the next run to be taken, 2 for the one after it ...; null otherwise. */
+  queue_position?: number | null;
   plan?: PlanStep[];
   shared_tabs?: SharedTab[];
   /** Only on runs from the REST API (GET .../runs/, GET /api/runs/<id>/). */

@@ -6,7 +6,7 @@
 import { renderMarkdown } from "../markdown";
 import { ROLE_LABEL as ACCESS_LABEL, permissionsFor, type Permissions, type PresenceEntry } from "../access";
 import { ApiError } from "../api/client";
-import type { Id, Message, Role } from "../api/types";
+import type { Id, Message, Role, Run } from "../api/types";
 import type { SocketStatus } from "../api/socket";
 import {
   h,
@@ -82,6 +82,16 @@ const CONNECTION_LABEL: Record<SocketStatus, string> = {
   closed: "Offline",
   denied: "No access",
 };
+
+/** The badge of the latest run: its status, and while it waits for a browser, its place in line. */
+export function runStatusText(run: Run | null | undefined): string {
+  if (!run) return "";
+  if (run.status === "waiting") return "Waiting for you";
+  if (run.status === "queued" && run.queue_position && run.queue_position > 1) {
+    return `queued · ${String(run.queue_position - 1)} ahead`;
+  }
+  return run.status;
+}
 
 // --- Timeline components ---
 
@@ -725,7 +735,7 @@ export class ChatPanel {
     const latest = latestRun(view.runs);
     this.runStatus.hidden = !latest;
     // The raw status, except that a run waiting for the user says so.
-    setText(this.runStatus, latest?.status === "waiting" ? "Waiting for you" : (latest?.status ?? ""));
+    setText(this.runStatus, runStatusText(latest));
     this.runStatus.className = `badge run-status status-${latest?.status ?? "none"}`;
     const active = !!latest && isActiveStatus(latest.status);
     this.stopButton.hidden = !active || !this.access.permissions.abort || this.access.revoked;
