@@ -127,9 +127,31 @@ async def main(runs: int) -> None:
 
         await warm_refilled()
         burst = await timed(runs, back_to_back, nothing)
-        report(f"back-to-back acquires (warm_contexts={config.warm_contexts})", burst)
+        report(f"back-to-back acquires (warm_contexts={config.warm_contexts}, adapting)", burst)
         for info in pool.sessions:
             await pool.close_session(info.key, save=False)
+
+        # Bursts of new conversations with a pause between them, as a deploy or a class starting would bring: the
+        # first finds the configured warm contexts; the pool then keeps as many ready as the burst took.
+        size = min(10, runs)
+        fresh = BrowserPool(BrowserConfig(max_sessions=size * 2, warm_contexts=2, idle_timeout_s=3600))
+        await fresh.start()
+        try:
+            bursts = []
+            for _ in range(3):
+                while fresh.load.warm_contexts < fresh._warm_wanted:  # noqa: ASYNC110 - the pause between bursts
+                    await asyncio.sleep(0.01)
+
+                async def burst_acquire(pool: BrowserPool = fresh) -> None:
+                    await pool.acquire(f"wave-{next(keys)}")
+
+                bursts.append(await timed(size, burst_acquire, nothing))
+                for info in fresh.sessions:
+                    await fresh.close_session(info.key, save=False)
+        finally:
+            await fresh.stop(save_sessions=False)
+        report(f"burst of {size} acquires, the first (warm_contexts=2)", bursts[0])
+        report(f"burst of {size} acquires, after the pool adapted", bursts[1] + bursts[2])
 
         with tempfile.TemporaryDirectory() as root:
             write_saved_page(Path(root))

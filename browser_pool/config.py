@@ -46,6 +46,10 @@ class BrowserConfig:
     # Sessions this worker holds at once, warm contexts kept ready, and how long an unused session lives.
     max_sessions: int = field(default_factory=_default_max_sessions)
     warm_contexts: int = 2
+    # After acquires found the warm contexts used up, more are kept ready (doubling, up to this many and never past
+    # max_sessions with the live ones); back to warm_contexts once no acquire has missed for warm_decay_s.
+    warm_contexts_max: int = 16
+    warm_decay_s: float = 120.0
     idle_timeout_s: float = 600.0
     navigation_timeout_ms: int = 15_000
     action_timeout_ms: int = 5_000

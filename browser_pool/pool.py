@@ -90,6 +90,9 @@ class BrowserPool:
         self._browser: Browser | None = None
         self._sessions: dict[str, Session] = {}
         self._warm: list[BrowserContext] = []
+        # How many warm contexts to keep: the configured floor, raised by demand (see BrowserConfig).
+        self._warm_target = self.config.warm_contexts
+        self._last_miss = 0.0
         # Weak: a key's lock lives only while someone holds or awaits it, so keys seen once do not pile up.
         self._key_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._room_lock = asyncio.Lock()
@@ -370,21 +373,50 @@ class BrowserPool:
         while self._warm:
             context = self._warm.pop(0)
             if context.pages:
+                if not self._warm:
+                    self._raise_warm_target()  # the last one: the next acquire would have waited
                 return context
             await context.close()
+        self._raise_warm_target()
         return await self._new_context()
+
+    def _raise_warm_target(self) -> None:
+        if self.config.warm_contexts == 0:  # the operator wants none kept ready
+            return
+        self._last_miss = time.monotonic()
+        self._warm_target = min(max(1, self._warm_target * 2), self.config.warm_contexts_max)
+
+    def _decay_warm_target(self) -> None:
+        if (
+            self._warm_target > self.config.warm_contexts
+            and time.monotonic() - self._last_miss > self.config.warm_decay_s
+        ):
+            self._warm_target = max(self.config.warm_contexts, self._warm_target // 2)
+            self._last_miss = time.monotonic()
+            excess = self._warm[self._warm_target :]
+            del self._warm[self._warm_target :]
+            for context in excess:
+                self._tasks.spawn(context.close(), "close-warm")
+
+    @property
+    def _warm_wanted(self) -> int:
+        room = self.config.max_sessions - self.load.live_sessions
+        return max(0, min(self._warm_target, room))
 
     def _kick_refill(self) -> None:
         if self._refill is None or self._refill.done():
             self._refill = self._tasks.spawn(self._fill_warm(), "refill-warm")
 
     async def _fill_warm(self) -> None:
-        while not self._stopping and self._browser is not None and len(self._warm) < self.config.warm_contexts:
-            try:
-                self._warm.append(await self._new_context())
-            except PlaywrightError as exc:
+        # Two at a time: a context's renderer start is mostly waiting, and one at a time fell behind a burst.
+        while not self._stopping and self._browser is not None and len(self._warm) < self._warm_wanted:
+            batch = min(2, self._warm_wanted - len(self._warm))
+            made = await asyncio.gather(*(self._new_context() for _ in range(batch)), return_exceptions=True)
+            self._warm.extend(context for context in made if not isinstance(context, BaseException))
+            failed = [error for error in made if isinstance(error, BaseException)]
+            if failed:
                 if self._browser is not None and self._browser.is_connected():
-                    log.warning("could not pre-create a warm context: %s", exc.message)
+                    log.warning("could not pre-create a warm context: %s", failed[0])
                 return
 
     async def _save(self, session: Session) -> SavedSession:
@@ -404,6 +436,7 @@ class BrowserPool:
             await asyncio.sleep(self._reap_interval_s)
             try:
                 await self.reap_idle()
+                self._decay_warm_target()
             except Exception:
                 log.exception("reaping idle sessions failed")
 
