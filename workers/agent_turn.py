@@ -112,7 +112,7 @@ async def agent_turn(run: Run, session: Session, sink: WorkerSink) -> None:
         safety=safety_config(conversation),
     )
     context = shared_tabs_message(inputs.shared)
-    web_tools = sink.runtime.sessions.web_tools if sink.runtime is not None else None
+    web_tools = sink.web_tools
 
     async def page_tools() -> list[Tool]:
         return web_tools.agent_tools(run.conversation_id) if web_tools is not None else []

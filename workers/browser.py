@@ -34,7 +34,7 @@ from workers.egress import egress_blocked, egress_policy
 from workers.webtools import WebTools
 
 if TYPE_CHECKING:
-    from workers.runtime import WorkerRuntime
+    from workers.live import CommandChannel
 
 log = logging.getLogger(__name__)
 
@@ -51,8 +51,12 @@ def pool_config() -> BrowserConfig:
 
 
 class SessionHost:
-    def __init__(self, runtime: WorkerRuntime) -> None:
-        self.runtime = runtime
+    """The conversations' browser sessions this worker holds: where each lives (placement), its live view, its
+    saves, and the worker listening to its commands while it is held."""
+
+    def __init__(self, *, worker_id: str, channel: CommandChannel) -> None:
+        self.worker_id = worker_id
+        self.channel = channel
         self.pool = BrowserPool(
             pool_config(),
             on_egress_blocked=egress_blocked,
@@ -105,19 +109,17 @@ class SessionHost:
                 return
             self._held.add(conversation_id)
         try:
-            await asyncio.to_thread(
-                placement.client().set, placement.session_home_key(conversation_id), self.runtime.worker_id
-            )
+            await asyncio.to_thread(placement.client().set, placement.session_home_key(conversation_id), self.worker_id)
             await self.refresh_viewers(conversation_id)
         except redis.RedisError as exc:
             # Redis is away: the run goes on; the heartbeat writes the session's home again when it is back.
             log.warning("could not record the session of conversation %s: %r", conversation_id, exc)
-        await self.runtime.attach(conversation_id)
+        await self.channel.attach(conversation_id)
 
     async def reassert_homes(self) -> None:
         """Write again where each held session lives (a restarted Redis has forgotten it), so turns come here."""
         if self._held:
-            homes = {placement.session_home_key(cid): self.runtime.worker_id for cid in self._held}
+            homes = {placement.session_home_key(cid): self.worker_id for cid in self._held}
             await asyncio.to_thread(placement.client().mset, homes)  # type: ignore[arg-type]
 
     async def _let_go(self, conversation_id: int) -> None:
@@ -134,11 +136,11 @@ class SessionHost:
 
         def clear_home() -> None:
             conn = placement.client()
-            if conn.get(home_key) == self.runtime.worker_id.encode():
+            if conn.get(home_key) == self.worker_id.encode():
                 conn.delete(home_key)
 
         await asyncio.to_thread(clear_home)
-        await self.runtime.detach(conversation_id)
+        await self.channel.detach(conversation_id)
 
     async def discard(self, conversation_id: int) -> None:
         """The conversation was deleted: close its browser session without saving it, and let go of it."""

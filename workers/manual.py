@@ -18,10 +18,10 @@ from browser_pool.webmcp import call_tool
 from webapp.conversations.browser_selectors import conversation_uploads
 from webapp.runs.models import Run, Step
 from workers.sink import WorkerSink
-from workers.turns import finish, run_entry
+from workers.turns import finish
 from workers.webtools import RESULT_LIMIT_BYTES, TOOL_TIMEOUT_S
 
-__all__ = ["manual_action", "run_entry"]
+__all__ = ["manual_action"]
 
 SCREENSHOT_QUALITY = 60
 

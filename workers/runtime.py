@@ -1,4 +1,5 @@
-"""Everything a worker process runs on its loop: heartbeat, orphan reaper, command channel, live turns."""
+"""A worker process's runtime: it builds the parts (sessions, runs, outbox, command channel, people) on its loop,
+runs the background jobs (heartbeat, reaper, outbox, commands) and hands Celery's runs to `workers.turns`."""
 
 from __future__ import annotations
 
@@ -14,38 +15,24 @@ from typing import Any
 
 import redis.asyncio as aioredis
 from channels.db import database_sync_to_async
-from channels.layers import get_channel_layer
 from django.conf import settings
 
 from webapp.core import placement
-from webapp.core.events import group_send_bounded, session_group, set_sender
+from webapp.core.events import set_sender
 from webapp.runs.models import Run
+from workers.agent_turn import agent_turn
 from workers.browser import SessionHost
 from workers.egress import blocked_total
 from workers.limits import time_limits
+from workers.live import CommandChannel, Outbox, People, RunRegistry
 from workers.loop import LoopThread
+from workers.manual import manual_action
 from workers.reaper import reap_once
+from workers.turns import RunContext, run_entry
 
 log = logging.getLogger(__name__)
 
 WORKER_KEY_PREFIX = placement.WORKER_KEY_PREFIX
-OUTBOX_LIMIT = 10_000  # live updates waiting for Redis; beyond it they are dropped (the database has them)
-
-
-class ControlState:
-    """Whether a person holds a conversation's browser; `released` is set while nobody does."""
-
-    def __init__(self) -> None:
-        self.released = asyncio.Event()
-        self.released.set()
-        self.holder = ""
-
-    def set(self, *, paused: bool, holder: object) -> None:
-        if paused:
-            self.holder = str(holder or "someone")
-            self.released.clear()
-        else:
-            self.released.set()
 
 
 class WorkerRuntime:
@@ -54,18 +41,23 @@ class WorkerRuntime:
         self.worker_id = f"{hostname}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
         self.queue = placement.worker_queue(self.worker_id)
         self.loop_thread = LoopThread()
-        self.sessions = SessionHost(self)
-        self.turns: dict[int, asyncio.Task[Any]] = {}
-        self.aborted: set[int] = set()
+        self.channel = CommandChannel()
+        self.runs = RunRegistry()
+        self.outbox = Outbox()
+        # Conversations whose browser a person has taken over (the agent waits), and answers to confirmations.
+        self.people = People()
+        self.sessions = SessionHost(worker_id=self.worker_id, channel=self.channel)
+        self.context = RunContext(
+            worker_id=self.worker_id,
+            runs=self.runs,
+            sessions=self.sessions,
+            channel=self.channel,
+            outbox=self.outbox,
+            people=self.people,
+        )
         self._redis: aioredis.Redis | None = None
         self._background: list[asyncio.Task[None]] = []
-        self._outbox: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue(maxsize=OUTBOX_LIMIT)
-        self._channel = ""
-        self._attached: dict[int, int] = {}
         self._commands: set[asyncio.Task[Any]] = set()
-        self.confirmations: dict[int, asyncio.Future[bool]] = {}
-        # Conversations whose browser a person has taken over: the agent waits before its next step.
-        self.control: dict[int, ControlState] = {}
 
     # -- lifecycle (called from Celery's threads) --------------------------------------------------
     def start(self) -> None:
@@ -76,13 +68,7 @@ class WorkerRuntime:
     def end_runs(self, timeout: float = 30) -> None:
         """Cancel every run in progress; each is recorded as failed because the worker shut down."""
         with contextlib.suppress(Exception):
-            self.loop_thread.run(self._end_runs(), timeout=timeout)
-
-    async def _end_runs(self) -> None:
-        running = list(self.turns.values())
-        for task in running:
-            task.cancel()
-        await asyncio.gather(*running, return_exceptions=True)
+            self.loop_thread.run(self.runs.end_all(), timeout=timeout)
 
     def stop(self) -> None:
         with contextlib.suppress(Exception):
@@ -90,15 +76,12 @@ class WorkerRuntime:
         self.loop_thread.stop()
 
     def run_turn(self, run_id: int, timeout: float) -> None:
-        from workers.agent_turn import agent_turn
-        from workers.turns import run_entry
-
-        self.loop_thread.run(run_entry(self, run_id, agent_turn, timeout_s=time_limits().turn_cancel_s), timeout)
+        body = run_entry(self.context, run_id, agent_turn, timeout_s=time_limits().turn_cancel_s)
+        self.loop_thread.run(body, timeout)
 
     def run_action(self, run_id: int, timeout: float) -> None:
-        from workers.manual import manual_action, run_entry
-
-        self.loop_thread.run(run_entry(self, run_id, manual_action, timeout_s=time_limits().action_s), timeout)
+        body = run_entry(self.context, run_id, manual_action, timeout_s=time_limits().action_s)
+        self.loop_thread.run(body, timeout)
 
     def open_session(self, conversation_id: int, timeout: float) -> None:
         self.loop_thread.run(self._open_session(conversation_id), timeout)
@@ -113,44 +96,28 @@ class WorkerRuntime:
     # -- on the loop -------------------------------------------------------------------------------
     async def _start(self) -> None:
         self._redis = aioredis.from_url(settings.REDIS_URL)
-        layer = get_channel_layer()
-        self._channel = await layer.new_channel(prefix="worker.")
+        await self.channel.open()
         await self.sessions.start()
         await self._heartbeat_once()
         loop = asyncio.get_running_loop()
 
         def send_later(group: str, message: dict[str, Any]) -> None:
-            loop.call_soon_threadsafe(self.post, group, message)
+            loop.call_soon_threadsafe(self.outbox.post, group, message)
 
         set_sender(send_later)
         self._background = [
-            asyncio.create_task(self._send_outbox(), name="outbox"),
+            asyncio.create_task(self.outbox.send_forever(), name="outbox"),
             asyncio.create_task(self._heartbeat_forever(), name="heartbeat"),
             asyncio.create_task(self._reap_forever(), name="reaper"),
             asyncio.create_task(self._listen_commands(), name="commands"),
         ]
 
-    def post(self, group: str, message: dict[str, Any]) -> None:
-        """Queue a live update (on the loop); it is sent after every update queued before it."""
-        try:
-            self._outbox.put_nowait((group, message))
-        except asyncio.QueueFull:
-            log.warning("live update to %s dropped: %s are waiting for Redis", group, OUTBOX_LIMIT)
-
-    async def _send_outbox(self) -> None:
-        """Live updates from the services, sent in the order they were made."""
-        while True:
-            group, message = await self._outbox.get()
-            try:
-                await group_send_bounded(group, message)
-            except Exception as exc:
-                log.warning("could not send a live update to %s: %r", group, exc)
-
     async def _stop(self) -> None:
         set_sender(None)
-        for task in [*self.turns.values(), *self._background]:
+        await self.runs.end_all()
+        for task in self._background:
             task.cancel()
-        await asyncio.gather(*self.turns.values(), *self._background, return_exceptions=True)
+        await asyncio.gather(*self._background, return_exceptions=True)
         await self.sessions.stop()
         if self._redis is not None:
             await self._redis.delete(WORKER_KEY_PREFIX + self.worker_id)
@@ -162,7 +129,7 @@ class WorkerRuntime:
             "queue": self.queue,
             "capacity": self.sessions.capacity,
             "sessions": self.sessions.live_sessions,
-            "turns": len(self.turns),
+            "turns": len(self.runs),
             "egress_blocked": blocked_total(),
             "ts": time.time(),
         }
@@ -186,20 +153,20 @@ class WorkerRuntime:
 
     async def _abort_requested_turns(self) -> None:
         """An abort is sent as a command and also stored: one lost with Redis still stops its turn here."""
-        running = list(self.turns)
+        running = self.runs.ids()
         if not running:
             return
         requested = await database_sync_to_async(
             lambda: list(Run.objects.filter(pk__in=running, abort_requested=True).values_list("pk", flat=True))
         )()
         for run_id in requested:
-            if self.abort(run_id):
+            if self.runs.abort(run_id):
                 log.info("run %s aborted from its stored request", run_id)
 
     async def _resume_expired_control(self) -> None:
         """A holder whose control expired (their web process died) cannot hand it back: let the agent go on."""
         assert self._redis is not None
-        for conversation_id, state in self.control.items():
+        for conversation_id, state in self.people.control.items():
             if not state.released.is_set() and not await self._redis.exists(f"hive:control:{conversation_id}"):
                 log.warning("control of conversation %s expired; the agent goes on", conversation_id)
                 state.set(paused=False, holder=None)
@@ -218,30 +185,10 @@ class WorkerRuntime:
             await asyncio.sleep(settings.HIVE_REAP_PERIOD_S)
 
     # -- commands from the web (abort, live input) ---------------------------------------------------
-    async def attach(self, conversation_id: int) -> None:
-        """Listen to commands for a conversation whose session this worker holds."""
-        self._attached[conversation_id] = self._attached.get(conversation_id, 0) + 1
-        if self._attached[conversation_id] == 1:
-            try:
-                await get_channel_layer().group_add(session_group(conversation_id), self._channel)
-            except Exception as exc:
-                # Redis is away: the run goes on; an abort still reaches it through the database.
-                log.warning("could not listen to commands for conversation %s: %r", conversation_id, exc)
-
-    async def detach(self, conversation_id: int) -> None:
-        count = self._attached.get(conversation_id, 0) - 1
-        if count > 0:
-            self._attached[conversation_id] = count
-            return
-        self._attached.pop(conversation_id, None)
-        with contextlib.suppress(Exception):  # Redis is away: the group membership expires by itself
-            await get_channel_layer().group_discard(session_group(conversation_id), self._channel)
-
     async def _listen_commands(self) -> None:
-        layer = get_channel_layer()
         while True:
             try:
-                message = await layer.receive(self._channel)
+                message = await self.channel.receive()
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -255,15 +202,15 @@ class WorkerRuntime:
     def handle_command(self, command: dict[str, Any], conversation_id: int | None = None) -> None:
         kind = command.get("type")
         if kind == "run.abort":
-            self.abort(int(command.get("run_id", 0)))
+            self.runs.abort(int(command.get("run_id", 0)))
         elif kind == "input" and conversation_id is not None:
             self._spawn(self.sessions.replay_input(conversation_id, dict(command.get("input") or {})))
         elif kind == "confirmation.answer":
-            waiting = self.confirmations.get(int(command.get("id", 0)))
-            if waiting is not None and not waiting.done():
-                waiting.set_result(bool(command.get("approved")))
+            self.people.answer(int(command.get("id", 0)), bool(command.get("approved")))
         elif kind == "control.changed" and conversation_id is not None:
-            self.control_state(conversation_id).set(paused=bool(command.get("paused")), holder=command.get("holder"))
+            self.people.control_state(conversation_id).set(
+                paused=bool(command.get("paused")), holder=command.get("holder")
+            )
         elif kind == "viewers.changed" and conversation_id is not None:
             self._spawn(self.sessions.refresh_viewers(conversation_id))
         elif kind == "session.discard" and conversation_id is not None:
@@ -273,17 +220,6 @@ class WorkerRuntime:
         task = asyncio.create_task(coro)
         self._commands.add(task)
         task.add_done_callback(self._commands.discard)
-
-    def control_state(self, conversation_id: int) -> ControlState:
-        return self.control.setdefault(conversation_id, ControlState())
-
-    def abort(self, run_id: int) -> bool:
-        task = self.turns.get(run_id)
-        if task is None or task.done():
-            return False
-        self.aborted.add(run_id)
-        task.cancel()
-        return True
 
 
 _runtime: WorkerRuntime | None = None

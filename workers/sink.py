@@ -25,7 +25,8 @@ from webapp.runs.services import (
 )
 
 if TYPE_CHECKING:
-    from workers.runtime import WorkerRuntime
+    from workers.live import Outbox, People
+    from workers.webtools import WebTools
 
 log = logging.getLogger(__name__)
 
@@ -40,18 +41,29 @@ CONFIRM_POLL_S = 1.0
 class WorkerSink:
     """The agent's reports, persisted through services (which publish after commit) and streamed text."""
 
-    def __init__(self, *, run_id: int, conversation_id: int, runtime: WorkerRuntime | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        run_id: int,
+        conversation_id: int,
+        outbox: Outbox | None = None,
+        people: People | None = None,
+        web_tools: WebTools | None = None,
+    ) -> None:
+        """Without an outbox, live events are sent directly; without `people`, nobody can pause or answer."""
         self.run_id = run_id
         self.conversation_id = conversation_id
-        self.runtime = runtime
+        self.outbox = outbox
+        self.people = people
+        self.web_tools = web_tools
         self._pending: list[str] = []
         self._flusher: asyncio.Task[None] | None = None
 
     async def _send(self, event: dict[str, Any]) -> None:
         """Live events are best effort: what must not be lost is in the database already, and viewers re-read it."""
         group, message = conversation_group(self.conversation_id), {"type": "conversation.event", "event": event}
-        if self.runtime is not None:
-            self.runtime.post(group, message)  # in order with the services' own updates
+        if self.outbox is not None:
+            self.outbox.post(group, message)  # in order with the services' own updates
             return
         try:
             await group_send_bounded(group, message)
@@ -130,9 +142,11 @@ class WorkerSink:
             url=request.url,
             timeout_s=timeout_s,
         )
-        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        if self.runtime is not None:
-            self.runtime.confirmations[confirmation.pk] = answer
+        answer: asyncio.Future[bool] = (
+            self.people.await_answer(confirmation.pk)
+            if self.people is not None
+            else asyncio.get_running_loop().create_future()
+        )
         deadline = time.monotonic() + timeout_s
         try:
             while True:
@@ -149,15 +163,15 @@ class WorkerSink:
                     if state != Confirmation.Status.PENDING:
                         return state == Confirmation.Status.APPROVED
         finally:
-            if self.runtime is not None:
-                self.runtime.confirmations.pop(confirmation.pk, None)
+            if self.people is not None:
+                self.people.forget_answer(confirmation.pk)
             await database_sync_to_async(run_set_status)(run_id=self.run_id, status=Run.Status.RUNNING)
 
     async def checkpoint(self) -> str:
         """Before each tool call: wait while a person holds the browser, then tell the agent what happened."""
-        if self.runtime is None:
+        if self.people is None:
             return ""
-        control = self.runtime.control_state(self.conversation_id)
+        control = self.people.control_state(self.conversation_id)
         if control.released.is_set():
             return ""
         holder = control.holder

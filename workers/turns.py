@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 import structlog
 from channels.db import database_sync_to_async
@@ -15,10 +15,9 @@ from browser_pool.errors import PoolError
 from browser_pool.session import Session
 from webapp.runs.models import Run
 from webapp.runs.services import run_finish, run_start
+from workers.browser import SessionHost
+from workers.live import CommandChannel, Outbox, People, RunRegistry
 from workers.sink import WorkerSink
-
-if TYPE_CHECKING:
-    from workers.runtime import WorkerRuntime
 
 log = logging.getLogger(__name__)
 
@@ -28,32 +27,53 @@ SHUTDOWN_MESSAGE = "The worker running this was shut down (a restart or an updat
 RunBody = Callable[[Run, Session, WorkerSink], Awaitable[None]]
 
 
+@dataclass(frozen=True)
+class RunContext:
+    """What running a run needs from its worker, and nothing else."""
+
+    worker_id: str
+    runs: RunRegistry
+    sessions: SessionHost
+    channel: CommandChannel
+    outbox: Outbox
+    people: People
+
+    def sink(self, run: Run) -> WorkerSink:
+        return WorkerSink(
+            run_id=run.pk,
+            conversation_id=run.conversation_id,
+            outbox=self.outbox,
+            people=self.people,
+            web_tools=self.sessions.web_tools,
+        )
+
+
 async def finish(run_id: int, status: str, error: str = "", *, prompt: int = 0, completion: int = 0) -> None:
     await database_sync_to_async(run_finish)(
         run_id=run_id, status=status, error=error, prompt_tokens=prompt, completion_tokens=completion
     )
 
 
-async def run_entry(runtime: WorkerRuntime, run_id: int, body: RunBody, *, timeout_s: float) -> None:
+async def run_entry(worker: RunContext, run_id: int, body: RunBody, *, timeout_s: float) -> None:
     # This task's log records carry the run and its conversation (structlog contextvars, one context per task).
     structlog.contextvars.bind_contextvars(run_id=run_id)
-    run = await database_sync_to_async(run_start)(run_id=run_id, worker_id=runtime.worker_id)
+    run = await database_sync_to_async(run_start)(run_id=run_id, worker_id=worker.worker_id)
     if run is not None:
         structlog.contextvars.bind_contextvars(conversation_id=run.conversation_id, user_id=run.conversation.owner_id)
     if run is None:
         log.info("run %s is not queued any more; skipping", run_id)
         return
-    sink = WorkerSink(run_id=run.pk, conversation_id=run.conversation_id, runtime=runtime)
-    inner = asyncio.create_task(_with_session(runtime, run, sink, body, timeout_s), name=f"run-{run_id}")
-    runtime.turns[run_id] = inner
-    await runtime.attach(run.conversation_id)
+    sink = worker.sink(run)
+    inner = asyncio.create_task(_with_session(worker.sessions, run, sink, body, timeout_s), name=f"run-{run_id}")
+    worker.runs.add(run_id, inner)
+    await worker.channel.attach(run.conversation_id)
     try:
         # An abort that arrived between the claim and the attach is in the database.
         if await database_sync_to_async(Run.objects.filter(pk=run_id, abort_requested=True).exists)():
-            runtime.abort(run_id)
+            worker.runs.abort(run_id)
         await inner
     except asyncio.CancelledError:
-        if run_id not in runtime.aborted:
+        if not worker.runs.was_aborted(run_id):
             await finish(run_id, Run.Status.FAILED, SHUTDOWN_MESSAGE)
             current = asyncio.current_task()
             if current is not None and current.cancelling():
@@ -71,15 +91,14 @@ async def run_entry(runtime: WorkerRuntime, run_id: int, body: RunBody, *, timeo
         log.exception("run %s crashed", run_id)
         await finish(run_id, Run.Status.FAILED, f"Internal error: {exc.__class__.__name__}: {exc}")
     finally:
-        runtime.turns.pop(run_id, None)
-        runtime.aborted.discard(run_id)
-        await runtime.detach(run.conversation_id)
+        worker.runs.remove(run_id)
+        await worker.channel.detach(run.conversation_id)
 
 
-async def _with_session(runtime: WorkerRuntime, run: Run, sink: WorkerSink, body: RunBody, timeout_s: float) -> None:
+async def _with_session(sessions: SessionHost, run: Run, sink: WorkerSink, body: RunBody, timeout_s: float) -> None:
     async with asyncio.timeout(timeout_s):
-        session = await runtime.sessions.acquire(run.conversation_id)
+        session = await sessions.acquire(run.conversation_id)
         try:
             await body(run, session, sink)
         finally:
-            await runtime.sessions.release(session)
+            await sessions.release(session)

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from knox.models import AuthToken
 
-from tests.conftest import start_ready_worker
+from tests.conftest import MainWorker, start_ready_worker
 from tests.factories import UserFactory
 from tests.support.llm_server import ScriptedLLM
 from tests.support.processes import Managed, free_port, service_env, start_daphne, start_redis, wait_until
@@ -112,8 +112,14 @@ class Api:
 
 
 @pytest.fixture
-def fault_stack(scripted_llm_server: ScriptedLLM, django_db_setup: None) -> Iterator[FaultStack]:
+def fault_stack(
+    scripted_llm_server: ScriptedLLM, django_db_setup: None, main_worker: MainWorker
+) -> Iterator[FaultStack]:
     from django.conf import settings
+
+    # The suite's shared worker uses the same database with another Redis: its reaper would take this stack's
+    # workers for dead ones. Only this stack's workers may run.
+    main_worker.stop()
 
     redis_port = free_port()
     redis_server, redis_url = start_redis(redis_port)
