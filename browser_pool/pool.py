@@ -21,6 +21,7 @@ from browser_pool.background import BackgroundTasks
 from browser_pool.config import BrowserConfig
 from browser_pool.errors import BrowserCrashedError, PoolError, PoolFullError, PoolNotStartedError
 from browser_pool.net.proxy import BlockedCallback, EgressProxy, ProxyListener, bind_context, listener_for
+from browser_pool.observe.bridge import install_observers
 from browser_pool.screencast import ScreencastOptions
 from browser_pool.session import Session, TabsChangedCallback
 from browser_pool.types import SavedSession
@@ -363,6 +364,7 @@ class BrowserPool:
         context.set_default_timeout(self.config.action_timeout_ms)
         context.set_default_navigation_timeout(self.config.navigation_timeout_ms)
         await install_bridge(context)  # WebMCP bridge + polyfill in every document, before the page's own scripts
+        await install_observers(context)  # which elements the page's scripts made clickable
         # Each context starts with its page: a renderer start is the slow part of a session (~200 ms). `new_page`
         # returns before the page's script context is up; one evaluate here waits for it, off the acquire path.
         page = context.pages[0] if context.pages else await context.new_page()

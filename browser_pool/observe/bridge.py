@@ -21,6 +21,19 @@ PAGE_MODEL_SOURCE = _read_js("page_model.js").replace(
     "  // @include element_details.js\n", _read_js("element_details.js"), 1
 )
 
+LISTENERS_SOURCE = _read_js("listeners.js")
+_observed: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+async def install_observers(context: Any) -> None:
+    """Before the context's pages load anything: record the elements pages make clickable with addEventListener
+    (the page model lists them). Idempotent."""
+    if context in _observed:
+        return
+    _observed.add(context)
+    await context.add_init_script(script=LISTENERS_SOURCE)
+
+
 # Installs the model on first use in a document (a navigation gives a fresh one) and calls one of its methods.
 _CALL = f"([method, arg]) => (window[{MODEL_KEY}] || {PAGE_MODEL_SOURCE})[method](arg)"
 _CHECK = f"(el) => (window[{MODEL_KEY}] || {PAGE_MODEL_SOURCE}).check(el)"

@@ -109,12 +109,51 @@
     return result;
   }
 
+  // A target the page made clickable without saying so in its markup: a click listener (recorded by Hive's
+  // listeners.js), or the outermost element of a `cursor: pointer` area (the cursor is inherited by its children).
+  const LISTENS = Symbol.for("hive.clickListener");
+  function clickableByScript(el, cursors) {
+    if (el[LISTENS]) return true;
+    const cursor = cursorOf(el, cursors);
+    if (cursor !== "pointer") return false;
+    const parent = parentOf(el);
+    return !parent || parent.nodeType !== 1 || cursorOf(parent, cursors) !== "pointer";
+  }
+  function cursorOf(el, cursors) {
+    let cursor = cursors.get(el);
+    if (cursor === undefined) {
+      cursor = getComputedStyle(el).cursor;
+      cursors.set(el, cursor);
+    }
+    return cursor;
+  }
+  // Inside a target already listed (a link's icon, a button's label): clicking it is clicking the target.
+  function insideTarget(el, targets) {
+    for (let p = parentOf(el); p && p.nodeType === 1; p = parentOf(p)) if (targets.has(p)) return true;
+    return false;
+  }
+
+  function candidates(root) {
+    const marked = new Set(root.querySelectorAll(INTERACTIVE));
+    const targets = new Set();
+    const cursors = new Map();
+    const found = [];
+    for (const el of root.querySelectorAll("*")) {
+      let kind = marked.has(el) ? kindOf(el) : null;
+      if (!kind && !TEXT_SKIP.has(el.localName) && clickableByScript(el, cursors) && !insideTarget(el, targets)) {
+        kind = "button";
+      }
+      if (!kind) continue;
+      targets.add(el);
+      found.push([el, kind]);
+    }
+    return found;
+  }
+
   function scanRoot(root, ctx, result, wantDialogs) {
     const records = [];
     const memo = new Map();
-    for (const el of root.querySelectorAll(INTERACTIVE)) {
-      const kind = kindOf(el);
-      if (!kind) continue;
+    for (const [el, kind] of candidates(root)) {
       const r = boxOf(el);
       if (!isRendered(el, r)) continue;
       let inView = false;

@@ -11,6 +11,7 @@ import pytest_asyncio
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
 from browser_pool.config import BrowserConfig
+from browser_pool.observe.bridge import install_observers
 from browser_pool.types import TabInfo
 from tests.support.static_server import serve_directory
 
@@ -97,6 +98,7 @@ async def browser() -> AsyncIterator[Browser]:
 @pytest_asyncio.fixture(loop_scope="module")
 async def tabs(browser: Browser) -> AsyncIterator[ContextTabs]:
     context = await browser.new_context(viewport={"width": 1280, "height": 800})
+    await install_observers(context)  # as the pool does for every context
     control = ContextTabs(context)
     await control.open_tab()
     yield control

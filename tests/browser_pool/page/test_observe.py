@@ -252,3 +252,23 @@ async def test_the_text_is_what_a_person_reads(page: Page) -> None:
     )
     summary = await get_summary(page)
     assert summary.visible_text == 'Enter "Bernardine" in the box\nThen press, Go\none\ntwo\nspaced out'
+
+
+async def test_elements_a_page_made_clickable_by_script_or_style_are_listed(page: Page, site: str) -> None:
+    await page.goto(f"{site}/targets.html")
+
+    listing = await get_elements(page)
+    names = list(listing.lines)
+
+    # Tree nodes and autocomplete suggestions with click listeners, and the div styled as a button (once, not
+    # its bold label again); the paragraph and the containers around the targets are not targets.
+    for text in ("Documents", "Pictures", "Paris", "Rome", "Search flights"):
+        assert sum(text in name for name in names) == 1, (text, names)
+    assert not any("Just text" in name for name in names)
+    assert len(names) == 6, names  # the five above and the City box
+
+    summary = await get_summary(page)
+    assert summary.counts["buttons"] == 5
+
+    await page.click("#s-rome")
+    assert await page.title() == "clicked Rome"
