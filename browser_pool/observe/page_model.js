@@ -262,7 +262,8 @@
     if (tag === "input" || tag === "textarea" || tag === "select") {
       if (tag === "input" && BUTTON_INPUT_TYPES.has(el.type)) return clean(el.value || el.alt || el.title);
       const label = el.labels && el.labels.length ? shortText(el.labels[0]) : "";
-      return label || clean(el.title);
+      // A placeholder names the box already; a guess from nearby text is only for a box with nothing at all.
+      return label || clean(el.title) || (el.getAttribute("placeholder") ? "" : nearbyLabel(el));
     }
     if (kind === "image") return clean(el.getAttribute("alt") || el.title);
     const text = shortText(el);
@@ -270,6 +271,37 @@
     const img = el.querySelector("img[alt],svg title,[aria-label]");
     if (img) return clean(img.getAttribute("alt") || img.getAttribute("aria-label") || img.textContent);
     return clean(el.title);
+  }
+
+  // A control without a label element often has its words next to it: text just before it (or before the wrapper it
+  // is alone in), its table row's header cell, its column's header, or its fieldset's legend.
+  const CONTROLS = "input,select,textarea,button,[contenteditable]";
+  function nearbyLabel(el) {
+    let node = el;
+    for (let depth = 0; depth < 3 && node; depth++) {
+      const before = node.previousElementSibling;
+      const targetIn = (e) => state.indexOf.has(e) || Array.from(e.querySelectorAll("*")).some((d) => state.indexOf.has(d));
+      if (before && !before.matches(INTERACTIVE) && !before.querySelector(INTERACTIVE) && !targetIn(before)) {
+        const text = shortText(before);
+        if (text && text.length <= TEXT_MAX) return text;  // a caption, not a paragraph
+        if (text) break;
+      }
+      const parent = node.parentElement;
+      if (!parent || parent.querySelectorAll(CONTROLS).length > 1 || parent.localName === "td" || parent.localName === "th") break;
+      node = parent;
+    }
+    const cell = el.closest("td,th");
+    if (cell) {
+      const row = cell.parentElement;
+      const header = row && Array.from(row.cells).find((c) => c !== cell && (c.localName === "th" || c.cellIndex === 0) && !c.querySelector(CONTROLS));
+      if (header && shortText(header)) return shortText(header);
+      const table = cell.closest("table");
+      const head = table && table.tHead && table.tHead.rows[0];
+      const column = head && head.cells[cell.cellIndex];
+      if (column && shortText(column)) return shortText(column);
+    }
+    const legend = el.closest("fieldset") && el.closest("fieldset").querySelector("legend");
+    return legend ? shortText(legend) : "";
   }
 
   function hrefOf(el) {
@@ -312,6 +344,8 @@
     const role = el.getAttribute("role");
     if (role) info.role = role;
     if (tag === "input") info.type = el.type;
+    // In a form a button's type says what it does (submit, reset, or nothing but its script).
+    else if (tag === "button" && el.form) info.type = el.type;
     const placeholder = el.getAttribute("placeholder");
     if (placeholder) info.placeholder = cut(clean(placeholder), TEXT_MAX);
     if (tag === "a" || tag === "area") { const h = hrefOf(el); if (h) info.href = h; }

@@ -272,3 +272,18 @@ async def test_elements_a_page_made_clickable_by_script_or_style_are_listed(page
 
     await page.click("#s-rome")
     assert await page.title() == "clicked Rome"
+
+
+async def test_controls_without_a_label_are_named_by_the_text_beside_them(page: Page, site: str) -> None:
+    await page.goto(f"{site}/labels.html")
+
+    listing = await get_elements(page)
+
+    assert line_of(listing, "Passenger name").endswith('input "Passenger name"')
+    assert line_of(listing, "Apples").endswith('input type=number "Apples"')  # its row's header
+    assert '"Item"' in line_of(listing, 'input "Item"')  # its column's header
+    assert sum(line.endswith('input "Item"') for line in listing.lines) == 1
+    assert 'select "Seat preference"' in line_of(listing, "Seat preference")  # its fieldset's legend
+    # In a form, what a button does: reset the form, or submit it.
+    assert line_of(listing, "Clear").endswith('button type=reset "Clear"')
+    assert line_of(listing, "Book").endswith('button type=submit "Book"')
