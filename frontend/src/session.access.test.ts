@@ -26,7 +26,7 @@ function fakeApi(role: Conversation["role"] = "controller") {
     getTools: async () => ({ tab: null, tools: [], skills: [] }),
     listConversationSkills: async () => [],
     setControl: vi.fn(async (_id: number, action: "take" | "release") => ({ holder: action === "take" ? "bob" : null })),
-    getControl: vi.fn(async () => ({ holder: "cy" as string | null })),
+    getControl: vi.fn(async () => ({ holder: "cy" })),
   };
   return { api: api as unknown as ApiClient, raw: api };
 }
