@@ -1,7 +1,7 @@
 // "What the model saw": a run's model calls (GET /api/runs/<id>/debug/) in a readable modal — each call's
 // messages with their roles, the tool list collapsed, the request's other parameters, and the response.
 
-import { ApiError } from "../api/client";
+import { errorText } from "../errors";
 import type { Id, ModelCall, RunDebug, SharedTab } from "../api/types";
 import { h, icon, ICONS, replaceChildren, type Child } from "../dom";
 import { formatDuration, truncate } from "../format";
@@ -320,7 +320,7 @@ export function openRunDebug(runId: Id, load: (runId: Id) => Promise<RunDebug>):
     },
     (err) => {
       if (!overlay.isConnected) return;
-      const text = err instanceof ApiError ? err.summary : err instanceof Error ? err.message : String(err);
+      const text = errorText(err);
       replaceChildren(body, h("div", { class: "form-error", role: "alert" }, `Could not load the model calls: ${text}`));
     },
   );

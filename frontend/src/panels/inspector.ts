@@ -5,6 +5,7 @@
 // hand (POST .../tools/call/) and shows the result of the run's one step and the page after it.
 
 import { ApiError } from "../api/client";
+import { errorText } from "../errors";
 import type { ConversationSkill, Id, Run, SkillStatus, Step, WebTool } from "../api/types";
 import { h, icon, ICONS, KeyedList, present, replaceChildren, setAttr, setText, type Component } from "../dom";
 import { hostOf } from "../format";
@@ -566,7 +567,7 @@ export class ToolInspector {
       const run = await this.options.call(name, args);
       call = { name, runId: run.id, error: null };
     } catch (err) {
-      const message = err instanceof ApiError ? err.summary : err instanceof Error ? err.message : String(err);
+      const message = errorText(err);
       call = { name, runId: null, error: message };
     }
     // A conversation switched meanwhile has its own inspector state.

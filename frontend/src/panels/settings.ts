@@ -2,6 +2,7 @@
 // delete), the server's default model, notes and personas (memory.ts), and the personal API token.
 
 import { ApiError, type ApiClient } from "../api/client";
+import { errorText } from "../errors";
 import type { ConnectionCheck, Id, ModelProfile, ModelProvider, Note, Persona } from "../api/types";
 import { h, icon, iconButton, ICONS, KeyedList, present, replaceChildren, setAttr, setText, type Component } from "../dom";
 import {
@@ -27,11 +28,6 @@ export interface SettingsPanelOptions {
   onToggleSidebar: () => void;
   /** Where "Back to chat" goes (the conversation last open, else home). */
   backHref: () => string;
-}
-
-function errorText(err: unknown): string {
-  if (err instanceof ApiError) return err.summary;
-  return err instanceof Error ? err.message : String(err);
 }
 
 // --- The profile form ---
