@@ -65,7 +65,7 @@ function openSession(api: ApiClient, me = "bob") {
   const emit = (event: ServerEvent): void => void socket().onmessage?.({ data: JSON.stringify(event) } as MessageEvent);
   const open = (): void => void socket().onopen?.({} as Event);
   const closeWith = (code: number): void => void socket().onclose?.({ code } as CloseEvent);
-  const inputs = (): unknown[] => sockets.flatMap((s) => s.sent.map((d) => JSON.parse(d))).filter((m) => m.type === "input");
+  const inputs = (): unknown[] => sockets.flatMap((s) => s.sent.map((d) => JSON.parse(d) as { type: string })).filter((m) => m.type === "input");
   return { session, hooks, sockets, emit, open, closeWith, inputs };
 }
 

@@ -25,11 +25,9 @@ let clock: number | null = null;
 
 function onTick(fn: () => void): () => void {
   tickers.add(fn);
-  if (clock === null) {
-    clock = window.setInterval(() => {
-      for (const tick of [...tickers]) tick();
-    }, 1000);
-  }
+  clock ??= window.setInterval(() => {
+    for (const tick of [...tickers]) tick();
+  }, 1000);
   return () => {
     tickers.delete(fn);
     if (tickers.size === 0 && clock !== null) {

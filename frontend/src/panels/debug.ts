@@ -63,7 +63,7 @@ export function readMessages(request: Record<string, unknown>): DebugMessage[] {
   const messages = Array.isArray(request.messages) ? request.messages : [];
   return messages.map((raw) => {
     const m = asRecord(raw) ?? {};
-    let text = "";
+    let text: string;
     let images = 0;
     if (Array.isArray(m.content)) {
       const parts: string[] = [];
@@ -318,7 +318,7 @@ export function openRunDebug(runId: Id, load: (runId: Id) => Promise<RunDebug>):
     (debug) => {
       if (overlay.isConnected) replaceChildren(body, ...renderDebug(debug));
     },
-    (err) => {
+    (err: unknown) => {
       if (!overlay.isConnected) return;
       const text = errorText(err);
       replaceChildren(body, h("div", { class: "form-error", role: "alert" }, `Could not load the model calls: ${text}`));

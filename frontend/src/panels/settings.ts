@@ -725,7 +725,7 @@ export class SettingsPanel {
   private async copyToken(): Promise<void> {
     const token = this.tokenValue.value;
     if (!token) return;
-    let copied = false;
+    let copied: boolean;
     try {
       await navigator.clipboard.writeText(token);
       copied = true;

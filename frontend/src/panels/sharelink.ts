@@ -118,6 +118,6 @@ export function renderShareLinkPage(root: HTMLElement, options: ShareLinkPageOpt
   const stillHere = (): boolean => loading.isConnected;
   options.api.getShareLink(options.token).then(
     (preview) => stillHere() && renderPreview(root, preview, options),
-    (err) => stillHere() && renderError(root, err),
+    (err: unknown) => stillHere() && renderError(root, err),
   );
 }
