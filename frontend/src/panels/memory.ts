@@ -256,7 +256,7 @@ export class RecordSection<T extends Stored> {
       icon(ICONS.trash, 14),
       "Delete",
     );
-    del.addEventListener("click", async () => {
+    del.addEventListener("click", () => void (async () => {
       del.disabled = true;
       error.hidden = true;
       try {
@@ -266,7 +266,7 @@ export class RecordSection<T extends Stored> {
         error.hidden = false;
         del.disabled = false;
       }
-    });
+    })());
     const el = h(
       "div",
       { class: "record-item card", "data-testid": `${p}-item` },

@@ -374,7 +374,7 @@ function createProfileRow(initial: ProfileRow, actions: ProfileRowActions): Comp
     deleteError,
   );
 
-  test.addEventListener("click", async () => {
+  test.addEventListener("click", () => void (async () => {
     test.disabled = true;
     setText(test, "Testing…");
     present(el, result, true, confirmRow);
@@ -399,7 +399,7 @@ function createProfileRow(initial: ProfileRow, actions: ProfileRowActions): Comp
       test.disabled = false;
       setText(test, "Test connection");
     }
-  });
+  })());
   edit.addEventListener("click", () => actions.edit(current.profile));
   del.addEventListener("click", () => {
     setText(confirmText, `Delete “${current.profile.name}”? Conversations using it go back to the server default.`);
@@ -408,7 +408,7 @@ function createProfileRow(initial: ProfileRow, actions: ProfileRowActions): Comp
     confirmDelete.focus();
   });
   cancelDelete.addEventListener("click", () => (confirmRow.hidden = true));
-  confirmDelete.addEventListener("click", async () => {
+  confirmDelete.addEventListener("click", () => void (async () => {
     confirmDelete.disabled = true;
     try {
       await actions.remove(current.profile);
@@ -417,7 +417,7 @@ function createProfileRow(initial: ProfileRow, actions: ProfileRowActions): Comp
       deleteError.hidden = false;
       confirmDelete.disabled = false;
     }
-  });
+  })());
 
   const update = (row: ProfileRow): void => {
     current = row;
@@ -532,7 +532,7 @@ export class SettingsPanel {
       { class: "btn btn-ghost danger", type: "button", "data-testid": "api-token-revoke" },
       "Revoke token",
     );
-    createToken.addEventListener("click", async () => {
+    createToken.addEventListener("click", () => void (async () => {
       createToken.disabled = true;
       this.setTokenStatus(null);
       try {
@@ -547,8 +547,8 @@ export class SettingsPanel {
       } finally {
         createToken.disabled = false;
       }
-    });
-    revokeToken.addEventListener("click", async () => {
+    })());
+    revokeToken.addEventListener("click", () => void (async () => {
       revokeToken.disabled = true;
       try {
         await this.options.api.revokeToken();
@@ -560,7 +560,7 @@ export class SettingsPanel {
       } finally {
         revokeToken.disabled = false;
       }
-    });
+    })());
 
     this.notes = notesSection(options.api);
     this.personas = personasSection(options.api);

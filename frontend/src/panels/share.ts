@@ -64,7 +64,7 @@ function copyButton(testid: string, text: () => string): HTMLButtonElement {
     label,
   );
   let reset: number | null = null;
-  button.addEventListener("click", async () => {
+  button.addEventListener("click", () => void (async () => {
     const ok = await copyText(text());
     setText(label, ok ? "Copied" : "Copy failed");
     button.classList.toggle("copied", ok);
@@ -73,7 +73,7 @@ function copyButton(testid: string, text: () => string): HTMLButtonElement {
       setText(label, "Copy");
       button.classList.remove("copied");
     }, 2000);
-  });
+  })());
   return button;
 }
 

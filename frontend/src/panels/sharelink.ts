@@ -71,7 +71,7 @@ function renderPreview(root: HTMLElement, preview: ShareLinkPreview, options: Sh
     icon(ICONS.forward, 15),
     h("span", null, "Open"),
   );
-  open.addEventListener("click", async () => {
+  open.addEventListener("click", () => void (async () => {
     open.disabled = true;
     error.hidden = true;
     try {
@@ -81,7 +81,7 @@ function renderPreview(root: HTMLElement, preview: ShareLinkPreview, options: Sh
       error.hidden = false;
       open.disabled = false;
     }
-  });
+  })());
   replaceChildren(
     root,
     card(
