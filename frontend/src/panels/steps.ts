@@ -199,10 +199,10 @@ function createActionStep(initial: StepEntry, actions: RunActions | undefined): 
   const openShot = (): void => openLightbox(shot.src, shot.alt);
   shot.addEventListener("click", openShot);
   shot.addEventListener("keydown", (e) => {
-      if (e.key !== "Enter" && e.key !== " ") return;
-      e.preventDefault();
-      openShot();
-    });
+    if (e.key !== "Enter" && e.key !== " ") return;
+    e.preventDefault();
+    openShot();
+  });
   const el = h(
     "li",
     { class: "step", "data-testid": "step" },
