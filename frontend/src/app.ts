@@ -14,6 +14,7 @@ import {
   type Permissions,
 } from "./access";
 import { ApiError, type ApiClient } from "./api/client";
+import { errorText } from "./errors";
 import type { Conversation, ConversationSettings, Id, PresenceViewer, Role, Run } from "./api/types";
 import { h } from "./dom";
 import { conversationSettings, defaultConversationSettings } from "./models";
@@ -348,7 +349,7 @@ export class App {
       }));
     } catch (err) {
       if (err instanceof ApiError && (err.status === 401 || err.status === 403)) return;
-      const message = err instanceof ApiError ? err.summary : err instanceof Error ? err.message : String(err);
+      const message = errorText(err);
       this.store.update((s) => ({ ...s, models: { ...s.models, error: message } }));
     }
   }

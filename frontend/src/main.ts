@@ -11,7 +11,9 @@ import { brandMark } from "./panels/brand";
 import { renderShareLinkPage } from "./panels/sharelink";
 import { Router, routePath, safeNext, type Route } from "./router";
 import { Store, initialAppState, type AppState } from "./state";
+import { applyTheme, browserStorage, loadTheme } from "./theme";
 
+applyTheme(loadTheme(browserStorage()), document.documentElement, browserStorage());
 const root = document.getElementById("app")!;
 const api = new ApiClient();
 const store = new Store<AppState>(initialAppState);

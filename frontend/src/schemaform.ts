@@ -309,7 +309,7 @@ function checkText(field: FormField & { kind: "text" }, text: string): string | 
   }
   if (field.maxLength !== undefined && text.length > field.maxLength) return `At most ${field.maxLength} characters.`;
   if (field.pattern !== undefined) {
-    let re: RegExp | null = null;
+    let re: RegExp | null;
     try {
       re = new RegExp(field.pattern, "u");
     } catch {

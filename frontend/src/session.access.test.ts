@@ -26,7 +26,7 @@ function fakeApi(role: Conversation["role"] = "controller") {
     getTools: async () => ({ tab: null, tools: [], skills: [] }),
     listConversationSkills: async () => [],
     setControl: vi.fn(async (_id: number, action: "take" | "release") => ({ holder: action === "take" ? "bob" : null })),
-    getControl: vi.fn(async () => ({ holder: "cy" as string | null })),
+    getControl: vi.fn(async () => ({ holder: "cy" })),
   };
   return { api: api as unknown as ApiClient, raw: api };
 }
@@ -65,7 +65,7 @@ function openSession(api: ApiClient, me = "bob") {
   const emit = (event: ServerEvent): void => void socket().onmessage?.({ data: JSON.stringify(event) } as MessageEvent);
   const open = (): void => void socket().onopen?.({} as Event);
   const closeWith = (code: number): void => void socket().onclose?.({ code } as CloseEvent);
-  const inputs = (): unknown[] => sockets.flatMap((s) => s.sent.map((d) => JSON.parse(d))).filter((m) => m.type === "input");
+  const inputs = (): unknown[] => sockets.flatMap((s) => s.sent.map((d) => JSON.parse(d) as { type: string })).filter((m) => m.type === "input");
   return { session, hooks, sockets, emit, open, closeWith, inputs };
 }
 

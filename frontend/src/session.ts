@@ -3,6 +3,7 @@
 // with the agent, and the active tab's WebMCP tools.
 
 import { ApiError, type ApiClient } from "./api/client";
+import { errorText } from "./errors";
 import { ConversationSocket, conversationSocketUrl, type SocketOptions } from "./api/socket";
 import type {
   BrowserAction,
@@ -573,9 +574,4 @@ function settledReads(reading: Record<string, number>, tabs: readonly Tab[]): Re
     if (askedAt !== undefined && at >= askedAt) next = withoutKey(next, tab.id);
   }
   return next;
-}
-
-function errorText(err: unknown): string {
-  if (err instanceof ApiError) return err.summary;
-  return err instanceof Error ? err.message : String(err);
 }

@@ -122,7 +122,7 @@ function defaultStorage(): KeyValueStorage | null {
 export function loadSharedTabs(conversationId: Id, storage: KeyValueStorage | null = defaultStorage()): string[] {
   const inMemory = remembered.get(conversationId);
   if (inMemory) return inMemory;
-  let raw: string | null = null;
+  let raw: string | null;
   try {
     raw = storage?.getItem(sharedStorageKey(conversationId)) ?? null;
   } catch {

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { ApiClient, ApiError, parseErrorBody, readCookie } from "./client";
 
+function neverResolves(): never {
+  throw new Error("expected the request to fail");
+}
+
 function fakeFetch(status: number, body: unknown, contentType = "application/json") {
   const calls: { url: string; init: RequestInit }[] = [];
   const fetch = (async (url: string, init: RequestInit) => {
@@ -62,7 +66,7 @@ describe("ApiClient", () => {
 
   it("turns 4xx answers into ApiError with the server's message", async () => {
     const { fetch } = fakeFetch(409, { detail: "A run is already active." });
-    const error = await new ApiClient({ fetch, cookies: () => "" }).sendMessage(1, { content: "x" }).catch((e) => e);
+    const error = await new ApiClient({ fetch, cookies: () => "" }).sendMessage(1, { content: "x" }).then(neverResolves, (e: unknown) => e as ApiError);
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(409);
     expect(error.messages).toEqual(["A run is already active."]);
@@ -75,7 +79,7 @@ describe("ApiClient", () => {
     const failing = (async () => {
       throw new TypeError("Failed to fetch");
     }) as unknown as typeof globalThis.fetch;
-    const error = await new ApiClient({ fetch: failing, cookies: () => "" }).me().catch((e) => e);
+    const error = await new ApiClient({ fetch: failing, cookies: () => "" }).me().then(neverResolves, (e: unknown) => e as ApiError);
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(0);
   });

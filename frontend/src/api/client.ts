@@ -135,7 +135,7 @@ export class ApiClient {
   // Auth
 
   csrf(): Promise<void> {
-    return this.request<void>("GET", "/auth/csrf/");
+    return this.request<undefined>("GET", "/auth/csrf/");
   }
   me(): Promise<User> {
     return this.request<User>("GET", "/auth/me/");
@@ -147,13 +147,13 @@ export class ApiClient {
     return this.request<User>("POST", "/auth/login/", credentials);
   }
   logout(): Promise<void> {
-    return this.request<void>("POST", "/auth/logout/");
+    return this.request<undefined>("POST", "/auth/logout/");
   }
   createToken(): Promise<{ token: string }> {
     return this.request<{ token: string }>("POST", "/auth/token/");
   }
   revokeToken(): Promise<void> {
-    return this.request<void>("DELETE", "/auth/token/");
+    return this.request<undefined>("DELETE", "/auth/token/");
   }
 
   // Conversations
@@ -177,7 +177,7 @@ export class ApiClient {
     return this.request<Conversation>("PATCH", `/conversations/${id}/`, patch);
   }
   deleteConversation(id: Id): Promise<void> {
-    return this.request<void>("DELETE", `/conversations/${id}/`);
+    return this.request<undefined>("DELETE", `/conversations/${id}/`);
   }
 
   // Messages, runs, steps
@@ -214,11 +214,11 @@ export class ApiClient {
    * event brings what it read. 404 when the browser has no such tab.
    */
   readTab(conversationId: Id, tabId: string): Promise<void> {
-    return this.request<void>("POST", `/conversations/${conversationId}/tabs/${encodeURIComponent(tabId)}/content/`);
+    return this.request<undefined>("POST", `/conversations/${conversationId}/tabs/${encodeURIComponent(tabId)}/content/`);
   }
   /** Takes a tab out of the context (a `tab.content.removed` event follows). */
   removeTabContent(conversationId: Id, tabId: string): Promise<void> {
-    return this.request<void>("DELETE", `/conversations/${conversationId}/tabs/${encodeURIComponent(tabId)}/content/`);
+    return this.request<undefined>("DELETE", `/conversations/${conversationId}/tabs/${encodeURIComponent(tabId)}/content/`);
   }
 
   // WebMCP tools and SKILLs
@@ -251,7 +251,7 @@ export class ApiClient {
     return this.request<Note>("PATCH", `/notes/${id}/`, body);
   }
   deleteNote(id: Id): Promise<void> {
-    return this.request<void>("DELETE", `/notes/${id}/`);
+    return this.request<undefined>("DELETE", `/notes/${id}/`);
   }
   listPersonas(): Promise<Persona[]> {
     return this.request<Persona[]>("GET", "/personas/");
@@ -263,7 +263,7 @@ export class ApiClient {
     return this.request<Persona>("PATCH", `/personas/${id}/`, body);
   }
   deletePersona(id: Id): Promise<void> {
-    return this.request<void>("DELETE", `/personas/${id}/`);
+    return this.request<undefined>("DELETE", `/personas/${id}/`);
   }
 
   // Model profiles
@@ -279,7 +279,7 @@ export class ApiClient {
     return this.request<ModelProfile>("PATCH", `/model-profiles/${id}/`, body);
   }
   deleteModelProfile(id: Id): Promise<void> {
-    return this.request<void>("DELETE", `/model-profiles/${id}/`);
+    return this.request<undefined>("DELETE", `/model-profiles/${id}/`);
   }
   /** Sends the profile's model a tiny request: whether it answered, and how fast. */
   testModelProfile(id: Id): Promise<ConnectionCheck> {
@@ -305,7 +305,7 @@ export class ApiClient {
   }
   /** Revokes a share (or a link, and everyone who joined through it); their open pages are cut at once. */
   revokeShare(conversationId: Id, shareId: Id): Promise<void> {
-    return this.request<void>("DELETE", `/conversations/${conversationId}/shares/${shareId}/`);
+    return this.request<undefined>("DELETE", `/conversations/${conversationId}/shares/${shareId}/`);
   }
   createShareLink(conversationId: Id, body: ShareLinkInput): Promise<Share> {
     return this.request<Share>("POST", `/conversations/${conversationId}/share-links/`, body);

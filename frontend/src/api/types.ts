@@ -216,7 +216,8 @@ export interface ModelCapabilities {
 export interface ModelProfile extends ModelCapabilities {
   id: Id;
   name: string;
-  provider: ProviderId | string;
+  /** A ProviderId, or one this dashboard does not know yet. */
+  provider: string;
   base_url: string;
   model: string;
   /** The key itself never comes back. */
@@ -238,7 +239,7 @@ export interface ModelProfileInput extends Partial<ModelCapabilities> {
 
 /** A provider preset: where the service lives and what its models can usually do. */
 export interface ModelProvider extends ModelCapabilities {
-  id: ProviderId | string;
+  id: string;
   label: string;
   base_url: string;
 }

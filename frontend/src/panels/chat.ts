@@ -25,7 +25,7 @@ import { NoticeError } from "../session";
 import { shareState } from "../sharing";
 import type { ConversationView, FileChip } from "../state";
 import { brandMark } from "./brand";
-import { createRunBlock, type RunActions, type RunItem } from "./steps";
+import { createRunBlock, type RunActions } from "./steps";
 
 export interface ChatPanelOptions {
   /** Sends a message in the open conversation (or starts one from the home page). Throws ApiError. */
@@ -181,7 +181,7 @@ function createTimelineItem(initial: TimelineItem, actions?: RunActions): Compon
     const block = createRunBlock(initial, actions);
     return {
       el: block.el,
-      update: (item) => item.kind === "run" && block.update(item as RunItem),
+      update: (item) => item.kind === "run" && block.update(item),
       destroy: () => block.destroy?.(),
     };
   }

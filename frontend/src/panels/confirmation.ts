@@ -1,7 +1,7 @@
 // A confirmation card: a step the agent wants to run that needs the user's yes (the action, its arguments,
 // why it needs a yes, the page, time left, Approve / Deny), and once answered, what came of it.
 
-import { ApiError } from "../api/client";
+import { errorText } from "../errors";
 import type { Confirmation, Id, RunStatus } from "../api/types";
 import { h, icon, ICONS, present, replaceChildren, setAttr, setText, type Component } from "../dom";
 import { compactJson, confirmationOutcome, formatCountdown, msUntil, truncate } from "../format";
@@ -25,11 +25,9 @@ let clock: number | null = null;
 
 function onTick(fn: () => void): () => void {
   tickers.add(fn);
-  if (clock === null) {
-    clock = window.setInterval(() => {
-      for (const tick of [...tickers]) tick();
-    }, 1000);
-  }
+  clock ??= window.setInterval(() => {
+    for (const tick of [...tickers]) tick();
+  }, 1000);
   return () => {
     tickers.delete(fn);
     if (tickers.size === 0 && clock !== null) {
@@ -120,7 +118,7 @@ export function createConfirmationCard(
     try {
       await actions.answer(current.confirmation.id, yes);
     } catch (err) {
-      const text = err instanceof ApiError ? err.summary : err instanceof Error ? err.message : String(err);
+      const text = errorText(err);
       replaceChildren(error, icon(ICONS.alert, 14), h("span", null, text));
       el.appendChild(error);
     } finally {

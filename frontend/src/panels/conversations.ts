@@ -8,6 +8,7 @@ import { h, icon, ICONS, KeyedList, present, setAttr, setText, type Component } 
 import { RUN_STATUS_LABEL, relativeTime } from "../format";
 import type { AppState } from "../state";
 import { brandMark } from "./brand";
+import { themeSwitch } from "../theme";
 
 export interface ConversationsPanelOptions {
   onNew: () => Promise<void>;
@@ -118,6 +119,7 @@ export class ConversationsPanel {
         "div",
         { class: "sidebar-head" },
         h("a", { class: "brand", href: "/", "data-link": true }, brandMark(26), h("span", null, "Hive")),
+        themeSwitch(),
       ),
       h("div", { class: "sidebar-action" }, this.newButton),
       h("div", { class: "sidebar-section-label" }, "Conversations"),

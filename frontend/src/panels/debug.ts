@@ -1,7 +1,7 @@
 // "What the model saw": a run's model calls (GET /api/runs/<id>/debug/) in a readable modal — each call's
 // messages with their roles, the tool list collapsed, the request's other parameters, and the response.
 
-import { ApiError } from "../api/client";
+import { errorText } from "../errors";
 import type { Id, ModelCall, RunDebug, SharedTab } from "../api/types";
 import { h, icon, ICONS, replaceChildren, type Child } from "../dom";
 import { formatDuration, truncate } from "../format";
@@ -63,7 +63,7 @@ export function readMessages(request: Record<string, unknown>): DebugMessage[] {
   const messages = Array.isArray(request.messages) ? request.messages : [];
   return messages.map((raw) => {
     const m = asRecord(raw) ?? {};
-    let text = "";
+    let text: string;
     let images = 0;
     if (Array.isArray(m.content)) {
       const parts: string[] = [];
@@ -318,9 +318,9 @@ export function openRunDebug(runId: Id, load: (runId: Id) => Promise<RunDebug>):
     (debug) => {
       if (overlay.isConnected) replaceChildren(body, ...renderDebug(debug));
     },
-    (err) => {
+    (err: unknown) => {
       if (!overlay.isConnected) return;
-      const text = err instanceof ApiError ? err.summary : err instanceof Error ? err.message : String(err);
+      const text = errorText(err);
       replaceChildren(body, h("div", { class: "form-error", role: "alert" }, `Could not load the model calls: ${text}`));
     },
   );

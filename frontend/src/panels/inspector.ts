@@ -5,6 +5,7 @@
 // hand (POST .../tools/call/) and shows the result of the run's one step and the page after it.
 
 import { ApiError } from "../api/client";
+import { errorText } from "../errors";
 import type { ConversationSkill, Id, Run, SkillStatus, Step, WebTool } from "../api/types";
 import { h, icon, ICONS, KeyedList, present, replaceChildren, setAttr, setText, type Component } from "../dom";
 import { hostOf } from "../format";
@@ -171,7 +172,7 @@ function createSkillRow(initial: SkillRow, actions: SkillRowActions): Component<
   const toggleError = h("div", { class: "field-error" });
   const toggle = h("input", { type: "checkbox", class: "switch", role: "switch", "data-testid": "skill-toggle" });
   const toggleLabel = h("label", { class: "switch-label skill-switch" }, toggle, h("span", null, "On here"));
-  toggle.addEventListener("change", async () => {
+  toggle.addEventListener("change", () => void (async () => {
     const skill = current.skill;
     if (!skill) return;
     toggle.disabled = true;
@@ -185,7 +186,7 @@ function createSkillRow(initial: SkillRow, actions: SkillRowActions): Component<
     } finally {
       toggle.disabled = false;
     }
-  });
+  })());
   const spacer = h("span", { class: "step-spacer" });
   const head = h("div", { class: "skill-head" }, icon(ICONS.cpu, 13), name, version, status, spacer, toggleLabel);
   const el = h("li", { class: "skill-row" }, head);
@@ -315,7 +316,11 @@ export class ToolInspector {
     });
     const openShot = (): void => openLightbox(this.screenshot.src, this.screenshot.alt);
     this.screenshot.addEventListener("click", openShot);
-    this.screenshot.addEventListener("keydown", (e) => (e.key === "Enter" || e.key === " ") && (e.preventDefault(), openShot()));
+    this.screenshot.addEventListener("keydown", (e) => {
+      if (e.key !== "Enter" && e.key !== " ") return;
+      e.preventDefault();
+      openShot();
+    });
     this.detail = h(
       "div",
       { class: "inspector-detail card", "data-testid": "inspector-detail" },
@@ -566,7 +571,7 @@ export class ToolInspector {
       const run = await this.options.call(name, args);
       call = { name, runId: run.id, error: null };
     } catch (err) {
-      const message = err instanceof ApiError ? err.summary : err instanceof Error ? err.message : String(err);
+      const message = errorText(err);
       call = { name, runId: null, error: message };
     }
     // A conversation switched meanwhile has its own inspector state.

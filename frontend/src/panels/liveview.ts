@@ -59,7 +59,7 @@ export function isDrag(
   return Math.hypot(to.x - from.x, to.y - from.y) > threshold;
 }
 
-type Point = { x: number; y: number };
+interface Point { x: number; y: number }
 
 /**
  * One press of a mouse button, as input commands. Released within DRAG_THRESHOLD_PX of where it went

@@ -3,6 +3,7 @@
 // button on each (GET/POST /api/notes/, PATCH/DELETE /api/notes/<id>/; the same under /api/personas/).
 
 import { ApiError, type ApiClient } from "../api/client";
+import { errorText } from "../errors";
 import type { Id, Note, Persona } from "../api/types";
 import { h, icon, ICONS, KeyedList, replaceChildren, setAttr, setText, type Component } from "../dom";
 import { relativeTime, truncate } from "../format";
@@ -114,11 +115,6 @@ export interface RecordKind<T extends Stored> {
   sort(items: readonly T[]): T[];
   title(item: T): string;
   detail(item: T): string;
-}
-
-function errorText(err: unknown): string {
-  if (err instanceof ApiError) return err.summary;
-  return err instanceof Error ? err.message : String(err);
 }
 
 interface Row<T> {
@@ -260,7 +256,7 @@ export class RecordSection<T extends Stored> {
       icon(ICONS.trash, 14),
       "Delete",
     );
-    del.addEventListener("click", async () => {
+    del.addEventListener("click", () => void (async () => {
       del.disabled = true;
       error.hidden = true;
       try {
@@ -270,7 +266,7 @@ export class RecordSection<T extends Stored> {
         error.hidden = false;
         del.disabled = false;
       }
-    });
+    })());
     const el = h(
       "div",
       { class: "record-item card", "data-testid": `${p}-item` },

@@ -2,6 +2,7 @@
 // delete), the server's default model, notes and personas (memory.ts), and the personal API token.
 
 import { ApiError, type ApiClient } from "../api/client";
+import { errorText } from "../errors";
 import type { ConnectionCheck, Id, ModelProfile, ModelProvider, Note, Persona } from "../api/types";
 import { h, icon, iconButton, ICONS, KeyedList, present, replaceChildren, setAttr, setText, type Component } from "../dom";
 import {
@@ -27,11 +28,6 @@ export interface SettingsPanelOptions {
   onToggleSidebar: () => void;
   /** Where "Back to chat" goes (the conversation last open, else home). */
   backHref: () => string;
-}
-
-function errorText(err: unknown): string {
-  if (err instanceof ApiError) return err.summary;
-  return err instanceof Error ? err.message : String(err);
 }
 
 // --- The profile form ---
@@ -378,7 +374,7 @@ function createProfileRow(initial: ProfileRow, actions: ProfileRowActions): Comp
     deleteError,
   );
 
-  test.addEventListener("click", async () => {
+  test.addEventListener("click", () => void (async () => {
     test.disabled = true;
     setText(test, "Testing…");
     present(el, result, true, confirmRow);
@@ -403,7 +399,7 @@ function createProfileRow(initial: ProfileRow, actions: ProfileRowActions): Comp
       test.disabled = false;
       setText(test, "Test connection");
     }
-  });
+  })());
   edit.addEventListener("click", () => actions.edit(current.profile));
   del.addEventListener("click", () => {
     setText(confirmText, `Delete “${current.profile.name}”? Conversations using it go back to the server default.`);
@@ -412,7 +408,7 @@ function createProfileRow(initial: ProfileRow, actions: ProfileRowActions): Comp
     confirmDelete.focus();
   });
   cancelDelete.addEventListener("click", () => (confirmRow.hidden = true));
-  confirmDelete.addEventListener("click", async () => {
+  confirmDelete.addEventListener("click", () => void (async () => {
     confirmDelete.disabled = true;
     try {
       await actions.remove(current.profile);
@@ -421,7 +417,7 @@ function createProfileRow(initial: ProfileRow, actions: ProfileRowActions): Comp
       deleteError.hidden = false;
       confirmDelete.disabled = false;
     }
-  });
+  })());
 
   const update = (row: ProfileRow): void => {
     current = row;
@@ -536,7 +532,7 @@ export class SettingsPanel {
       { class: "btn btn-ghost danger", type: "button", "data-testid": "api-token-revoke" },
       "Revoke token",
     );
-    createToken.addEventListener("click", async () => {
+    createToken.addEventListener("click", () => void (async () => {
       createToken.disabled = true;
       this.setTokenStatus(null);
       try {
@@ -551,8 +547,8 @@ export class SettingsPanel {
       } finally {
         createToken.disabled = false;
       }
-    });
-    revokeToken.addEventListener("click", async () => {
+    })());
+    revokeToken.addEventListener("click", () => void (async () => {
       revokeToken.disabled = true;
       try {
         await this.options.api.revokeToken();
@@ -564,7 +560,7 @@ export class SettingsPanel {
       } finally {
         revokeToken.disabled = false;
       }
-    });
+    })());
 
     this.notes = notesSection(options.api);
     this.personas = personasSection(options.api);
@@ -729,7 +725,7 @@ export class SettingsPanel {
   private async copyToken(): Promise<void> {
     const token = this.tokenValue.value;
     if (!token) return;
-    let copied = false;
+    let copied: boolean;
     try {
       await navigator.clipboard.writeText(token);
       copied = true;

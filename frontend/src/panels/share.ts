@@ -10,7 +10,8 @@ import {
   shareLinkUrl,
   splitShares,
 } from "../access";
-import { ApiError, type ApiClient } from "../api/client";
+import type { ApiClient } from "../api/client";
+import { errorText } from "../errors";
 import type { Id, Share, ShareRole } from "../api/types";
 import { h, icon, ICONS, KeyedList, replaceChildren, setAttr, setText, type Component } from "../dom";
 
@@ -23,11 +24,6 @@ export interface ShareDialogOptions {
 }
 
 const SHARE_ROLES: readonly ShareRole[] = ["viewer", "controller"];
-
-function errorText(err: unknown): string {
-  if (err instanceof ApiError) return err.summary;
-  return err instanceof Error ? err.message : String(err);
-}
 
 function roleSelect(testid: string, label: string, value: ShareRole = "viewer"): HTMLSelectElement {
   const select = h(
@@ -68,7 +64,7 @@ function copyButton(testid: string, text: () => string): HTMLButtonElement {
     label,
   );
   let reset: number | null = null;
-  button.addEventListener("click", async () => {
+  button.addEventListener("click", () => void (async () => {
     const ok = await copyText(text());
     setText(label, ok ? "Copied" : "Copy failed");
     button.classList.toggle("copied", ok);
@@ -77,7 +73,7 @@ function copyButton(testid: string, text: () => string): HTMLButtonElement {
       setText(label, "Copy");
       button.classList.remove("copied");
     }, 2000);
-  });
+  })());
   return button;
 }
 

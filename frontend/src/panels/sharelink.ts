@@ -71,7 +71,7 @@ function renderPreview(root: HTMLElement, preview: ShareLinkPreview, options: Sh
     icon(ICONS.forward, 15),
     h("span", null, "Open"),
   );
-  open.addEventListener("click", async () => {
+  open.addEventListener("click", () => void (async () => {
     open.disabled = true;
     error.hidden = true;
     try {
@@ -81,7 +81,7 @@ function renderPreview(root: HTMLElement, preview: ShareLinkPreview, options: Sh
       error.hidden = false;
       open.disabled = false;
     }
-  });
+  })());
   replaceChildren(
     root,
     card(
@@ -118,6 +118,6 @@ export function renderShareLinkPage(root: HTMLElement, options: ShareLinkPageOpt
   const stillHere = (): boolean => loading.isConnected;
   options.api.getShareLink(options.token).then(
     (preview) => stillHere() && renderPreview(root, preview, options),
-    (err) => stillHere() && renderError(root, err),
+    (err: unknown) => stillHere() && renderError(root, err),
   );
 }

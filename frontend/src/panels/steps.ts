@@ -198,7 +198,11 @@ function createActionStep(initial: StepEntry, actions: RunActions | undefined): 
   });
   const openShot = (): void => openLightbox(shot.src, shot.alt);
   shot.addEventListener("click", openShot);
-  shot.addEventListener("keydown", (e) => (e.key === "Enter" || e.key === " ") && (e.preventDefault(), openShot()));
+  shot.addEventListener("keydown", (e) => {
+    if (e.key !== "Enter" && e.key !== " ") return;
+    e.preventDefault();
+    openShot();
+  });
   const el = h(
     "li",
     { class: "step", "data-testid": "step" },

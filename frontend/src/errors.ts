@@ -1,0 +1,7 @@
+import { ApiError } from "./api/client";
+
+/** What went wrong, in words a person can read: the server's summary, else the error's message. */
+export function errorText(err: unknown): string {
+  if (err instanceof ApiError) return err.summary;
+  return err instanceof Error ? err.message : String(err);
+}
