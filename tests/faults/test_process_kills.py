@@ -160,7 +160,12 @@ async def test_viewers_reconnect_after_the_web_process_is_killed_and_see_the_str
 ) -> None:
     fault_stack.add_worker("w1")
     llm.script(
-        lambda request: Reply(content=f"Hello again, {last_user_text(request)}.", chunk_size=3, chunk_delay_s=0.05)
+        # About two seconds of streaming, so the viewer is sure to see the reply arrive in pieces.
+        lambda request: Reply(
+            content=f"Hello again, {last_user_text(request)}. The page kept its place while the web process restarted.",
+            chunk_size=3,
+            chunk_delay_s=0.08,
+        )
     )
     async with launch_browser() as browser:
         page = await (await browser.new_context()).new_page()
@@ -180,5 +185,5 @@ async def test_viewers_reconnect_after_the_web_process_is_killed_and_see_the_str
         await page.get_by_test_id("send-button").click()
         await expect(page.locator("[data-testid=message][data-streaming=true]")).to_be_visible(timeout=15_000)
         reply = page.locator("[data-testid=message][data-role=assistant]")
-        await expect(reply).to_have_text(re.compile("Hello again, Ada."), timeout=15_000)
+        await expect(reply).to_have_text(re.compile("Hello again, Ada. The page kept its place"), timeout=15_000)
         print(f"\nweb process killed: viewer live again {reconnected_s:.1f} s after the restart")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import pytest
 import pytest_asyncio
@@ -18,22 +18,10 @@ from browser_pool.observe import get_summary
 from browser_pool.pool import BrowserPool
 from browser_pool.session import Session
 from browser_pool.webmcp import PageToolWatcher, call_tool
-from tests.support.listeners import CountingListener, attack_site, counting_listener, ipv6_loopback_works
+from tests.support.listeners import CountingListener, counting_listener, ipv6_loopback_works
 from tests.support.waiting import eventually
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio]
-
-
-@pytest.fixture
-def internal() -> Iterator[CountingListener]:
-    with counting_listener("127.0.0.1") as listener:
-        yield listener
-
-
-@pytest.fixture
-def site(internal: CountingListener) -> Iterator[str]:
-    with attack_site(internal.url) as base:
-        yield base
 
 
 @pytest_asyncio.fixture

@@ -15,25 +15,13 @@ from tests.agents.support import calls_made, user_request
 from tests.conftest import MainWorker, start_ready_worker
 from tests.factories import ConversationFactory
 from tests.integration.conftest import signed_in
-from tests.support.listeners import CountingListener, attack_site, counting_listener
+from tests.support.listeners import CountingListener
 from tests.support.llm_server import Reply, ScriptedLLM
 from tests.support.processes import wait_until
 from tests.support.runs import act
 from webapp.runs.models import Run
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.mark.browser]
-
-
-@pytest.fixture
-def internal() -> Iterator[CountingListener]:
-    with counting_listener("127.0.0.1") as listener:
-        yield listener
-
-
-@pytest.fixture
-def site(internal: CountingListener) -> Iterator[str]:
-    with attack_site(internal.url) as base:
-        yield base
 
 
 @pytest.fixture
