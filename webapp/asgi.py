@@ -1,6 +1,8 @@
-"""ASGI entry point: HTTP through Django, websockets through Channels (session cookie, or an API token)."""
+"""ASGI entry point: HTTP through Django (and `/mcp` through the MCP SDK), websockets through Channels (session
+cookie, or an API token)."""
 
 import os
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -12,13 +14,24 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from webapp.conversations.ws_auth import TokenAuthMiddleware  # noqa: E402
+from webapp.mcp_server.asgi import endpoint as mcp_endpoint  # noqa: E402
+from webapp.mcp_server.asgi import is_mcp_path  # noqa: E402
 from webapp.routing import websocket_urlpatterns  # noqa: E402
 
 websocket_router = URLRouter(websocket_urlpatterns)
 
+
+async def http(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """`/mcp` is the MCP endpoint (the SDK's streamable HTTP transport); everything else is Django."""
+    if is_mcp_path(scope["path"]):
+        await mcp_endpoint(scope, receive, send)
+    else:
+        await django_asgi_app(scope, receive, send)
+
+
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": http,
         "websocket": TokenAuthMiddleware(
             token_app=websocket_router,
             cookie_app=AllowedHostsOriginValidator(AuthMiddlewareStack(websocket_router)),

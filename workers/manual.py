@@ -1,7 +1,10 @@
-"""An action the user runs by hand on the conversation's browser (the URL bar, back, reload ...).
+"""An action the user runs by hand on the conversation's browser (the URL bar, back, reload ...), or an MCP client
+runs through Hive's MCP endpoint.
 
 It is recorded like an agent's step: arguments, the structured result as the observation, timing and a
-screenshot of the page afterwards.
+screenshot of the page afterwards. Besides the browser actions, two reads that change nothing: `observe` (the page
+model's summary and the elements in view) and `get_content` (the page's main text), for clients that are not Hive's
+own agent.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from channels.db import database_sync_to_async
 
 from browser_pool.actions import execute_action
 from browser_pool.errors import BrowserCrashedError
+from browser_pool.extract import extract_page
+from browser_pool.observe import ObservationError, observe
 from browser_pool.session import Session
 from browser_pool.webmcp import call_tool
 from webapp.conversations.browser_selectors import conversation_uploads
@@ -21,9 +26,29 @@ from workers.sink import WorkerSink
 from workers.turns import finish
 from workers.webtools import RESULT_LIMIT_BYTES, TOOL_TIMEOUT_S
 
-__all__ = ["manual_action"]
+__all__ = ["READS", "manual_action"]
 
 SCREENSHOT_QUALITY = 60
+CONTENT_LIMIT_CHARS = 100_000
+
+
+async def _observe(session: Session, arguments: dict[str, object]) -> str:
+    return (await observe(session.active_page)).render()
+
+
+async def _get_content(session: Session, arguments: dict[str, object]) -> str:
+    limit = arguments.get("limit_chars")
+    content = await extract_page(
+        session.active_page, limit=min(int(limit), CONTENT_LIMIT_CHARS) if isinstance(limit, int) else 20_000
+    )
+    if not content.ok:
+        raise ObservationError(content.reason or "the page has no readable text")
+    more = f" (cut at {len(content.text)} of {content.length} characters)" if content.truncated else ""
+    return f"{content.title}\n{content.url}{more}\n\n{content.text}"
+
+
+# Reads by name: what they return is the step's observation.
+READS = {"observe": _observe, "get_content": _get_content}
 
 
 async def page_screenshot(session: Session) -> bytes | None:
@@ -39,6 +64,9 @@ async def manual_action(run: Run, session: Session, sink: WorkerSink) -> None:
         return
     name = str(run.metadata.get("action", ""))
     arguments = dict(run.metadata.get("arguments") or {})
+    if name in READS:
+        await manual_read(run, session, sink, name, arguments)
+        return
     step_id = await sink.step_started(kind=Step.Kind.ACTION, action=name, arguments=arguments)
     started = time.monotonic()
     uploads = await database_sync_to_async(conversation_uploads)(conversation_id=run.conversation_id)
@@ -55,6 +83,29 @@ async def manual_action(run: Run, session: Session, sink: WorkerSink) -> None:
         screenshot=screenshot,
     )
     await finish(run.pk, Run.Status.SUCCEEDED if result.ok else Run.Status.FAILED, result.error)
+
+
+async def manual_read(run: Run, session: Session, sink: WorkerSink, name: str, arguments: dict[str, object]) -> None:
+    step_id = await sink.step_started(kind=Step.Kind.ACTION, action=name, arguments=arguments)
+    started = time.monotonic()
+    text, error = "", ""
+    try:
+        text = await READS[name](session, arguments)
+    except ObservationError as exc:
+        error = str(exc)
+    except Exception as exc:
+        if await session.lost_within(1.0):
+            raise BrowserCrashedError(session.lost_reason or "the browser crashed") from exc
+        error = f"Could not read the page: {exc}"
+    await sink.step_finished(
+        step_id,
+        ok=not error,
+        observation=text,
+        error=error,
+        duration_ms=int((time.monotonic() - started) * 1000),
+        screenshot=None,  # a read changes nothing on the page
+    )
+    await finish(run.pk, Run.Status.FAILED if error else Run.Status.SUCCEEDED, error)
 
 
 async def manual_tool_call(run: Run, session: Session, sink: WorkerSink) -> None:

@@ -10,10 +10,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from asgiref.sync import sync_to_async
 
 from tests.agents.support import calls_made, user_request
 from tests.conftest import MainWorker, start_ready_worker
-from tests.factories import ConversationFactory
+from tests.factories import ConversationFactory, UserFactory
 from tests.integration.conftest import signed_in
 from tests.support.listeners import CountingListener
 from tests.support.llm_server import Reply, ScriptedLLM
@@ -105,4 +106,31 @@ def test_the_agent_and_a_page_tool_cannot_reach_it_either(
     assert called.status_code == 202, called.content
     tool_run = _ended(Run.objects.get(pk=called.json()["id"]))
     assert "secret" not in json.dumps([s.observation for s in tool_run.steps.all()])
+    assert internal.connections == 0
+
+
+@pytest.mark.asyncio
+@pytest.mark.usefixtures("strict_worker")
+async def test_an_mcp_client_cannot_reach_it_and_reads_why(
+    web_server: str, site: str, internal: CountingListener
+) -> None:
+    """The MCP endpoint's calls are runs on the same workers: the firewall is where the traffic is, not per path."""
+    from tests.mcp.test_mcp_endpoint import mcp_client, text_of, token_for
+
+    user = await sync_to_async(UserFactory)()
+    async with mcp_client(web_server, await token_for(user)) as client:
+        for url in (
+            f"{internal.url}/",
+            f"http://[::ffff:127.0.0.1]:{internal.port}/",
+            f"http://0x7f000001:{internal.port}/",
+        ):
+            refused = await client.call_tool("navigate", {"url": url})
+            assert refused.is_error
+            assert "Blocked by Hive's network firewall" in text_of(refused)
+        fine = await client.call_tool("navigate", {"url": f"{site}/subresources"})
+        assert not fine.is_error, text_of(fine)
+        leaked = await client.call_tool(
+            "execute_js", {"code": f"return await fetch('{internal.url}/x').then(r => r.status)"}
+        )
+        assert "secret" not in text_of(leaked)
     assert internal.connections == 0

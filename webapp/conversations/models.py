@@ -20,6 +20,12 @@ class Conversation(models.Model):
     )
     show_reasoning = models.BooleanField(default=False)
     confirm_mode = models.CharField(max_length=10, choices=ConfirmMode.choices, default=ConfirmMode.AUTO)
+
+    class Origin(models.TextChoices):
+        DASHBOARD = "dashboard", "Started in the dashboard or the REST API"
+        MCP = "mcp", "Started by an MCP client"
+
+    origin = models.CharField(max_length=10, choices=Origin.choices, default=Origin.DASHBOARD)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

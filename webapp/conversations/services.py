@@ -42,6 +42,7 @@ def conversation_create(
     model_profile: ModelProfile | None = None,
     show_reasoning: bool = False,
     confirm_mode: str = Conversation.ConfirmMode.AUTO,
+    origin: str = Conversation.Origin.DASHBOARD,
 ) -> Conversation:
     _check_profile(owner.pk, model_profile)
     return Conversation.objects.create(
@@ -50,6 +51,7 @@ def conversation_create(
         model_profile=model_profile,
         show_reasoning=show_reasoning,
         confirm_mode=confirm_mode,
+        origin=origin,
     )
 
 

@@ -138,5 +138,6 @@ from webapp.settings.celery import *  # noqa: E402,F403
 from webapp.settings.channels import *  # noqa: E402,F403
 from webapp.settings.egress import *  # noqa: E402,F403
 from webapp.settings.llm import *  # noqa: E402,F403
+from webapp.settings.mcp import *  # noqa: E402,F403
 from webapp.settings.observability import *  # noqa: E402,F403
 from webapp.settings.security import *  # noqa: E402,F403

@@ -1,0 +1,168 @@
+"""Hive as a remote MCP server, driven by the official SDK's client over HTTP against a live Daphne and worker.
+
+The client lists tools, navigates the demo site, clicks, reads, sees the flight site's WebMCP tools appear and
+calls one, hands a task to Hive's agent (the scripted model) and hears its progress; it speaks both the current
+protocol and the older handshake; without a token, or in another user's conversation, it is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx
+import httpx2
+import mcp_types as types
+import pytest
+from asgiref.sync import sync_to_async
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+from tests.agents.support import calls_made
+from tests.factories import ConversationFactory, UserFactory
+from tests.support.llm_server import Reply, ScriptedLLM
+from tests.support.waiting import eventually
+from webapp.accounts.services import api_token_rotate
+from webapp.conversations.models import Conversation
+from webapp.runs.models import Step
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.slow,
+    pytest.mark.browser,
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("celery_worker"),
+]
+
+
+async def token_for(user: Any) -> str:
+    _, key = await sync_to_async(api_token_rotate)(user=user)
+    return str(key)
+
+
+@asynccontextmanager
+async def mcp_client(url: str, token: str, *, mode: str = "auto", **headers: str) -> AsyncIterator[Client]:
+    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}", **headers}, timeout=120)
+    async with http, Client(streamable_http_client(f"{url}/mcp", http_client=http), mode=mode) as client:  # type: ignore[arg-type]
+        yield client
+
+
+def text_of(result: types.CallToolResult) -> str:
+    return "\n".join(part.text for part in result.content if isinstance(part, types.TextContent))
+
+
+def _conversation_of(result: types.CallToolResult) -> int:
+    assert result.meta is not None
+    return int(result.meta["hive/conversation"])
+
+
+def _actions(conversation: Conversation) -> list[str]:
+    return list(
+        Step.objects.filter(run__conversation=conversation).order_by("started_at").values_list("action", flat=True)
+    )
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_a_client_browses_reads_and_clicks_and_the_dashboard_sees_each_step(web_server: str, mode: str) -> None:
+    user = await sync_to_async(UserFactory)()
+    async with mcp_client(web_server, await token_for(user), mode=mode) as client:
+        names = {tool.name for tool in (await client.list_tools()).tools}
+        assert {"navigate", "click", "type", "observe", "get_content", "screenshot", "run_task"} <= names
+
+        opened = await client.call_tool("navigate", {"url": f"{web_server}/demo/article/"})
+        assert not opened.is_error, text_of(opened)
+        assert json.loads(text_of(opened))["url"] == f"{web_server}/demo/article/"
+
+        content = await client.call_tool("get_content", {})
+        assert "The slow return of the sleeper train" in text_of(content)
+
+        seen = await client.call_tool("observe", {})
+        link = re.search(r"\[(\d+)\] a \"Travel\"", text_of(seen))
+        assert link is not None, text_of(seen)
+        clicked = await client.call_tool("click", {"index": int(link.group(1))})
+        assert not clicked.is_error, text_of(clicked)
+
+        picture = await client.call_tool("screenshot", {})
+        assert isinstance(picture.content[0], types.ImageContent)
+        assert picture.content[0].mime_type == "image/jpeg"
+
+        wrong = await client.call_tool("click", {"index": "first"})
+        assert wrong.is_error
+        assert "invalid arguments for click" in text_of(wrong)
+
+    conversation = await sync_to_async(Conversation.objects.get)(pk=_conversation_of(opened))
+    assert conversation.owner_id == user.pk
+    assert conversation.origin == "mcp"
+    actions = await sync_to_async(_actions)(conversation)
+    assert actions == ["navigate", "get_content", "observe", "click", "screenshot"]
+
+
+async def test_the_pages_own_tools_are_listed_while_it_is_open_and_can_be_called(web_server: str) -> None:
+    user = await sync_to_async(UserFactory)()
+    async with mcp_client(web_server, await token_for(user)) as client:
+        opened = await client.call_tool("navigate", {"url": f"{web_server}/demo/flights/"})
+        assert not opened.is_error, text_of(opened)
+        names: set[str] = set()
+
+        async def listed() -> bool:
+            names.update(tool.name for tool in (await client.list_tools()).tools)
+            return "page_searchFlights" in names
+
+        for _ in range(100):
+            if await listed():
+                break
+            await eventually(lambda: True, 0.1)
+        assert "page_searchFlights" in names
+
+        found = await client.call_tool("page_searchFlights", {"from": "PEK", "to": "SHA", "date": "2026-12-01"})
+        assert not found.is_error, text_of(found)
+        assert "PEK" in text_of(found)
+
+        await client.call_tool("navigate", {"url": f"{web_server}/demo/article/"})
+        gone = await client.call_tool("page_searchFlights", {"from": "PEK", "to": "SHA", "date": "2026-12-01"})
+        assert gone.is_error
+        assert "offers no tool named 'searchFlights'" in text_of(gone)
+
+
+async def test_run_task_hands_the_task_to_hives_agent_and_reports_its_steps(web_server: str, llm: ScriptedLLM) -> None:
+    def handler(request: dict[str, Any]) -> Reply:
+        if not calls_made(request):
+            return Reply(tool_calls=[{"name": "navigate", "arguments": {"url": f"{web_server}/demo/article/"}}])
+        return Reply(content="The article is about sleeper trains.")
+
+    llm.script(handler)
+    user = await sync_to_async(UserFactory)()
+    heard: list[str] = []
+
+    async with mcp_client(web_server, await token_for(user)) as client:
+
+        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            heard.append(message or "")
+
+        result = await client.call_tool(
+            "run_task", {"task": "What is the article about?"}, progress_callback=on_progress
+        )
+    assert not result.is_error, text_of(result)
+    assert text_of(result) == "The article is about sleeper trains."
+    assert any("navigate" in message for message in heard), heard
+
+
+async def test_no_token_a_bad_one_or_anothers_conversation_is_refused(web_server: str) -> None:
+    theirs = await sync_to_async(ConversationFactory)()
+    me = await sync_to_async(UserFactory)()
+    async with httpx.AsyncClient() as http:
+        for headers in ({}, {"Authorization": "Bearer not-a-token"}, {"Authorization": "Basic eDp5"}):
+            answer = await http.post(
+                f"{web_server}/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, headers=headers
+            )
+            assert answer.status_code == 401
+            assert "API token" in answer.json()["detail"]
+
+    async with mcp_client(web_server, await token_for(me), **{"Hive-Conversation": str(theirs.pk)}) as client:
+        refused = await client.call_tool("navigate", {"url": f"{web_server}/demo/article/"})
+    assert refused.is_error
+    assert "No such conversation" in text_of(refused)
+    assert not await sync_to_async(Step.objects.filter(run__conversation=theirs).exists)()

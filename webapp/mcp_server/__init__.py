@@ -1,0 +1,5 @@
+"""Hive as a remote MCP server: `/mcp`, streamable HTTP, served by the same ASGI application as the rest of Hive.
+
+An MCP client works in one Hive conversation with its pooled browser session, seen live in the dashboard like
+anything else done there: its calls are runs and steps, queued and placed like the dashboard's own.
+"""

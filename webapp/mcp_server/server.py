@@ -1,0 +1,151 @@
+"""The MCP server (the official SDK's low-level `Server`): tools listed per client, calls run as Hive runs."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+from urllib.parse import parse_qs
+
+import mcp_types as types
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.contrib.auth.models import User
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+
+from webapp.mcp_server import services
+from webapp.mcp_server.services import Refusal
+from webapp.mcp_server.tools import FIXED_NAMES, PAGE_PREFIX, RUN_TASK, fixed_tools, page_tools
+from webapp.mcp_server.waiting import RunWatch
+
+CONVERSATION_HEADER = "hive-conversation"
+SESSION_HEADER = "mcp-session-id"
+
+INSTRUCTIONS = (
+    "Hive runs a browser on its server for you, in one Hive conversation that its owner can watch live and share. "
+    "Look with observe (the [index] of every element in view), get_content (the page's main text) and screenshot; "
+    "act with navigate, click, type, select, scroll and the other actions; tools named page_* are the open page's "
+    "own tools. run_task hands a whole task to Hive's own agent."
+)
+
+
+def _scope(ctx: ServerRequestContext[Any, Any]) -> dict[str, Any]:
+    request = ctx.request
+    scope = getattr(request, "scope", None)
+    if not isinstance(scope, dict) or not isinstance(scope.get("hive_user"), User):
+        raise Refusal("Not signed in: send your Hive API token as 'Authorization: Bearer <token>'.")
+    return scope
+
+
+def _header(scope: dict[str, Any], name: str) -> str | None:
+    wanted = name.encode()
+    for key, value in scope.get("headers", []):
+        if key.lower() == wanted:
+            return str(value.decode("latin-1"))
+    return None
+
+
+def _named_conversation(scope: dict[str, Any]) -> int | None:
+    raw = _header(scope, CONVERSATION_HEADER)
+    if raw is None:
+        raw = (parse_qs(scope.get("query_string", b"").decode("latin-1")).get("conversation") or [None])[0]
+    if raw is None or raw == "":
+        return None
+    if not raw.isdigit():
+        raise Refusal("The conversation to work in is named by its number, e.g. Hive-Conversation: 12.")
+    return int(raw)
+
+
+async def _conversation(ctx: ServerRequestContext[Any, Any], *, create: bool) -> Any:
+    scope = _scope(ctx)
+    return await database_sync_to_async(services.conversation_for_client)(
+        user=scope["hive_user"],
+        named=_named_conversation(scope),
+        session_id=_header(scope, SESSION_HEADER),
+        create=create,
+    )
+
+
+def _error(text: str, conversation_id: int | None = None) -> types.CallToolResult:
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=text)],
+        is_error=True,
+        _meta={"hive/conversation": conversation_id} if conversation_id else None,
+    )
+
+
+async def list_tools(
+    ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
+) -> types.ListToolsResult:
+    tools = fixed_tools()
+    try:
+        conversation = await _conversation(ctx, create=False)
+    except Refusal:
+        conversation = None
+    listing = await database_sync_to_async(services.page_tool_listing)(conversation=conversation)
+    return types.ListToolsResult(tools=tools + page_tools(listing))
+
+
+async def call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+    name, arguments = params.name, dict(params.arguments or {})
+    if name not in FIXED_NAMES and not name.startswith(PAGE_PREFIX):
+        return _error(f"Hive has no tool named {name!r}. The tools named page_* change with the page: list them again.")
+    conversation_id = None
+    try:
+        conversation = await _conversation(ctx, create=True)
+        conversation_id = conversation.pk
+        if name == RUN_TASK:
+            return await _run_task(ctx, conversation, arguments)
+        async with RunWatch(conversation_id) as watch:
+            run = await database_sync_to_async(services.call_start)(
+                conversation=conversation, name=name, arguments=arguments
+            )
+            run = await watch.until_done(run.pk, timeout_s=settings.HIVE_MCP_CALL_TIMEOUT_S)
+        ok, text, picture = await database_sync_to_async(services.call_outcome)(run=run)
+    except Refusal as exc:
+        return _error(str(exc), conversation_id)
+    except TimeoutError:
+        return _error(f"{name} did not finish in {settings.HIVE_MCP_CALL_TIMEOUT_S:.0f} s and was stopped.")
+    content: list[types.ContentBlock] = [types.TextContent(type="text", text=text)]
+    if picture is not None:
+        data = base64.b64encode(picture).decode("ascii")
+        content = [types.ImageContent(type="image", data=data, mime_type="image/jpeg")]
+    return types.CallToolResult(content=content, is_error=not ok, _meta={"hive/conversation": conversation_id})
+
+
+async def _run_task(
+    ctx: ServerRequestContext[Any, Any], conversation: Any, arguments: dict[str, Any]
+) -> types.CallToolResult:
+    task = arguments.get("task")
+    if not isinstance(task, str) or not task.strip():
+        raise Refusal("run_task needs the task in words, as 'task'.")
+    steps = 0
+
+    async def progress(step: dict[str, Any]) -> None:
+        nonlocal steps
+        if step.get("status") == "running":
+            steps += 1
+            await ctx.session.report_progress(steps, None, f"Step {steps}: {step.get('action') or step.get('kind')}")
+
+    async with RunWatch(conversation.pk) as watch:
+        run = await database_sync_to_async(services.task_start)(
+            conversation=conversation, task=task, user=_scope(ctx)["hive_user"]
+        )
+        run = await watch.until_done(run.pk, on_step=progress, timeout_s=settings.HIVE_MCP_TASK_TIMEOUT_S)
+    ok, text = await database_sync_to_async(services.task_outcome)(run=run)
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=text)],
+        is_error=not ok,
+        _meta={"hive/conversation": conversation.pk},
+    )
+
+
+def build_server() -> Server[Any]:
+    return Server(
+        "hive",
+        version="1",
+        title="Hive",
+        instructions=INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )

@@ -1,0 +1,161 @@
+"""What an MCP call does in the database: find or make the client's conversation, queue its run, read the result.
+
+Everything here is a plain Django service run on the database thread; the checks are the REST API's own (access,
+one active run, quotas, the queue bound), so an MCP client can do nothing a script with the same token could not.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
+from django.http import Http404
+from django.utils import timezone
+
+from browser_pool.actions import validate_arguments
+from webapp.conversations.browser_selectors import browser_session_tools
+from webapp.conversations.browser_services import conversation_file_add
+from webapp.conversations.models import Conversation, Message
+from webapp.conversations.selectors import conversation_get
+from webapp.conversations.services import conversation_create, message_send
+from webapp.core.exceptions import ApplicationError
+from webapp.mcp_server.tools import PAGE_PREFIX, READS
+from webapp.runs.models import Run
+from webapp.runs.services import run_create_for_action, run_create_for_tool_call
+
+# The conversation an MCP session (the older handshake) works in, by session id. Sessions live in one web
+# process's memory, so this does too.
+_session_conversations: dict[str, int] = {}
+
+
+class Refusal(Exception):
+    """A call that cannot be done, with the reason the client's model should read."""
+
+
+def conversation_for_client(
+    *, user: User, named: int | None, session_id: str | None, create: bool
+) -> Conversation | None:
+    """The conversation a client works in: the one it names; else its session's; else (no session: the current
+    protocol) the user's MCP conversation used within the idle timeout; else a new one, made on first use."""
+    try:
+        if named is not None:
+            return conversation_get(user=user, conversation_id=named, need="controller")
+        if session_id is not None and session_id in _session_conversations:
+            return conversation_get(user=user, conversation_id=_session_conversations[session_id], need="controller")
+    except Http404 as exc:
+        raise Refusal("No such conversation, or it is not shared with you.") from exc
+    except ApplicationError as exc:
+        raise Refusal(exc.message) from exc
+    conversation = None
+    if session_id is None:
+        since = timezone.now() - timedelta(seconds=settings.HIVE_MCP_IDLE_S)
+        conversation = (
+            Conversation.objects.filter(owner=user, origin=Conversation.Origin.MCP, updated_at__gte=since)
+            .order_by("-updated_at", "-id")
+            .first()
+        )
+    if conversation is None and create:
+        conversation = conversation_create(owner=user, title="MCP client", origin=Conversation.Origin.MCP)
+    if conversation is not None and session_id is not None:
+        _session_conversations[session_id] = conversation.pk
+    return conversation
+
+
+def session_forget(session_id: str) -> None:
+    _session_conversations.pop(session_id, None)
+
+
+def page_tool_listing(*, conversation: Conversation | None) -> dict[str, Any]:
+    return browser_session_tools(conversation=conversation) if conversation is not None else {}
+
+
+def _stored_upload(conversation: Conversation, arguments: dict[str, Any]) -> dict[str, Any]:
+    """`upload_file` with the bytes in the call: stored as the conversation's file, then put in the input by id."""
+    data = arguments.pop("data_base64", None)
+    name = str(arguments.pop("name", "") or "upload")
+    if data is None:
+        if "file_id" not in arguments:
+            raise Refusal("Send the file as data_base64 (with its name), or the file_id of a file already uploaded.")
+        return arguments
+    try:
+        content = base64.b64decode(str(data), validate=True)
+    except (binascii.Error, ValueError) as exc:
+        raise Refusal("data_base64 is not valid base64.") from exc
+    try:
+        stored = conversation_file_add(conversation=conversation, upload=SimpleUploadedFile(name, content))
+    except ApplicationError as exc:
+        raise Refusal(exc.message) from exc
+    return {**arguments, "file_id": str(stored.pk)}
+
+
+@transaction.atomic
+def call_start(*, conversation: Conversation, name: str, arguments: dict[str, Any]) -> Run:
+    """Queue the run that does one tool call (a browser action, a read, or a tool of the page)."""
+    try:
+        if name.startswith(PAGE_PREFIX):
+            tool = name.removeprefix(PAGE_PREFIX)
+            listing = browser_session_tools(conversation=conversation)
+            offered = {t["name"] for t in listing.get("tools") or [] if not t.get("shadowed")}
+            if tool not in offered:
+                raise Refusal(f"The page open now offers no tool named {tool!r}; list the tools again.")
+            run = run_create_for_tool_call(conversation=conversation, name=tool, arguments=arguments)
+        else:
+            if name == "upload_file":
+                arguments = _stored_upload(conversation, dict(arguments))
+            if name not in READS:
+                invalid = validate_arguments(name, arguments)
+                if invalid is not None:
+                    raise Refusal(f"{invalid.error}. {invalid.suggestion}".strip())
+            run = run_create_for_action(conversation=conversation, action=name, arguments=arguments)
+    except ApplicationError as exc:
+        raise Refusal(exc.message) from exc
+    Conversation.objects.filter(pk=conversation.pk).update(updated_at=timezone.now())
+    return run
+
+
+@transaction.atomic
+def task_start(*, conversation: Conversation, task: str, user: User) -> Run:
+    try:
+        _, run = message_send(conversation=conversation, content=task, author=user)
+    except ApplicationError as exc:
+        raise Refusal(exc.message) from exc
+    return run
+
+
+def _stopped_reason(run: Run) -> str:
+    if run.status == Run.Status.ABORTED:
+        return run.error or "Stopped from the dashboard."
+    return run.error or "It failed."
+
+
+def call_outcome(*, run: Run) -> tuple[bool, str, bytes | None]:
+    """(ok, text, screenshot when the call was a screenshot) of an ended call's run."""
+    step = run.steps.order_by("-index").first()
+    if step is None:
+        return False, _stopped_reason(run), None
+    if run.status != Run.Status.SUCCEEDED:
+        text = step.error or _stopped_reason(run)
+        try:
+            suggestion = json.loads(step.observation).get("suggestion", "")
+        except (ValueError, AttributeError):
+            suggestion = ""
+        return False, f"{text}. {suggestion}".strip() if suggestion else text, None
+    picture = None
+    if step.action == "screenshot" and step.screenshot:
+        with step.screenshot.open("rb") as handle:
+            picture = handle.read()
+    return True, step.observation, picture
+
+
+def task_outcome(*, run: Run) -> tuple[bool, str]:
+    if run.status != Run.Status.SUCCEEDED:
+        return False, _stopped_reason(run)
+    reply = run.messages.filter(role=Message.Role.ASSISTANT).order_by("-created_at", "-id").first()
+    return True, reply.content if reply is not None else "Done."

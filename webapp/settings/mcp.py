@@ -1,0 +1,14 @@
+"""Hive as a remote MCP server (`/mcp`)."""
+
+import environ
+
+env = environ.Env()
+
+# A client's conversation (and the session of the older handshake) is forgotten after this long without a call;
+# the browser session itself is released by the pool's own idle timeout (HIVE_POOL_IDLE_TIMEOUT_S).
+HIVE_MCP_IDLE_S = env.float("HIVE_MCP_IDLE_S", default=1800.0)
+# One browser action or read, queue wait included; run_task, the agent's whole turn.
+HIVE_MCP_CALL_TIMEOUT_S = env.float("HIVE_MCP_CALL_TIMEOUT_S", default=120.0)
+HIVE_MCP_TASK_TIMEOUT_S = env.float("HIVE_MCP_TASK_TIMEOUT_S", default=900.0)
+# Open sessions of the older handshake per web process.
+HIVE_MCP_MAX_SESSIONS = env.int("HIVE_MCP_MAX_SESSIONS", default=1000)
