@@ -7,6 +7,7 @@ protocol and the older handshake; without a token, or in another user's conversa
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import AsyncIterator
@@ -23,11 +24,12 @@ from mcp.client.streamable_http import streamable_http_client
 
 from tests.agents.support import calls_made
 from tests.factories import ConversationFactory, UserFactory
+from tests.integration.conftest import signed_in
 from tests.support.llm_server import Reply, ScriptedLLM
 from tests.support.waiting import eventually
 from webapp.accounts.services import api_token_rotate
 from webapp.conversations.models import Conversation
-from webapp.runs.models import Step
+from webapp.runs.models import Run, Step
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -166,3 +168,34 @@ async def test_no_token_a_bad_one_or_anothers_conversation_is_refused(web_server
     assert refused.is_error
     assert "No such conversation" in text_of(refused)
     assert not await sync_to_async(Step.objects.filter(run__conversation=theirs).exists)()
+
+
+def _active_run_of(user: Any) -> int | None:
+    run = Run.objects.filter(conversation__owner=user, status__in=Run.ACTIVE).first()
+    return run.pk if run is not None and run.status == Run.Status.RUNNING else None
+
+
+def _stop_in_dashboard(user: Any, run_id: int) -> int:
+    return int(signed_in(user).post(f"/api/runs/{run_id}/abort/").status_code)
+
+
+async def test_stopping_the_run_in_the_dashboard_ends_the_pending_call(web_server: str, llm: ScriptedLLM) -> None:
+    llm.script(lambda request: Reply(content="Too late.", delay_s=30))
+    user = await sync_to_async(UserFactory)()
+    async with mcp_client(web_server, await token_for(user)) as client:
+        call = asyncio.create_task(client.call_tool("run_task", {"task": "Take your time."}))
+        running: list[int] = []
+
+        async def started() -> bool:
+            found = await sync_to_async(_active_run_of)(user)
+            running.extend([found] if found else [])
+            return bool(running)
+
+        while not await started():
+            assert not call.done(), call.result()
+            await asyncio.sleep(0.1)
+        stopped = await sync_to_async(_stop_in_dashboard)(user, running[0])
+        assert stopped in (200, 202)
+        result = await asyncio.wait_for(call, 30)
+    assert result.is_error
+    assert text_of(result) == "Stopped by the user."

@@ -98,7 +98,7 @@ async def call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolR
             return await _run_task(ctx, conversation, arguments)
         async with RunWatch(conversation_id) as watch:
             run = await database_sync_to_async(services.call_start)(
-                conversation=conversation, name=name, arguments=arguments
+                conversation=conversation, name=name, arguments=arguments, user=_scope(ctx)["hive_user"]
             )
             run = await watch.until_done(run.pk, timeout_s=settings.HIVE_MCP_CALL_TIMEOUT_S)
         ok, text, picture = await database_sync_to_async(services.call_outcome)(run=run)

@@ -26,6 +26,7 @@ from webapp.conversations.models import Conversation, Message
 from webapp.conversations.selectors import conversation_get
 from webapp.conversations.services import conversation_create, message_send
 from webapp.core.exceptions import ApplicationError
+from webapp.core.throttles import throttle_wait
 from webapp.mcp_server.tools import PAGE_PREFIX, READS
 from webapp.runs.models import Run
 from webapp.runs.services import run_create_for_action, run_create_for_tool_call
@@ -37,6 +38,12 @@ _session_conversations: dict[str, int] = {}
 
 class Refusal(Exception):
     """A call that cannot be done, with the reason the client's model should read."""
+
+
+def _throttle(user: Any, scope: str, what: str) -> None:
+    wait = throttle_wait(user=user, scope=scope)
+    if wait is not None:
+        raise Refusal(f"Too many {what} for now: try again in {wait:.0f} s.")
 
 
 def conversation_for_client(
@@ -96,10 +103,12 @@ def _stored_upload(conversation: Conversation, arguments: dict[str, Any]) -> dic
 
 
 @transaction.atomic
-def call_start(*, conversation: Conversation, name: str, arguments: dict[str, Any]) -> Run:
+def call_start(*, conversation: Conversation, name: str, arguments: dict[str, Any], user: User) -> Run:
     """Queue the run that does one tool call (a browser action, a read, or a tool of the page)."""
+    page_tool = name.startswith(PAGE_PREFIX)
+    _throttle(user, "tool_calls" if page_tool else "actions", "tool calls" if page_tool else "actions")
     try:
-        if name.startswith(PAGE_PREFIX):
+        if page_tool:
             tool = name.removeprefix(PAGE_PREFIX)
             listing = browser_session_tools(conversation=conversation)
             offered = {t["name"] for t in listing.get("tools") or [] if not t.get("shadowed")}
@@ -122,6 +131,7 @@ def call_start(*, conversation: Conversation, name: str, arguments: dict[str, An
 
 @transaction.atomic
 def task_start(*, conversation: Conversation, task: str, user: User) -> Run:
+    _throttle(user, "runs", "tasks")
     try:
         _, run = message_send(conversation=conversation, content=task, author=user)
     except ApplicationError as exc:
