@@ -59,6 +59,10 @@ async def page_screenshot(session: Session) -> bytes | None:
 
 
 async def manual_action(run: Run, session: Session, sink: WorkerSink) -> None:
+    if run.metadata.get("source") == "mcp":
+        # An MCP client is a program, like the agent: it waits while a person holds the browser (the person's own
+        # actions by hand do not).
+        await sink.checkpoint()
     if run.kind == Run.Kind.TOOL:
         await manual_tool_call(run, session, sink)
         return

@@ -30,6 +30,7 @@ from tests.support.waiting import eventually
 from webapp.accounts.services import api_token_rotate
 from webapp.conversations.models import Conversation
 from webapp.runs.models import Run, Step
+from webapp.sharing import control
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -191,11 +192,36 @@ async def test_stopping_the_run_in_the_dashboard_ends_the_pending_call(web_serve
             running.extend([found] if found else [])
             return bool(running)
 
-        while not await started():
-            assert not call.done(), call.result()
-            await asyncio.sleep(0.1)
+        async with asyncio.timeout(20):
+            while not await started():
+                assert not call.done(), call.result()
+                await asyncio.sleep(0.1)
         stopped = await sync_to_async(_stop_in_dashboard)(user, running[0])
         assert stopped in (200, 202)
         result = await asyncio.wait_for(call, 30)
     assert result.is_error
     assert text_of(result) == "Stopped by the user."
+
+
+def _notices(conversation_id: int) -> list[str]:
+    return list(
+        Step.objects.filter(run__conversation_id=conversation_id, action="notice").values_list("observation", flat=True)
+    )
+
+
+async def test_a_call_waits_while_a_person_has_the_browser_and_goes_on_when_they_hand_it_back(web_server: str) -> None:
+    user = await sync_to_async(UserFactory)()
+    async with mcp_client(web_server, await token_for(user)) as client:
+        opened = await client.call_tool("navigate", {"url": f"{web_server}/demo/article/"})
+        conversation_id = _conversation_of(opened)
+        await sync_to_async(control.control_take)(conversation_id=conversation_id, user=user, access="owner")
+        call = asyncio.create_task(client.call_tool("scroll", {"direction": "down"}))
+        async with asyncio.timeout(20):
+            while not await sync_to_async(_notices)(conversation_id):
+                assert not call.done(), call.result()
+                await asyncio.sleep(0.1)
+        assert (await sync_to_async(_notices)(conversation_id))[0].startswith(f"Paused: {user.username} has taken over")
+        assert not call.done()
+        await sync_to_async(control.control_release)(conversation_id=conversation_id, user=user, access="owner")
+        result = await asyncio.wait_for(call, 30)
+    assert not result.is_error, text_of(result)

@@ -114,7 +114,7 @@ def call_start(*, conversation: Conversation, name: str, arguments: dict[str, An
             offered = {t["name"] for t in listing.get("tools") or [] if not t.get("shadowed")}
             if tool not in offered:
                 raise Refusal(f"The page open now offers no tool named {tool!r}; list the tools again.")
-            run = run_create_for_tool_call(conversation=conversation, name=tool, arguments=arguments)
+            run = run_create_for_tool_call(conversation=conversation, name=tool, arguments=arguments, source="mcp")
         else:
             if name == "upload_file":
                 arguments = _stored_upload(conversation, dict(arguments))
@@ -122,7 +122,7 @@ def call_start(*, conversation: Conversation, name: str, arguments: dict[str, An
                 invalid = validate_arguments(name, arguments)
                 if invalid is not None:
                     raise Refusal(f"{invalid.error}. {invalid.suggestion}".strip())
-            run = run_create_for_action(conversation=conversation, action=name, arguments=arguments)
+            run = run_create_for_action(conversation=conversation, action=name, arguments=arguments, source="mcp")
     except ApplicationError as exc:
         raise Refusal(exc.message) from exc
     Conversation.objects.filter(pk=conversation.pk).update(updated_at=timezone.now())

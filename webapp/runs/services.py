@@ -89,19 +89,20 @@ def run_create(*, conversation: Any, kind: str = Run.Kind.TURN, metadata: dict[s
 
 
 @transaction.atomic
-def run_create_for_action(*, conversation: Any, action: str, arguments: dict[str, Any]) -> Run:
-    """A browser action the user runs by hand; it waits its turn like a message does."""
+def run_create_for_action(*, conversation: Any, action: str, arguments: dict[str, Any], source: str = "") -> Run:
+    """A browser action the user runs by hand; it waits its turn like a message does. `source` "mcp": an MCP
+    client's call, which (like the agent) waits while a person holds the browser."""
     run_ensure_idle(conversation=conversation)
-    return run_create(
-        conversation=conversation, kind=Run.Kind.ACTION, metadata={"action": action, "arguments": arguments}
-    )
+    metadata = {"action": action, "arguments": arguments, **({"source": source} if source else {})}
+    return run_create(conversation=conversation, kind=Run.Kind.ACTION, metadata=metadata)
 
 
 @transaction.atomic
-def run_create_for_tool_call(*, conversation: Any, name: str, arguments: dict[str, Any]) -> Run:
-    """A WebMCP tool of the active tab called by hand from the Tool Inspector."""
+def run_create_for_tool_call(*, conversation: Any, name: str, arguments: dict[str, Any], source: str = "") -> Run:
+    """A WebMCP tool of the active tab called by hand from the Tool Inspector (or by an MCP client)."""
     run_ensure_idle(conversation=conversation)
-    return run_create(conversation=conversation, kind=Run.Kind.TOOL, metadata={"tool": name, "arguments": arguments})
+    metadata = {"tool": name, "arguments": arguments, **({"source": source} if source else {})}
+    return run_create(conversation=conversation, kind=Run.Kind.TOOL, metadata=metadata)
 
 
 @transaction.atomic
