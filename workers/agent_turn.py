@@ -13,7 +13,6 @@ from django.conf import settings
 from agents.config import AgentConfig
 from agents.llm import LLMClient, LLMError, NoModelConfiguredError
 from agents.loop import run_agent_turn
-from agents.safety import SafetyConfig
 from agents.shared_tabs import shared_tabs_message
 from agents.tools.base import Tool
 from agents.tools.content import content_tools
@@ -28,19 +27,9 @@ from webapp.memory.selectors import memory_for_user
 from webapp.runs.models import Run
 from webapp.runs.selectors import run_history
 from workers.limits import time_limits
+from workers.policy import safety_config
 from workers.sink import WorkerSink
 from workers.turns import finish
-
-
-def safety_config(conversation: Conversation) -> SafetyConfig:
-    return SafetyConfig(
-        confirm_mode="confirm" if conversation.confirm_mode == Conversation.ConfirmMode.CONFIRM else "auto",
-        allowed_domains=tuple(settings.HIVE_ALLOWED_DOMAINS),
-        denied_domains=tuple(settings.HIVE_DENIED_DOMAINS),
-        block_private_networks=True,
-        always_allowed_origins=tuple(settings.HIVE_OWN_ORIGINS),
-        allowed_addresses=tuple(settings.HIVE_EGRESS_ALLOW),
-    )
 
 
 @dataclass(slots=True)

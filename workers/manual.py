@@ -9,19 +9,27 @@ own agent.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 
 from channels.db import database_sync_to_async
+from django.conf import settings
 
-from browser_pool.actions import execute_action
+from agents.events import ConfirmationRequest
+from agents.safety import PageFacts, SafetyPolicy
+from agents.tools.base import SOURCE_BROWSER
+from agents.tools.browser import target_text
+from browser_pool.actions import ACTIONS, execute_action
 from browser_pool.errors import BrowserCrashedError
 from browser_pool.extract import extract_page
-from browser_pool.observe import ObservationError, observe
+from browser_pool.observe import ObservationError, get_summary, observe
 from browser_pool.session import Session
 from browser_pool.webmcp import call_tool
 from webapp.conversations.browser_selectors import conversation_uploads
+from webapp.conversations.models import Conversation
 from webapp.runs.models import Run, Step
+from workers.policy import safety_config
 from workers.sink import WorkerSink
 from workers.turns import finish
 from workers.webtools import RESULT_LIMIT_BYTES, TOOL_TIMEOUT_S
@@ -51,6 +59,47 @@ async def _get_content(session: Session, arguments: dict[str, object]) -> str:
 READS = {"observe": _observe, "get_content": _get_content}
 
 
+async def _page_facts(session: Session) -> PageFacts:
+    try:
+        summary = await get_summary(session.active_page)
+        return PageFacts(url=summary.url, text=summary.visible_text)
+    except Exception:
+        return PageFacts(url=session.active_page.url)
+
+
+async def policy_refusal(
+    run: Run, session: Session, sink: WorkerSink, step_id: int, name: str, arguments: dict[str, object], *,
+    source: str, read_only: bool,
+) -> str:  # fmt: skip
+    """For an MCP client's call, the agent's safety policy: "" when it may go ahead, else why not. A confirm-level
+    call asks in the dashboard (pending confirmation, as for the agent) and is refused without a yes in time."""
+    conversation = await database_sync_to_async(Conversation.objects.get)(pk=run.conversation_id)
+    policy = SafetyPolicy(safety_config(conversation))
+    page = await _page_facts(session)
+    decision = await policy.assess(
+        tool=name,
+        read_only=read_only,
+        source=source,
+        arguments=dict(arguments),
+        page=page,
+        target_text=lambda: target_text(session, dict(arguments)),
+    )
+    if decision.level == "block":
+        return f"Blocked by Hive's safety policy: {decision.reason}"
+    if decision.level != "confirm":
+        return ""
+    request = ConfirmationRequest(
+        step_id=step_id, action=name, arguments=dict(arguments), reason=decision.reason, url=page.url
+    )
+    try:
+        async with asyncio.timeout(settings.HIVE_CONFIRM_TIMEOUT_S + 30):
+            if await sink.confirm(request):
+                return ""
+    except TimeoutError:
+        pass
+    return f"Not done: it needs the user's yes ({decision.reason}), and they declined or did not answer in time."
+
+
 async def page_screenshot(session: Session) -> bytes | None:
     try:
         return await session.active_page.screenshot(type="jpeg", quality=SCREENSHOT_QUALITY, timeout=5_000)
@@ -73,6 +122,14 @@ async def manual_action(run: Run, session: Session, sink: WorkerSink) -> None:
         return
     step_id = await sink.step_started(kind=Step.Kind.ACTION, action=name, arguments=arguments)
     started = time.monotonic()
+    if run.metadata.get("source") == "mcp":
+        spec = ACTIONS.get(name)
+        refusal = await policy_refusal(
+            run, session, sink, step_id, name, arguments, source=SOURCE_BROWSER, read_only=bool(spec and spec.read_only)
+        )
+        if refusal:
+            await _refused(run, sink, step_id, refusal, started)
+            return
     uploads = await database_sync_to_async(conversation_uploads)(conversation_id=run.conversation_id)
     result = await execute_action(session, name, arguments, uploads=uploads)
     if not result.ok and await session.lost_within(1.0):
@@ -87,6 +144,12 @@ async def manual_action(run: Run, session: Session, sink: WorkerSink) -> None:
         screenshot=screenshot,
     )
     await finish(run.pk, Run.Status.SUCCEEDED if result.ok else Run.Status.FAILED, result.error)
+
+
+async def _refused(run: Run, sink: WorkerSink, step_id: int, refusal: str, started: float) -> None:
+    duration_ms = int((time.monotonic() - started) * 1000)
+    await sink.step_finished(step_id, ok=False, observation="", error=refusal, duration_ms=duration_ms)
+    await finish(run.pk, Run.Status.FAILED, refusal)
 
 
 async def manual_read(run: Run, session: Session, sink: WorkerSink, name: str, arguments: dict[str, object]) -> None:
@@ -118,6 +181,13 @@ async def manual_tool_call(run: Run, session: Session, sink: WorkerSink) -> None
     arguments = dict(run.metadata.get("arguments") or {})
     step_id = await sink.step_started(kind=Step.Kind.ACTION, action=f"tool:{name}", arguments=arguments)
     started = time.monotonic()
+    if run.metadata.get("source") == "mcp":
+        refusal = await policy_refusal(
+            run, session, sink, step_id, name, arguments, source="page", read_only=bool(run.metadata.get("read_only"))
+        )
+        if refusal:
+            await _refused(run, sink, step_id, refusal, started)
+            return
     result = await call_tool(
         session.active_page, name, arguments, timeout_s=TOOL_TIMEOUT_S, max_result_bytes=RESULT_LIMIT_BYTES
     )

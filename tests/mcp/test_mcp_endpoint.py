@@ -29,7 +29,7 @@ from tests.support.llm_server import Reply, ScriptedLLM
 from tests.support.waiting import eventually
 from webapp.accounts.services import api_token_rotate
 from webapp.conversations.models import Conversation
-from webapp.runs.models import Run, Step
+from webapp.runs.models import Confirmation, Run, Step
 from webapp.sharing import control
 
 pytestmark = [
@@ -47,9 +47,12 @@ async def token_for(user: Any) -> str:
 
 
 @asynccontextmanager
-async def mcp_client(url: str, token: str, *, mode: str = "auto", **headers: str) -> AsyncIterator[Client]:
+async def mcp_client(
+    url: str, token: str, *, mode: str = "auto", elicitation_callback: Any = None, **headers: str
+) -> AsyncIterator[Client]:
     http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}", **headers}, timeout=120)
-    async with http, Client(streamable_http_client(f"{url}/mcp", http_client=http), mode=mode) as client:  # type: ignore[arg-type]
+    transport = streamable_http_client(f"{url}/mcp", http_client=http)
+    async with http, Client(transport, mode=mode, elicitation_callback=elicitation_callback) as client:  # type: ignore[arg-type]
         yield client
 
 
@@ -225,3 +228,53 @@ async def test_a_call_waits_while_a_person_has_the_browser_and_goes_on_when_they
         await sync_to_async(control.control_release)(conversation_id=conversation_id, user=user, access="owner")
         result = await asyncio.wait_for(call, 30)
     assert not result.is_error, text_of(result)
+
+
+@pytest.mark.parametrize("approve", [True, False])
+async def test_a_confirm_level_call_asks_the_client_through_elicitation(web_server: str, approve: bool) -> None:
+    user = await sync_to_async(UserFactory)()
+    asked: list[str] = []
+
+    async def elicit(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        asked.append(params.message)
+        return types.ElicitResult(action="accept", content={"approve": approve})
+
+    async with mcp_client(web_server, await token_for(user), mode="legacy", elicitation_callback=elicit) as client:
+        await client.call_tool("navigate", {"url": f"{web_server}/demo/article/"})
+        result = await client.call_tool("execute_js", {"code": "return document.title.length"})
+    assert len(asked) == 1
+    assert "run JavaScript in the page" in asked[0]
+    if approve:
+        assert not result.is_error, text_of(result)
+        assert '"data"' in text_of(result)
+    else:
+        assert result.is_error
+        assert text_of(result).startswith("Not done: it needs the user's yes")
+
+
+def _pending_confirmation(user: Any) -> int | None:
+    return (
+        Confirmation.objects.filter(run__conversation__owner=user, status="pending")
+        .values_list("pk", flat=True)
+        .first()
+    )
+
+
+def _approve_in_dashboard(user: Any, confirmation_id: int) -> int:
+    answer = signed_in(user).post(f"/api/confirmations/{confirmation_id}/answer/", {"approve": True}, format="json")
+    return int(answer.status_code)
+
+
+async def test_a_client_that_cannot_be_asked_waits_for_the_yes_in_the_dashboard(web_server: str) -> None:
+    user = await sync_to_async(UserFactory)()
+    async with mcp_client(web_server, await token_for(user)) as client:
+        await client.call_tool("navigate", {"url": f"{web_server}/demo/article/"})
+        call = asyncio.create_task(client.call_tool("execute_js", {"code": "return 6 * 7"}))
+        async with asyncio.timeout(20):
+            while (pending := await sync_to_async(_pending_confirmation)(user)) is None:
+                assert not call.done(), call.result()
+                await asyncio.sleep(0.1)
+        assert await sync_to_async(_approve_in_dashboard)(user, pending) == 200
+        result = await asyncio.wait_for(call, 30)
+    assert not result.is_error, text_of(result)
+    assert "42" in text_of(result)

@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+import mcp_types as types
 import pytest
 from asgiref.sync import sync_to_async
 
@@ -118,7 +119,11 @@ async def test_an_mcp_client_cannot_reach_it_and_reads_why(
     from tests.mcp.test_mcp_endpoint import mcp_client, text_of, token_for
 
     user = await sync_to_async(UserFactory)()
-    async with mcp_client(web_server, await token_for(user)) as client:
+
+    async def approve(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        return types.ElicitResult(action="accept", content={"approve": True})
+
+    async with mcp_client(web_server, await token_for(user), mode="legacy", elicitation_callback=approve) as client:
         for url in (
             f"{internal.url}/",
             f"http://[::ffff:127.0.0.1]:{internal.port}/",
@@ -126,8 +131,9 @@ async def test_an_mcp_client_cannot_reach_it_and_reads_why(
         ):
             refused = await client.call_tool("navigate", {"url": url})
             assert refused.is_error
-            assert "Blocked by Hive's network firewall" in text_of(refused)
-        fine = await client.call_tool("navigate", {"url": f"{site}/subresources"})
+            # The safety policy says no before the browser tries; the firewall would refuse the connection anyway.
+            assert re.search(r"Blocked by Hive's (safety policy|network firewall)", text_of(refused)), text_of(refused)
+        fine = await client.call_tool("navigate", {"url": f"{site}/subresources"})  # the page reaches for it itself
         assert not fine.is_error, text_of(fine)
         leaked = await client.call_tool(
             "execute_js", {"code": f"return await fetch('{internal.url}/x').then(r => r.status)"}

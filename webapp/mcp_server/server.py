@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 from typing import Any
 from urllib.parse import parse_qs
@@ -66,6 +67,50 @@ async def _conversation(ctx: ServerRequestContext[Any, Any], *, create: bool) ->
     )
 
 
+class Asker:
+    """Asks the client's user, through MCP elicitation, the questions the safety policy asks in the dashboard: when
+    the client can be asked (the older handshake with a session, and the client declared elicitation). Otherwise,
+    or until they answer, the question waits in the dashboard, and no answer in time is a no."""
+
+    def __init__(self, ctx: ServerRequestContext[Any, Any], user: User) -> None:
+        self.ctx = ctx
+        self.user = user
+        self.pending: set[asyncio.Task[None]] = set()
+        capabilities = ctx.session.client_capabilities
+        self.can_ask = (
+            ctx.session.can_send_request and capabilities is not None and capabilities.elicitation is not None
+        )
+
+    async def __aenter__(self) -> Asker:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        for task in self.pending:
+            task.cancel()
+
+    def ask(self, confirmation: dict[str, Any]) -> None:
+        if self.can_ask:
+            task = asyncio.get_running_loop().create_task(self._ask(confirmation))
+            self.pending.add(task)
+            task.add_done_callback(self.pending.discard)
+
+    async def _ask(self, confirmation: dict[str, Any]) -> None:
+        question = f"Hive asks before it does this: {confirmation.get('reason')}. Allow {confirmation.get('action')}?"
+        schema = {
+            "type": "object",
+            "properties": {"approve": {"type": "boolean", "title": "Allow"}},
+            "required": ["approve"],
+        }
+        try:
+            answer = await self.ctx.session.elicit_form(question, schema)  # type: ignore[arg-type]
+        except Exception:
+            return  # the client could not ask after all: the question stays in the dashboard
+        approve = answer.action == "accept" and bool((answer.content or {}).get("approve"))
+        await database_sync_to_async(services.confirmation_decide)(
+            user=self.user, confirmation_id=int(confirmation["id"]), approve=approve
+        )
+
+
 def _error(text: str, conversation_id: int | None = None) -> types.CallToolResult:
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=text)],
@@ -96,11 +141,12 @@ async def call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolR
         conversation_id = conversation.pk
         if name == RUN_TASK:
             return await _run_task(ctx, conversation, arguments)
-        async with RunWatch(conversation_id) as watch:
+        user = _scope(ctx)["hive_user"]
+        async with RunWatch(conversation_id) as watch, Asker(ctx, user) as asker:
             run = await database_sync_to_async(services.call_start)(
-                conversation=conversation, name=name, arguments=arguments, user=_scope(ctx)["hive_user"]
+                conversation=conversation, name=name, arguments=arguments, user=user
             )
-            run = await watch.until_done(run.pk, timeout_s=settings.HIVE_MCP_CALL_TIMEOUT_S)
+            run = await watch.until_done(run.pk, on_confirmation=asker.ask, timeout_s=settings.HIVE_MCP_CALL_TIMEOUT_S)
         ok, text, picture = await database_sync_to_async(services.call_outcome)(run=run)
     except Refusal as exc:
         return _error(str(exc), conversation_id)

@@ -29,7 +29,8 @@ from webapp.core.exceptions import ApplicationError
 from webapp.core.throttles import throttle_wait
 from webapp.mcp_server.tools import PAGE_PREFIX, READS
 from webapp.runs.models import Run
-from webapp.runs.services import run_create_for_action, run_create_for_tool_call
+from webapp.runs.selectors import confirmation_get
+from webapp.runs.services import confirmation_answer, run_create_for_action, run_create_for_tool_call
 
 # The conversation an MCP session (the older handshake) works in, by session id. Sessions live in one web
 # process's memory, so this does too.
@@ -111,10 +112,13 @@ def call_start(*, conversation: Conversation, name: str, arguments: dict[str, An
         if page_tool:
             tool = name.removeprefix(PAGE_PREFIX)
             listing = browser_session_tools(conversation=conversation)
-            offered = {t["name"] for t in listing.get("tools") or [] if not t.get("shadowed")}
+            offered = {t["name"]: t for t in listing.get("tools") or [] if not t.get("shadowed")}
             if tool not in offered:
                 raise Refusal(f"The page open now offers no tool named {tool!r}; list the tools again.")
-            run = run_create_for_tool_call(conversation=conversation, name=tool, arguments=arguments, source="mcp")
+            read_only = bool((offered[tool].get("annotations") or {}).get("readOnlyHint"))
+            run = run_create_for_tool_call(
+                conversation=conversation, name=tool, arguments=arguments, source="mcp", read_only=read_only
+            )
         else:
             if name == "upload_file":
                 arguments = _stored_upload(conversation, dict(arguments))
@@ -169,3 +173,13 @@ def task_outcome(*, run: Run) -> tuple[bool, str]:
         return False, _stopped_reason(run)
     reply = run.messages.filter(role=Message.Role.ASSISTANT).order_by("-created_at", "-id").first()
     return True, reply.content if reply is not None else "Done."
+
+
+def confirmation_decide(*, user: User, confirmation_id: int, approve: bool) -> None:
+    """The client's user answered the question Hive asked through their MCP client; an answer already given in the
+    dashboard (or an expired question) stands."""
+    try:
+        confirmation = confirmation_get(user=user, confirmation_id=confirmation_id, need="controller")
+        confirmation_answer(confirmation=confirmation, user=user, approve=approve)
+    except (ApplicationError, Http404):
+        pass

@@ -21,6 +21,7 @@ from webapp.runs.services import run_abort
 RECHECK_S = 1.0
 
 StepListener = Callable[[dict[str, Any]], Awaitable[None]]
+EventListener = Callable[[dict[str, Any]], None]
 
 
 @database_sync_to_async
@@ -66,7 +67,14 @@ class RunWatch:
         event = message.get("event")
         return event if isinstance(event, dict) else None
 
-    async def until_done(self, run_id: int, *, on_step: StepListener | None = None, timeout_s: float) -> Run:
+    async def until_done(
+        self,
+        run_id: int,
+        *,
+        on_step: StepListener | None = None,
+        on_confirmation: EventListener | None = None,
+        timeout_s: float,
+    ) -> Run:
         """The run once it has ended. Cancelled (the client gave up) or out of time, the run is stopped."""
         try:
             async with asyncio.timeout(timeout_s):
@@ -81,6 +89,10 @@ class RunWatch:
                         step = event.get("step") or {}
                         if step.get("run") == run_id:
                             await on_step(step)
+                    elif kind == "confirmation.requested" and on_confirmation is not None:
+                        asked = event.get("confirmation") or {}
+                        if asked.get("run") == run_id:
+                            on_confirmation(asked)
                     elif kind == "run.updated":
                         changed = event.get("run") or {}
                         if changed.get("id") == run_id and changed.get("status") not in Run.ACTIVE:

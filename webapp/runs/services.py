@@ -98,10 +98,13 @@ def run_create_for_action(*, conversation: Any, action: str, arguments: dict[str
 
 
 @transaction.atomic
-def run_create_for_tool_call(*, conversation: Any, name: str, arguments: dict[str, Any], source: str = "") -> Run:
-    """A WebMCP tool of the active tab called by hand from the Tool Inspector (or by an MCP client)."""
+def run_create_for_tool_call(
+    *, conversation: Any, name: str, arguments: dict[str, Any], source: str = "", read_only: bool = False
+) -> Run:
+    """A WebMCP tool of the active tab called by hand from the Tool Inspector (or by an MCP client; `read_only` as
+    the tool declares it, for the safety policy)."""
     run_ensure_idle(conversation=conversation)
-    metadata = {"tool": name, "arguments": arguments, **({"source": source} if source else {})}
+    metadata = {"tool": name, "arguments": arguments, **({"source": source, "read_only": read_only} if source else {})}
     return run_create(conversation=conversation, kind=Run.Kind.TOOL, metadata=metadata)
 
 
