@@ -48,11 +48,22 @@ async def token_for(user: Any) -> str:
 
 @asynccontextmanager
 async def mcp_client(
-    url: str, token: str, *, mode: str = "auto", elicitation_callback: Any = None, **headers: str
+    url: str,
+    token: str,
+    *,
+    mode: str = "auto",
+    elicitation_callback: Any = None,
+    message_handler: Any = None,
+    **headers: str,
 ) -> AsyncIterator[Client]:
     http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}", **headers}, timeout=120)
     transport = streamable_http_client(f"{url}/mcp", http_client=http)
-    async with http, Client(transport, mode=mode, elicitation_callback=elicitation_callback) as client:  # type: ignore[arg-type]
+    async with (
+        http,
+        Client(
+            transport, mode=mode, elicitation_callback=elicitation_callback, message_handler=message_handler
+        ) as client,
+    ):  # type: ignore[arg-type]
         yield client
 
 
@@ -278,3 +289,19 @@ async def test_a_client_that_cannot_be_asked_waits_for_the_yes_in_the_dashboard(
         result = await asyncio.wait_for(call, 30)
     assert not result.is_error, text_of(result)
     assert "42" in text_of(result)
+
+
+async def test_a_session_is_told_when_the_pages_tools_change(web_server: str) -> None:
+    user = await sync_to_async(UserFactory)()
+    changed = asyncio.Event()
+
+    async def on_message(message: Any) -> None:
+        if isinstance(message, types.ToolListChangedNotification):
+            changed.set()
+
+    async with mcp_client(web_server, await token_for(user), mode="legacy", message_handler=on_message) as client:
+        assert not any(t.name.startswith("page_") for t in (await client.list_tools()).tools)
+        await client.call_tool("navigate", {"url": f"{web_server}/demo/flights/"})
+        await asyncio.wait_for(changed.wait(), 20)
+        names = {tool.name for tool in (await client.list_tools()).tools}
+        assert {"page_searchFlights", "page_setFilters", "page_listFlights"} <= names

@@ -12,9 +12,11 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.contrib.auth.models import User
 from mcp.server.context import ServerRequestContext
-from mcp.server.lowlevel import Server
+from mcp.server.lowlevel import NotificationOptions, Server
+from mcp.server.models import InitializationOptions
 
 from webapp.mcp_server import services
+from webapp.mcp_server.notify import watchers
 from webapp.mcp_server.services import Refusal
 from webapp.mcp_server.tools import FIXED_NAMES, PAGE_PREFIX, RUN_TASK, fixed_tools, page_tools
 from webapp.mcp_server.waiting import RunWatch
@@ -139,6 +141,9 @@ async def call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolR
     try:
         conversation = await _conversation(ctx, create=True)
         conversation_id = conversation.pk
+        session_id = _header(_scope(ctx), SESSION_HEADER)
+        if session_id is not None:
+            watchers.called(session_id, conversation_id, ctx.session)
         if name == RUN_TASK:
             return await _run_task(ctx, conversation, arguments)
         user = _scope(ctx)["hive_user"]
@@ -186,8 +191,22 @@ async def _run_task(
     )
 
 
+class HiveServer(Server[Any]):
+    """Sessions of the older handshake are told when the page's tools change (`notify.py`)."""
+
+    def create_initialization_options(
+        self,
+        notification_options: NotificationOptions | None = None,
+        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+        extensions: dict[str, dict[str, Any]] | None = None,
+    ) -> InitializationOptions:
+        return super().create_initialization_options(
+            notification_options or NotificationOptions(tools_changed=True), experimental_capabilities, extensions
+        )
+
+
 def build_server() -> Server[Any]:
-    return Server(
+    return HiveServer(
         "hive",
         version="1",
         title="Hive",
