@@ -44,8 +44,10 @@ class EventSink(Protocol):
         error: str = "",
         duration_ms: int | None = None,
         screenshot: bytes | None = None,
+        target: dict[str, Any] | None = None,
     ) -> None:
-        """The step ended: its observation (what the model was told), or its error, and a JPEG screenshot."""
+        """The step ended: its observation (what the model was told), or its error, and a JPEG screenshot; for an
+        action aimed at an element, the record of that element (browser_pool.replay)."""
 
     async def model_call(self, *, request: dict[str, Any], response: dict[str, Any], duration_ms: int) -> None:
         """The exact payload sent to the model and what came back (the run's debug log)."""

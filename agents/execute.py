@@ -89,6 +89,7 @@ async def run_call(state: TurnState, call: ToolCall) -> tuple[ToolResult, ToolOu
         error=output.error,
         duration_ms=int(_ms(started)),
         screenshot=image,
+        target=output.data.get("target"),
     )
     state.steps.append(StepRecord(call.name, output.ok, output.error))
     # Kept even for a model that cannot see it: a fallback model that can may take over (only the latest is sent).

@@ -38,6 +38,8 @@ class ActionResult:
     screenshot: bytes | None = None
     # Requests the network firewall refused while the action ran (what and why), e.g. an internal image.
     blocked: list[str] = field(default_factory=list)
+    # The element an index pointed at, recorded so a workflow can find it again (browser_pool.replay); not shown.
+    target: dict[str, Any] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"ok": self.ok, "action": self.action}

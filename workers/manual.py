@@ -142,6 +142,7 @@ async def manual_action(run: Run, session: Session, sink: WorkerSink) -> None:
         error=result.error,
         duration_ms=int((time.monotonic() - started) * 1000),
         screenshot=screenshot,
+        target=result.target,
     )
     await finish(run.pk, Run.Status.SUCCEEDED if result.ok else Run.Status.FAILED, result.error)
 

@@ -28,6 +28,7 @@ from workers.live import CommandChannel, Outbox, People, RunRegistry
 from workers.loop import LoopThread
 from workers.manual import manual_action
 from workers.reaper import reap_once
+from workers.replay import replay_workflow
 from workers.turns import RunContext, run_entry
 
 log = logging.getLogger(__name__)
@@ -81,6 +82,10 @@ class WorkerRuntime:
 
     def run_action(self, run_id: int, timeout: float) -> None:
         body = run_entry(self.context, run_id, manual_action, timeout_s=time_limits().action_s)
+        self.loop_thread.run(body, timeout)
+
+    def run_workflow(self, run_id: int, timeout: float) -> None:
+        body = run_entry(self.context, run_id, replay_workflow, timeout_s=time_limits().turn_cancel_s)
         self.loop_thread.run(body, timeout)
 
     def open_session(self, conversation_id: int, timeout: float) -> None:

@@ -105,6 +105,7 @@ class WorkerSink:
         error: str = "",
         duration_ms: int | None = None,
         screenshot: bytes | None = None,
+        target: dict[str, Any] | None = None,
     ) -> None:
         await database_sync_to_async(step_finish)(
             step_id=step_id,
@@ -113,6 +114,7 @@ class WorkerSink:
             error=error,
             duration_ms=duration_ms,
             screenshot=screenshot,
+            target=target,
         )
 
     async def model_call(self, *, request: dict[str, Any], response: dict[str, Any], duration_ms: int) -> None:

@@ -19,6 +19,11 @@ def run_action(run_id: int) -> None:
     runtime_get().run_action(run_id, timeout=time_limits().action_task_s)
 
 
+@app.task(name="workers.tasks.run_workflow", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def run_workflow(run_id: int) -> None:
+    runtime_get().run_workflow(run_id, timeout=time_limits().turn_task_s)
+
+
 @app.task(name="workers.tasks.open_session", ignore_result=True, time_limit=120)
 def open_session(conversation_id: int) -> None:
     runtime_get().open_session(conversation_id, timeout=60)

@@ -62,7 +62,7 @@ def _handler(spec: ActionSpec) -> ToolHandler:
             suggestion=result.suggestion,
             screenshot=result.screenshot,
             page_changed=spec.name not in OBSERVING_ACTIONS,
-            data={"navigated": result.navigated, "url": result.url},
+            data={"navigated": result.navigated, "url": result.url, "target": result.target},
         )
 
     return run

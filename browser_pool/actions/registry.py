@@ -23,6 +23,7 @@ from browser_pool.actions.errors import REFRESH_HINT, ActionError, explain_playw
 from browser_pool.actions.watch import PageWatch, prepare_script_stopper, stop_page_scripts, take_dialogs
 from browser_pool.net.proxy import BlockedRequest, listener_for
 from browser_pool.observe import ObservationError
+from browser_pool.replay import describe_target
 from browser_pool.types import ActionResult, TabControl, TabInfo
 
 Handler = Callable[[ActionContext, dict[str, Any]], Awaitable[Outcome]]
@@ -134,6 +135,8 @@ def _time_budget_s(name: str, args: dict[str, Any], timeout_ms: int) -> float:
     return budget
 
 
+# Actions whose index is only looked at: nothing to record for a replay.
+RECORDLESS_ACTIONS = frozenset({"get_element_details"})
 # Actions that load a page: when the firewall refuses that page itself, the action failed.
 NAVIGATING_ACTIONS = frozenset({"navigate", "open_tab", "refresh", "go_back", "go_forward", "click", "press_key"})
 
@@ -159,6 +162,8 @@ async def execute_action(
     blocked_before = firewall.blocked_count if firewall is not None else 0
     await prepare_script_stopper(active)
     result = ActionResult(ok=True, action=name)
+    if isinstance(args.get("index"), int) and name not in RECORDLESS_ACTIONS:
+        result.target = await describe_target(active, args["index"])
     watch.start()
     try:
         async with asyncio.timeout(_time_budget_s(name, args, timeout_ms)):

@@ -39,6 +39,7 @@ _CALL = f"([method, arg]) => (window[{MODEL_KEY}] || {PAGE_MODEL_SOURCE})[method
 _CHECK = f"(el) => (window[{MODEL_KEY}] || {PAGE_MODEL_SOURCE}).check(el)"
 _ELEMENT = f"(index) => window[{MODEL_KEY}].element(index)"
 _FRAME_OF = f"(index) => window[{MODEL_KEY}].frameOf(index)"
+_INDEX_OF = f"(el, base) => (window[{MODEL_KEY}] || {PAGE_MODEL_SOURCE}).indexOf(el, base)"
 # Run inside the element's own frame so Playwright's handle lives in that frame's context.
 _ELEMENT_FROM_FRAME = f"(index) => window.top[{MODEL_KEY}].element(index)"
 
@@ -120,6 +121,13 @@ async def target_info(page: Page, index: int) -> dict[str, Any]:
     if info["status"] != "ok":
         raise StaleElementError(index, info["status"])
     return info
+
+
+async def index_for(page: Page, handle: ElementHandle) -> int:
+    """The page model's index for an element of the page's top document found by other means."""
+    result = await handle.evaluate(_INDEX_OF, index_base(page))
+    _remember(page, result)
+    return int(result["index"])
 
 
 async def element_handle(page: Page, index: int, *, in_frame: bool) -> ElementHandle:

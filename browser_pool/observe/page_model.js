@@ -551,7 +551,13 @@
 
   // @include element_details.js
 
-  const api = { summary, elements, details, target, element, frameOf, check, next: () => state.next };
+  // The index of an element found another way (a workflow's recorded target), given one if it has none yet.
+  function indexOf(el, base) {
+    setBase(base);
+    return { index: register(el), next: state.next };
+  }
+
+  const api = { summary, elements, details, target, element, frameOf, check, indexOf, next: () => state.next };
   Object.defineProperty(window, KEY, { value: api, enumerable: false, configurable: false, writable: false });
   return api;
 })()

@@ -70,6 +70,7 @@ class RecordingSink:
         error: str = "",
         duration_ms: int | None = None,
         screenshot: bytes | None = None,
+        target: dict[str, Any] | None = None,
     ) -> None:
         step = self.steps[step_id - 1]
         step.finished, step.ok, step.observation, step.error = True, ok, observation, error

@@ -12,6 +12,7 @@ class Run(models.Model):
         TURN = "turn"
         ACTION = "action"
         TOOL = "tool"
+        WORKFLOW = "workflow"  # a saved workflow replayed without a model
 
     class Status(models.TextChoices):
         QUEUED = "queued"
@@ -83,6 +84,8 @@ class Step(models.Model):
     started_at = models.DateTimeField(auto_now_add=True)
     duration_ms = models.PositiveIntegerField(null=True, blank=True)
     screenshot = models.FileField(upload_to="screenshots/%Y/%m/%d/", blank=True)
+    # The element an action aimed at, as browser_pool.replay records it, so a workflow can find it again.
+    target = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["run", "index"]

@@ -27,7 +27,13 @@ log = logging.getLogger(__name__)
 
 RUN_TURN_TASK = "workers.tasks.run_turn"
 RUN_ACTION_TASK = "workers.tasks.run_action"
-TASK_OF_KIND = {Run.Kind.TURN: RUN_TURN_TASK, Run.Kind.ACTION: RUN_ACTION_TASK, Run.Kind.TOOL: RUN_ACTION_TASK}
+RUN_WORKFLOW_TASK = "workers.tasks.run_workflow"
+TASK_OF_KIND = {
+    Run.Kind.TURN: RUN_TURN_TASK,
+    Run.Kind.ACTION: RUN_ACTION_TASK,
+    Run.Kind.TOOL: RUN_ACTION_TASK,
+    Run.Kind.WORKFLOW: RUN_WORKFLOW_TASK,
+}
 QUEUE_POSITIONS_SHOWN = 20  # waiting runs told their new place when one starts; the rest see it on their next read
 BUSY_MESSAGE = "The agent is working in this browser right now. Wait for it or stop it."
 
@@ -239,9 +245,11 @@ def step_finish(
     error: str = "",
     duration_ms: int | None = None,
     screenshot: bytes | None = None,
+    target: dict[str, Any] | None = None,
 ) -> Step:
     step = Step.objects.select_related("run").get(pk=step_id)
     step.status = status
+    step.target = target or {}
     step.observation = observation
     step.error = error
     step.duration_ms = duration_ms

@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "webapp.skills",
     "webapp.sharing",
     "webapp.demo",
+    "webapp.workflows",
 ]
 
 MIDDLEWARE = [

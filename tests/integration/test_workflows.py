@@ -1,0 +1,148 @@
+"""Workflows through the whole stack: the agent signs up on a local form (the scripted model); the run is saved as a
+workflow whose typed values are parameters; the workflow replays with other values and no model call, also after
+the page was redesigned (ids and classes renamed, the button moved, a field added); on a page without the form it
+fails at the step, saying why."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.agents.support import calls_made, find_index, user_request
+from tests.factories import ConversationFactory
+from tests.integration.conftest import signed_in
+from tests.support.llm_server import Reply, ScriptedLLM
+from tests.support.processes import wait_until
+from tests.support.runs import act, observation
+from tests.support.static_server import serve_directory
+from webapp.runs.models import ModelCall, Run
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.slow,
+    pytest.mark.browser,
+    pytest.mark.usefixtures("celery_worker"),
+]
+
+PAGES = Path(__file__).resolve().parent / "pages" / "workflow"
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """The sign-up page, served from a folder the test can change between visits."""
+    shutil.copy(PAGES / "signup.html", tmp_path / "signup.html")
+    with serve_directory(tmp_path) as base:
+        yield base, tmp_path
+
+
+def _ended(run_id: int, seconds: float = 60) -> Run:
+    def done() -> bool:
+        return not Run.objects.get(pk=run_id).is_active
+
+    wait_until(done, seconds, "the run to end")
+    return Run.objects.get(pk=run_id)
+
+
+def _agent_signs_up(request: dict[str, Any]) -> Reply:
+    made = calls_made(request)
+    steps: list[tuple[str, Any]] = [
+        ("navigate", lambda: {"url": user_request(request).split()[-1]}),
+        ("get_elements", lambda: {}),
+        ("type", lambda: {"index": find_index(request, "Full name"), "text": "Ada Lovelace"}),
+        ("type", lambda: {"index": find_index(request, "Email"), "text": "ada@example.com"}),
+        ("select", lambda: {"index": find_index(request, "Plan"), "value": "pro"}),
+        (
+            "click",
+            lambda: {
+                "index": find_index(request, "Join"),
+            },
+        ),
+    ]
+    if len(made) < len(steps):
+        name, arguments = steps[len(made)]
+        return Reply(tool_calls=[{"name": name, "arguments": arguments()}])
+    return Reply(content="You are signed up.")
+
+
+def _replay(client: APIClient, workflow_id: int, **parameters: str) -> Run:
+    started = client.post(f"/api/workflows/{workflow_id}/runs/", {"parameters": parameters}, format="json")
+    assert started.status_code == 202, started.content
+    return _ended(started.json()["id"])
+
+
+def _result_text(client: APIClient, run: Run) -> str:
+    read = act(client, run.conversation_id, "execute_js", code="return document.getElementById('result').textContent")
+    return str(observation(read)["data"])
+
+
+def test_a_saved_run_replays_with_other_values_without_a_model_even_after_a_redesign(
+    llm: ScriptedLLM, site: tuple[str, Path]
+) -> None:
+    base, folder = site
+    llm.script(_agent_signs_up)
+    conversation = ConversationFactory()
+    client = signed_in(conversation.owner)
+    sent = client.post(
+        f"/api/conversations/{conversation.pk}/messages/",
+        {"content": f"Sign me up at {base}/signup.html"},
+        format="json",
+    )
+    assert sent.status_code == 201, sent.content
+    agent_run = _ended(sent.json()["run"]["id"])
+    assert agent_run.status == "succeeded", agent_run.error
+    assert "Welcome Ada Lovelace <ada@example.com> on the pro plan" in _result_text(client, agent_run)
+
+    saved = client.post(f"/api/runs/{agent_run.pk}/workflow/", {"name": "Join the club"}, format="json")
+    assert saved.status_code == 201, saved.content
+    workflow = saved.json()
+    assert [p["name"] for p in workflow["parameters"]] == ["fullname", "email", "plan"]
+    assert [p["default"] for p in workflow["parameters"]] == ["Ada Lovelace", "ada@example.com", "pro"]
+    assert [s["action"] for s in workflow["steps"]] == ["navigate", "type", "type", "select", "click"]
+    model_requests = len(llm.requests)
+
+    replayed = _replay(client, workflow["id"], fullname="Grace Hopper", email="grace@example.com", plan="free")
+    assert replayed.status == "succeeded", replayed.error
+    assert "Welcome Grace Hopper <grace@example.com> on the free plan" in _result_text(client, replayed)
+
+    (folder / "signup.html").write_text((PAGES / "signup_redesigned.html").read_text())
+    healed = _replay(client, workflow["id"], fullname="Alan Turing", email="alan@example.com")
+    assert healed.status == "succeeded", healed.error
+    assert "Welcome Alan Turing <alan@example.com> on the pro plan" in _result_text(client, healed)
+
+    assert len(llm.requests) == model_requests  # not one model call for the replays
+    assert not ModelCall.objects.filter(run__in=[replayed, healed]).exists()
+    assert replayed.prompt_tokens == healed.prompt_tokens == 0
+
+    (folder / "signup.html").write_text((PAGES / "signup_gone.html").read_text())
+    failed = _replay(client, workflow["id"])
+    assert failed.status == "failed"
+    assert failed.error.startswith('Step 2 of 5 (type "Full name"')
+    assert "its element is not on" in failed.error
+
+
+def test_bad_parameters_and_other_users_workflows_are_refused(llm: ScriptedLLM, site: tuple[str, Path]) -> None:
+    base, _ = site
+    llm.script(_agent_signs_up)
+    conversation = ConversationFactory()
+    client = signed_in(conversation.owner)
+    sent = client.post(
+        f"/api/conversations/{conversation.pk}/messages/",
+        {"content": f"Sign me up at {base}/signup.html"},
+        format="json",
+    )
+    run = _ended(sent.json()["run"]["id"])
+    workflow = client.post(f"/api/runs/{run.pk}/workflow/", {"name": "Join"}, format="json").json()
+
+    wrong = client.post(f"/api/workflows/{workflow['id']}/runs/", {"parameters": {"age": "7"}}, format="json")
+    assert wrong.status_code == 400
+    assert "Unknown parameter(s): age" in wrong.json()["detail"]
+    stranger = signed_in(ConversationFactory().owner)
+    assert stranger.get(f"/api/workflows/{workflow['id']}/").status_code == 404
+    assert stranger.post(f"/api/workflows/{workflow['id']}/runs/", {}, format="json").status_code == 404
+    assert stranger.post(f"/api/runs/{run.pk}/workflow/", {"name": "Mine"}, format="json").status_code == 404
+    assert stranger.get("/api/workflows/").json() == []

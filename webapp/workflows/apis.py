@@ -1,0 +1,98 @@
+"""Workflows over REST: save a run as one, list and read them, run one with parameters."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from webapp.conversations.selectors import conversation_get
+from webapp.core.throttles import WriteThrottle
+from webapp.runs.selectors import run_get
+from webapp.runs.serializers import RunOutput
+from webapp.workflows.models import Workflow
+from webapp.workflows.selectors import workflow_get, workflow_latest, workflow_list
+from webapp.workflows.services import workflow_run_start, workflow_save_from_run
+
+
+class WorkflowOutput(serializers.ModelSerializer[Workflow]):
+    version = serializers.SerializerMethodField()
+    parameters = serializers.SerializerMethodField()
+    steps = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Workflow
+        fields = ["id", "name", "description", "created_at", "updated_at", "version", "parameters", "steps"]
+
+    def get_version(self, obj: Workflow) -> int | None:
+        latest = workflow_latest(workflow=obj)
+        return latest.number if latest else None
+
+    def get_parameters(self, obj: Workflow) -> list[dict[str, Any]]:
+        latest = workflow_latest(workflow=obj)
+        return list(latest.parameters) if latest else []
+
+    def get_steps(self, obj: Workflow) -> list[dict[str, Any]]:
+        latest = workflow_latest(workflow=obj)
+        return [
+            {"action": s["action"], "arguments": s["arguments"], "intent": s.get("intent", ""), "url": s.get("url", "")}
+            for s in (latest.steps if latest else [])
+        ]
+
+
+class SaveInput(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+
+
+class RunSaveApi(APIView):
+    @extend_schema(request=SaveInput, responses={201: WorkflowOutput})
+    def post(self, request: Request, run_id: int) -> Response:
+        run = run_get(user=request.user, run_id=run_id, need="owner")
+        data = SaveInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        workflow = workflow_save_from_run(run=run, user=request.user, name=data.validated_data["name"])  # type: ignore[arg-type]
+        return Response(WorkflowOutput(workflow).data, status=status.HTTP_201_CREATED)
+
+
+class WorkflowListApi(APIView):
+    @extend_schema(responses={200: WorkflowOutput(many=True)})
+    def get(self, request: Request) -> Response:
+        return Response(WorkflowOutput(workflow_list(user=request.user), many=True).data)
+
+
+class WorkflowDetailApi(APIView):
+    @extend_schema(responses={200: WorkflowOutput})
+    def get(self, request: Request, workflow_id: int) -> Response:
+        return Response(WorkflowOutput(workflow_get(user=request.user, workflow_id=workflow_id)).data)
+
+
+class RunInput(serializers.Serializer):
+    parameters = serializers.DictField(child=serializers.CharField(allow_blank=True), required=False, default=dict)
+    conversation = serializers.IntegerField(required=False, help_text="Replay in this conversation's browser.")
+
+
+class WorkflowRunApi(APIView):
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "runs"
+
+    @extend_schema(request=RunInput, responses={202: RunOutput})
+    def post(self, request: Request, workflow_id: int) -> Response:
+        workflow = workflow_get(user=request.user, workflow_id=workflow_id)
+        data = RunInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        conversation = None
+        if "conversation" in data.validated_data:
+            conversation = conversation_get(
+                user=request.user, conversation_id=data.validated_data["conversation"], need="controller"
+            )
+        run = workflow_run_start(
+            workflow=workflow,
+            user=request.user,  # type: ignore[arg-type]
+            parameters=data.validated_data["parameters"],
+            conversation=conversation,
+        )
+        return Response(RunOutput(run).data, status=status.HTTP_202_ACCEPTED)

@@ -1,0 +1,41 @@
+"""Workflows: the actions of a run that worked, saved to be replayed without a model, with other inputs."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Workflow(models.Model):
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="workflows")
+    name = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class WorkflowVersion(models.Model):
+    """One saved list of steps. Each step: the action, its arguments (typed values as `{{parameter}}`), the
+    recorded target of the element it aimed at (browser_pool.replay), the address before it, and its intent."""
+
+    workflow = models.ForeignKey(Workflow, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    steps = models.JSONField(default=list)
+    # [{"name": "email", "type": "string", "default": "ada@example.com", "label": "Email"}]
+    parameters = models.JSONField(default=list)
+    source_run = models.ForeignKey("runs.Run", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    note = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["workflow", "-number"]
+        constraints = [models.UniqueConstraint(fields=["workflow", "number"], name="unique_workflow_version")]
+
+    def __str__(self) -> str:
+        return f"{self.workflow} v{self.number}"

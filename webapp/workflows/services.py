@@ -1,0 +1,149 @@
+"""Saving a run as a workflow, and starting a replay of it."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from rest_framework import status
+
+from browser_pool.actions import ACTIONS
+from webapp.conversations.models import Conversation
+from webapp.conversations.services import conversation_create
+from webapp.core.exceptions import ApplicationError
+from webapp.runs.models import Run, Step
+from webapp.runs.services import run_create, run_ensure_idle
+from webapp.workflows.models import Workflow, WorkflowVersion
+
+# Actions that only look: a replay does not need them.
+LOOKING = frozenset({"get_elements", "get_element_details", "screenshot", "list_tabs"})
+# The arguments of these actions that hold what the user typed or chose: they become parameters.
+TYPED = {"type": ("text",), "select": ("value", "label")}
+PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+
+
+def _parameter_name(target: dict[str, Any], taken: set[str]) -> str:
+    attributes = target.get("attributes") or {}
+    words = attributes.get("name") or target.get("name") or attributes.get("placeholder") or attributes.get("id")
+    base = re.sub(r"[^a-z0-9]+", "_", str(words or "value").lower()).strip("_")[:40] or "value"
+    if base[0].isdigit():
+        base = f"field_{base}"
+    name, n = base, 2
+    while name in taken:
+        name, n = f"{base}_{n}", n + 1
+    taken.add(name)
+    return name
+
+
+def _intent(step: Step, thought: str) -> str:
+    target = step.target or {}
+    aim = f' "{target.get("name")}"' if target.get("name") else ""
+    what = f"{step.action}{aim}"
+    return f"{what} — {thought}" if thought else what
+
+
+def steps_from_run(run: Run) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The replayable steps of a run and the parameters made of what was typed in it."""
+    steps: list[dict[str, Any]] = []
+    parameters: list[dict[str, Any]] = []
+    taken: set[str] = set()
+    thought = ""
+    for step in run.steps.order_by("index"):
+        if step.kind == Step.Kind.THOUGHT:
+            thought = step.observation.strip()[:300]
+            continue
+        if step.kind != Step.Kind.ACTION or step.status != Step.Status.SUCCEEDED:
+            continue
+        if step.action not in ACTIONS or step.action in LOOKING:
+            continue
+        arguments = {key: value for key, value in (step.arguments or {}).items() if key != "index"}
+        if "index" in (step.arguments or {}) and not step.target:
+            raise ApplicationError(
+                f"Step {step.index} ({step.action}) aimed at an element Hive could not record (inside a frame, or "
+                "gone before it was described); this run cannot be saved as a workflow."
+            )
+        for key in TYPED.get(step.action, ()):
+            if isinstance(arguments.get(key), str):
+                name = _parameter_name(step.target or {}, taken)
+                parameters.append(
+                    {
+                        "name": name,
+                        "type": "string",
+                        "default": arguments[key],
+                        "label": (step.target or {}).get("name", ""),
+                    }
+                )
+                arguments[key] = "{{" + name + "}}"
+        steps.append(
+            {
+                "action": step.action,
+                "arguments": arguments,
+                "target": step.target or {},
+                "url": (step.target or {}).get("url", ""),
+                "intent": _intent(step, thought),
+            }
+        )
+        thought = ""
+    if not steps:
+        raise ApplicationError("This run did nothing a workflow could replay (no successful browser actions).")
+    return steps, parameters
+
+
+@transaction.atomic
+def workflow_save_from_run(*, run: Run, user: User, name: str) -> Workflow:
+    name = name.strip()
+    if not name:
+        raise ApplicationError("Give the workflow a name.")
+    if run.status != Run.Status.SUCCEEDED:
+        raise ApplicationError("Only a run that succeeded can be saved as a workflow.")
+    steps, parameters = steps_from_run(run)
+    workflow = Workflow.objects.create(owner=user, name=name[:200])
+    WorkflowVersion.objects.create(workflow=workflow, number=1, steps=steps, parameters=parameters, source_run=run,
+                                   note=f"Saved from run {run.pk}")  # fmt: skip
+    return workflow
+
+
+def parameters_resolve(version: WorkflowVersion, given: dict[str, Any]) -> dict[str, str]:
+    """The values a replay uses: the given ones over the defaults; unknown names are refused."""
+    known = {p["name"]: p for p in version.parameters}
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        raise ApplicationError(
+            f"Unknown parameter(s): {', '.join(unknown)}. This workflow takes: {', '.join(known) or 'none'}."
+        )
+    values = {name: str(p.get("default", "")) for name, p in known.items()}
+    for name, value in given.items():
+        if not isinstance(value, str | int | float | bool):
+            raise ApplicationError(f"The parameter {name} must be text.")
+        values[name] = str(value)
+    return values
+
+
+@transaction.atomic
+def workflow_run_start(
+    *, workflow: Workflow, user: User, parameters: dict[str, Any], conversation: Conversation | None = None
+) -> Run:
+    """Queue a replay of the workflow's latest version, in the given conversation or a new one."""
+    version = workflow.versions.order_by("-number").first()
+    if version is None:
+        raise ApplicationError("This workflow has no steps.", status_code=status.HTTP_409_CONFLICT)
+    values = parameters_resolve(version, parameters)
+    if conversation is None:
+        conversation = conversation_create(owner=user, title=f"Workflow: {workflow.name}"[:200])
+    conversation = Conversation.objects.select_for_update().get(pk=conversation.pk)
+    run_ensure_idle(conversation=conversation)
+    metadata = {"workflow": workflow.pk, "version": version.number, "version_id": version.pk, "parameters": values}
+    return run_create(conversation=conversation, kind=Run.Kind.WORKFLOW, metadata=metadata)
+
+
+def fill(arguments: dict[str, Any], values: dict[str, str]) -> dict[str, Any]:
+    """Arguments with `{{name}}` replaced by the parameter's value."""
+
+    def one(value: Any) -> Any:
+        if isinstance(value, str):
+            return PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), value)
+        return value
+
+    return {key: one(value) for key, value in arguments.items()}

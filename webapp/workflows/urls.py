@@ -1,0 +1,10 @@
+from django.urls import path
+
+from webapp.workflows import apis
+
+urlpatterns = [
+    path("runs/<int:run_id>/workflow/", apis.RunSaveApi.as_view(), name="run-save-workflow"),
+    path("workflows/", apis.WorkflowListApi.as_view(), name="workflow-list"),
+    path("workflows/<int:workflow_id>/", apis.WorkflowDetailApi.as_view(), name="workflow-detail"),
+    path("workflows/<int:workflow_id>/runs/", apis.WorkflowRunApi.as_view(), name="workflow-run"),
+]
