@@ -34,8 +34,10 @@ from webapp.accounts.services import api_token_rotate
 from webapp.conversations.models import Conversation
 from webapp.runs.models import Confirmation, Run, Step
 from webapp.sharing import control
+from webapp.workflows.models import Workflow, WorkflowVersion
 
 UPLOAD_PAGES = Path(__file__).resolve().parents[1] / "browser_pool" / "page" / "pages"
+WORKFLOW_PAGES = Path(__file__).resolve().parents[1] / "integration" / "pages" / "workflow"
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -326,3 +328,62 @@ async def test_a_file_sent_as_bytes_is_put_into_the_pages_file_input(web_server:
     assert "got note.txt:11" in text_of(seen)
     assert bad.is_error
     assert text_of(bad) == "data_base64 is not valid base64."
+
+
+def _handmade_workflow(user: Any, url: str) -> int:
+    """Steps as an owner could write them: targets by name and role only, no recorded selector."""
+    workflow = Workflow.objects.create(owner=user, name="Join the club")
+    WorkflowVersion.objects.create(
+        workflow=workflow,
+        number=1,
+        parameters=[{"name": "fullname", "type": "string", "default": "Ada", "label": "Full name"}],
+        steps=[
+            {"action": "navigate", "arguments": {"url": url}, "target": {}, "intent": "open the form"},
+            {
+                "action": "type",
+                "arguments": {"text": "{{fullname}}"},
+                "target": {"tag": "input", "role": "textbox", "name": "Full name", "attributes": {"name": "fullname"}},
+                "intent": "type the name",
+            },
+            {
+                "action": "click",
+                "arguments": {},
+                "target": {"tag": "button", "role": "button", "name": "Join", "attributes": {}},
+                "intent": "join",
+            },
+        ],
+    )
+    return workflow.pk
+
+
+async def test_a_client_lists_and_runs_a_workflow_with_its_parameters(web_server: str) -> None:
+    user = await sync_to_async(UserFactory)()
+    with serve_directory(WORKFLOW_PAGES) as pages:
+        workflow_id = await sync_to_async(_handmade_workflow)(user, f"{pages}/signup.html")
+        async with mcp_client(web_server, await token_for(user)) as client:
+            listed = json.loads(text_of(await client.call_tool("list_workflows", {})))
+            assert listed == [
+                {
+                    "id": workflow_id,
+                    "name": "Join the club",
+                    "parameters": [{"name": "fullname", "type": "string", "default": "Ada", "label": "Full name"}],
+                }
+            ]
+            heard: list[str] = []
+
+            async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+                heard.append(message or "")
+
+            ran = await client.call_tool(
+                "run_workflow",
+                {"workflow": workflow_id, "parameters": {"fullname": "Grace"}},
+                progress_callback=on_progress,
+            )
+            assert not ran.is_error, text_of(ran)
+            assert text_of(ran).startswith("Replayed 3 steps without a model.")
+            assert heard == ["Step 1: navigate", "Step 2: type", "Step 3: click"]
+            page = await client.call_tool("observe", {})
+            assert "Welcome Grace <> on the free plan" in text_of(page)
+            unknown = await client.call_tool("run_workflow", {"workflow": workflow_id + 1000})
+            assert unknown.is_error
+            assert "You have no workflow" in text_of(unknown)

@@ -18,7 +18,15 @@ from mcp.server.models import InitializationOptions
 from webapp.mcp_server import services
 from webapp.mcp_server.notify import watchers
 from webapp.mcp_server.services import Refusal
-from webapp.mcp_server.tools import FIXED_NAMES, PAGE_PREFIX, RUN_TASK, fixed_tools, page_tools
+from webapp.mcp_server.tools import (
+    FIXED_NAMES,
+    LIST_WORKFLOWS,
+    PAGE_PREFIX,
+    RUN_TASK,
+    RUN_WORKFLOW,
+    fixed_tools,
+    page_tools,
+)
 from webapp.mcp_server.waiting import RunWatch
 
 CONVERSATION_HEADER = "hive-conversation"
@@ -146,6 +154,11 @@ async def call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolR
             watchers.called(session_id, conversation_id, ctx.session)
         if name == RUN_TASK:
             return await _run_task(ctx, conversation, arguments)
+        if name == LIST_WORKFLOWS:
+            listed = await database_sync_to_async(services.workflows_listed)(user=_scope(ctx)["hive_user"])
+            return types.CallToolResult(content=[types.TextContent(type="text", text=listed)])
+        if name == RUN_WORKFLOW:
+            return await _run_workflow(ctx, conversation, arguments)
         user = _scope(ctx)["hive_user"]
         async with RunWatch(conversation_id) as watch, Asker(ctx, user) as asker:
             run = await database_sync_to_async(services.call_start)(
@@ -203,6 +216,31 @@ class HiveServer(Server[Any]):
         return super().create_initialization_options(
             notification_options or NotificationOptions(tools_changed=True), experimental_capabilities, extensions
         )
+
+
+async def _run_workflow(
+    ctx: ServerRequestContext[Any, Any], conversation: Any, arguments: dict[str, Any]
+) -> types.CallToolResult:
+    steps = 0
+
+    async def progress(step: dict[str, Any]) -> None:
+        nonlocal steps
+        if step.get("status") == "running":
+            steps += 1
+            await ctx.session.report_progress(steps, None, f"Step {steps}: {step.get('action')}")
+
+    user = _scope(ctx)["hive_user"]
+    async with RunWatch(conversation.pk) as watch:
+        run = await database_sync_to_async(services.workflow_start)(
+            user=user, conversation=conversation, arguments=arguments
+        )
+        run = await watch.until_done(run.pk, on_step=progress, timeout_s=settings.HIVE_MCP_TASK_TIMEOUT_S)
+    ok, text = await database_sync_to_async(services.workflow_outcome)(run=run)
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=text)],
+        is_error=not ok,
+        _meta={"hive/conversation": conversation.pk},
+    )
 
 
 def build_server() -> Server[Any]:

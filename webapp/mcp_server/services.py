@@ -31,6 +31,8 @@ from webapp.mcp_server.tools import PAGE_PREFIX, READS
 from webapp.runs.models import Run
 from webapp.runs.selectors import confirmation_get
 from webapp.runs.services import confirmation_answer, run_create_for_action, run_create_for_tool_call
+from webapp.workflows.selectors import workflow_get, workflow_latest, workflow_list
+from webapp.workflows.services import workflow_run_start
 
 # The conversation an MCP session (the older handshake) works in, by session id. Sessions live in one web
 # process's memory, so this does too.
@@ -183,3 +185,45 @@ def confirmation_decide(*, user: User, confirmation_id: int, approve: bool) -> N
         confirmation_answer(confirmation=confirmation, user=user, approve=approve)
     except (ApplicationError, Http404):
         pass
+
+
+def workflows_listed(*, user: User) -> str:
+    listed = [
+        {
+            "id": w.pk,
+            "name": w.name,
+            "parameters": list(latest.parameters) if (latest := workflow_latest(workflow=w)) else [],
+        }
+        for w in workflow_list(user=user)
+    ]
+    return json.dumps(listed, ensure_ascii=False)
+
+
+@transaction.atomic
+def workflow_start(*, user: User, conversation: Conversation, arguments: dict[str, Any]) -> Run:
+    _throttle(user, "runs", "runs")
+    workflow_id = arguments.get("workflow")
+    parameters = arguments.get("parameters") or {}
+    if not isinstance(workflow_id, int) or not isinstance(parameters, dict):
+        raise Refusal("run_workflow takes the workflow's id (from list_workflows) and its parameters as an object.")
+    try:
+        workflow = workflow_get(user=user, workflow_id=workflow_id)
+        return workflow_run_start(workflow=workflow, user=user, parameters=parameters, conversation=conversation)
+    except Http404 as exc:
+        raise Refusal(f"You have no workflow {workflow_id}; list_workflows shows yours.") from exc
+    except ApplicationError as exc:
+        raise Refusal(exc.message) from exc
+
+
+def workflow_outcome(*, run: Run) -> tuple[bool, str]:
+    if run.status != Run.Status.SUCCEEDED:
+        return False, _stopped_reason(run)
+    steps = run.steps.filter(kind="action").count()
+    last = run.steps.order_by("-index").first()
+    where = ""
+    if last is not None:
+        try:
+            where = json.loads(last.observation).get("url", "")
+        except (ValueError, AttributeError):
+            where = ""
+    return True, f"Replayed {steps} steps without a model." + (f" The page is now {where}." if where else "")

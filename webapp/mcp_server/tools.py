@@ -15,6 +15,8 @@ from browser_pool.actions import ACTIONS
 
 PAGE_PREFIX = "page_"
 RUN_TASK = "run_task"
+LIST_WORKFLOWS = "list_workflows"
+RUN_WORKFLOW = "run_workflow"
 
 _READS: dict[str, tuple[str, dict[str, Any]]] = {
     "observe": (
@@ -94,6 +96,33 @@ def fixed_tools() -> list[types.Tool]:
                 "call stops the agent."
             ),
             input_schema=_RUN_TASK_SCHEMA,
+            annotations=_annotations(read_only=False),
+        )
+    )
+    tools.append(
+        types.Tool(
+            name=LIST_WORKFLOWS,
+            description="Your saved workflows: id, name, and the parameters each takes (with their defaults).",
+            input_schema={"type": "object", "properties": {}, "additionalProperties": False},
+            annotations=_annotations(read_only=True),
+        )
+    )
+    tools.append(
+        types.Tool(
+            name=RUN_WORKFLOW,
+            description=(
+                "Replay a saved workflow in this conversation's browser, without a model: fast, and the same way "
+                "each time. Parameters not given keep their defaults."
+            ),
+            input_schema={
+                "type": "object",
+                "properties": {
+                    "workflow": {"type": "integer", "description": "The workflow's id, from list_workflows."},
+                    "parameters": {"type": "object", "additionalProperties": {"type": "string"}},
+                },
+                "required": ["workflow"],
+                "additionalProperties": False,
+            },
             annotations=_annotations(read_only=False),
         )
     )
