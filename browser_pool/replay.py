@@ -75,7 +75,12 @@ class Found:
 
 _AGREE = """(el, want) => {
   const clean = (s) => (s || "").replace(/\\s+/g, " ").trim().toLowerCase();
-  if (el.localName !== want.tag) return false;
+  // The same kind of control: the same tag, or the same role (a <button> that became <input type=submit>).
+  const inputRoles = {checkbox: "checkbox", radio: "radio", submit: "button", button: "button", reset: "button",
+    image: "button", search: "searchbox", number: "spinbutton", range: "slider"};
+  const roleOf = (e) => e.getAttribute("role") || (e.localName === "input" ? inputRoles[e.type] || "textbox" :
+    {a: "link", button: "button", select: "combobox", textarea: "textbox"}[e.localName] || "");
+  if (el.localName !== want.tag && !(want.role && roleOf(el) === want.role)) return false;
   for (const [key, value] of Object.entries(want.attributes || {})) {
     if (["type", "role"].includes(key)) continue;
     if (el.getAttribute(key) === value) return true;

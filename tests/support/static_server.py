@@ -11,6 +11,11 @@ from pathlib import Path
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
+    def end_headers(self) -> None:
+        # Tests change pages between visits (a redesigned form at the same address): the browser must not keep one.
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class names it so
         return
 
