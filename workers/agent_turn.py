@@ -26,8 +26,7 @@ from webapp.llm.selectors import models_for_conversation
 from webapp.memory.selectors import memory_for_user
 from webapp.runs.models import Run
 from webapp.runs.selectors import run_history
-from workers.limits import time_limits
-from workers.policy import safety_config
+from workers.policy import agent_config
 from workers.sink import WorkerSink
 from workers.turns import finish
 
@@ -88,18 +87,7 @@ async def agent_turn(run: Run, session: Session, sink: WorkerSink) -> None:
     except NoModelConfiguredError as exc:
         await finish(run.pk, Run.Status.FAILED, str(exc))
         return
-    limits = time_limits()
-    config = AgentConfig(
-        model=model,
-        fallback_model=fallback,
-        max_tool_calls=settings.HIVE_AGENT_MAX_TOOL_CALLS,
-        tool_timeout_s=limits.tool_call_s,
-        turn_timeout_s=limits.turn_s,  # the agent ends the turn itself before the worker has to cancel it
-        loop_repeat_limit=settings.HIVE_AGENT_LOOP_LIMIT,
-        confirm_timeout_s=settings.HIVE_CONFIRM_TIMEOUT_S + 30,
-        show_reasoning=conversation.show_reasoning,
-        safety=safety_config(conversation),
-    )
+    config = agent_config(conversation, model, fallback)
     context = shared_tabs_message(inputs.shared)
     web_tools = sink.web_tools
 

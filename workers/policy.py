@@ -1,11 +1,16 @@
-"""The safety policy's configuration for a conversation: the agent's turns and an MCP client's calls use the same."""
+"""How the agent is set up for a conversation: its safety policy and its limits. Agent turns, MCP calls and the
+healing of a workflow's step use the same."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 
+from agents.config import AgentConfig
 from agents.safety import SafetyConfig
 from webapp.conversations.models import Conversation
+from workers.limits import time_limits
 
 
 def safety_config(conversation: Conversation) -> SafetyConfig:
@@ -16,4 +21,21 @@ def safety_config(conversation: Conversation) -> SafetyConfig:
         block_private_networks=True,
         always_allowed_origins=tuple(settings.HIVE_OWN_ORIGINS),
         allowed_addresses=tuple(settings.HIVE_EGRESS_ALLOW),
+    )
+
+
+def agent_config(
+    conversation: Conversation, model: Any, fallback: Any, *, max_tool_calls: int | None = None
+) -> AgentConfig:
+    limits = time_limits()
+    return AgentConfig(
+        model=model,
+        fallback_model=fallback,
+        max_tool_calls=max_tool_calls or settings.HIVE_AGENT_MAX_TOOL_CALLS,
+        tool_timeout_s=limits.tool_call_s,
+        turn_timeout_s=limits.turn_s,  # the agent ends the turn itself before the worker has to cancel it
+        loop_repeat_limit=settings.HIVE_AGENT_LOOP_LIMIT,
+        confirm_timeout_s=settings.HIVE_CONFIRM_TIMEOUT_S + 30,
+        show_reasoning=conversation.show_reasoning,
+        safety=safety_config(conversation),
     )

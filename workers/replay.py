@@ -1,9 +1,13 @@
-"""Replaying a saved workflow in a conversation's browser, without a model.
+"""Replaying a saved workflow in a conversation's browser, without a model while the page allows it.
 
 Each recorded step is found again on the page as it is now (browser_pool.replay: the recorded selector, stable
 attributes, role and name, label, text, XPath, in that order, accepting only an element that agrees with the
-record) and done with its parameters filled in, recorded as a step with a screenshot like any other. A step whose
-element cannot be found, or whose action fails, ends the replay with the step, the reason and the page as it was.
+record) and done with its parameters filled in, recorded as a step with a screenshot like any other.
+
+A step whose element cannot be found, or whose action fails, is healed: the agent (the conversation's model) gets
+the step's intent, the parameters and the page as it is, and does that one step; the replay goes on after it. The
+steps the agent took replace the broken one in a new version of the workflow, so the next replay needs no model.
+When healing fails (no model configured, or the agent says it cannot), the replay fails with the step and why.
 """
 
 from __future__ import annotations
@@ -11,25 +15,54 @@ from __future__ import annotations
 import contextlib
 import json
 import time
+from dataclasses import dataclass
 
 from channels.db import database_sync_to_async
 from playwright.async_api import Error as PlaywrightError
 
+from agents.llm import LLMError, NoModelConfiguredError
+from agents.loop import run_agent_turn
+from agents.tools.base import Tool
 from browser_pool.actions import execute_action
 from browser_pool.errors import BrowserCrashedError
 from browser_pool.replay import find_target
 from browser_pool.session import Session
 from webapp.conversations.browser_selectors import conversation_uploads
+from webapp.conversations.models import Conversation
+from webapp.llm.selectors import models_for_conversation
 from webapp.runs.models import Run, Step
 from webapp.workflows.models import WorkflowVersion
-from webapp.workflows.services import fill
+from webapp.workflows.services import fill, healed_steps, workflow_version_add
 from workers.manual import page_screenshot
+from workers.policy import agent_config
 from workers.sink import WorkerSink
 from workers.turns import finish
 
 # A page that is still loading after the previous step gets this long to show the next step's element.
 FIND_WAIT_S = 5.0
 FIND_POLL_S = 0.1
+# Tool calls the agent may make to heal one step.
+HEAL_MAX_TOOL_CALLS = 8
+CANNOT = "CANNOT:"
+HEAL_PROMPT = """A saved workflow is being replayed in this browser, and one of its steps no longer fits the page.
+
+Step {number} of {total}: {intent}
+Recorded action: {action} with {arguments}
+It aimed at: {target}
+Why it could not be replayed: {reason}
+The workflow's parameters: {values}
+
+Do what this one step was meant to do on the page as it is now (look at the page first: get_elements), and nothing
+after it: the replay goes on with the next step by itself. Then answer "done". If the step cannot be done on this
+page, do nothing and answer "{cannot} " followed by the reason."""
+
+
+@dataclass(slots=True)
+class Healing:
+    steps: list[dict[str, object]]
+    error: str = ""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
 
 
 async def _find(session: Session, target: dict[str, object]) -> tuple[int | None, str]:
@@ -47,41 +80,113 @@ async def _find(session: Session, target: dict[str, object]) -> tuple[int | None
         await page.wait_for_timeout(FIND_POLL_S * 1000)
 
 
+def _last_index(run_id: int) -> int:
+    return Step.objects.filter(run_id=run_id).order_by("-index").values_list("index", flat=True).first() or -1
+
+
+def _steps_after(run_id: int, index: int) -> list[Step]:
+    return list(Step.objects.filter(run_id=run_id, index__gt=index).order_by("index"))
+
+
+async def heal(
+    run: Run, session: Session, sink: WorkerSink, recorded: dict[str, object], values: dict[str, str], *,
+    number: int, total: int, reason: str,
+) -> Healing:  # fmt: skip
+    """The agent does the step the replay could not; its steps come back as the step's replacement."""
+    conversation = await database_sync_to_async(Conversation.objects.get)(pk=run.conversation_id)
+    try:
+        model, fallback = await database_sync_to_async(models_for_conversation)(
+            profile_id=conversation.model_profile_id
+        )
+    except NoModelConfiguredError as exc:
+        return Healing([], f"it needs healing, and no model is configured to heal it ({exc})")
+    config = agent_config(conversation, model, fallback, max_tool_calls=HEAL_MAX_TOOL_CALLS)
+    target = dict(recorded.get("target") or {})  # type: ignore[call-overload]
+    prompt = HEAL_PROMPT.format(
+        number=number, total=total, intent=recorded.get("intent") or recorded["action"], action=recorded["action"],
+        arguments=json.dumps(fill(dict(recorded.get("arguments") or {}), values), ensure_ascii=False),  # type: ignore[call-overload]
+        target=json.dumps({k: target.get(k) for k in ("tag", "role", "name", "attributes")}, ensure_ascii=False),
+        reason=reason, values=json.dumps(values, ensure_ascii=False), cannot=CANNOT,
+    )  # fmt: skip
+    before = await database_sync_to_async(_last_index)(run.pk)
+    web_tools = sink.web_tools
+
+    async def page_tools() -> list[Tool]:
+        return web_tools.agent_tools(run.conversation_id) if web_tools is not None else []
+
+    uploads = await database_sync_to_async(conversation_uploads)(conversation_id=run.conversation_id)
+    try:
+        result = await run_agent_turn(config=config, history=[("user", prompt)], tabs=session, sink=sink,
+                                      uploads=uploads, page_tools=page_tools)  # fmt: skip
+    except LLMError as exc:
+        return Healing([], f"healing it failed: {exc}")
+    tokens = {"prompt_tokens": result.usage.prompt_tokens, "completion_tokens": result.usage.completion_tokens}
+    if result.reply.strip().startswith(CANNOT):
+        return Healing([], "the agent could not heal it: " + result.reply.strip()[len(CANNOT) :].strip(), **tokens)
+    taken = await database_sync_to_async(_steps_after)(run.pk, before)
+    steps = healed_steps(taken, values, str(recorded.get("intent") or recorded["action"]))
+    if not steps:
+        return Healing([], "the agent did not do anything a replay could repeat", **tokens)
+    return Healing(steps, **tokens)  # type: ignore[arg-type]
+
+
 async def replay_workflow(run: Run, session: Session, sink: WorkerSink) -> None:
     version = await database_sync_to_async(WorkflowVersion.objects.get)(pk=run.metadata["version_id"])
     values = {str(k): str(v) for k, v in (run.metadata.get("parameters") or {}).items()}
     uploads = await database_sync_to_async(conversation_uploads)(conversation_id=run.conversation_id)
     total = len(version.steps)
+    kept: list[dict[str, object]] = []
+    healed: list[int] = []
+    tokens = [0, 0]
+
+    async def fail(error: str) -> None:
+        await finish(run.pk, Run.Status.FAILED, error, prompt=tokens[0], completion=tokens[1])
+
     for number, recorded in enumerate(version.steps, 1):
         action = str(recorded["action"])
         arguments = fill(dict(recorded.get("arguments") or {}), values)
         intent = recorded.get("intent") or action
         step_id = await sink.step_started(kind=Step.Kind.ACTION, action=action, arguments=arguments)
         started = time.monotonic()
+        problem = ""
         if recorded.get("target"):
             index, how = await _find(session, recorded["target"])
             if index is None:
-                error = f"Step {number} of {total} ({intent}): its element is not on {session.active_page.url}: {how}"
-                await sink.step_finished(
-                    step_id, ok=False, error=error, duration_ms=int((time.monotonic() - started) * 1000),
-                    screenshot=await page_screenshot(session),
-                )  # fmt: skip
-                await finish(run.pk, Run.Status.FAILED, error)
-                return
-            arguments = {**arguments, "index": index}
-        result = await execute_action(session, action, arguments, uploads=uploads)
-        if not result.ok and await session.lost_within(1.0):
-            raise BrowserCrashedError(session.lost_reason or "the browser crashed")
-        await sink.step_finished(
-            step_id,
-            ok=result.ok,
-            observation=json.dumps(result.as_dict(), ensure_ascii=False, default=str),
-            error=result.error,
-            duration_ms=int((time.monotonic() - started) * 1000),
-            screenshot=result.screenshot or await page_screenshot(session),
-            target=result.target,
-        )
-        if not result.ok:
-            await finish(run.pk, Run.Status.FAILED, f"Step {number} of {total} ({intent}) failed: {result.error}")
+                problem = f"its element is not on {session.active_page.url}: {how}"
+            else:
+                arguments = {**arguments, "index": index}
+        if not problem:
+            result = await execute_action(session, action, arguments, uploads=uploads)
+            if not result.ok and await session.lost_within(1.0):
+                raise BrowserCrashedError(session.lost_reason or "the browser crashed")
+            await sink.step_finished(
+                step_id,
+                ok=result.ok,
+                observation=json.dumps(result.as_dict(), ensure_ascii=False, default=str),
+                error=result.error,
+                duration_ms=int((time.monotonic() - started) * 1000),
+                screenshot=result.screenshot or await page_screenshot(session),
+                target=result.target,
+            )
+            if result.ok:
+                kept.append(recorded)
+                continue
+            problem = f"it failed: {result.error}"
+        else:
+            await sink.step_finished(
+                step_id, ok=False, error=f"Step {number} of {total} ({intent}): {problem}",
+                duration_ms=int((time.monotonic() - started) * 1000), screenshot=await page_screenshot(session),
+            )  # fmt: skip
+        await sink.notify(f"Step {number} ({intent}) no longer fits the page; the agent heals it.")
+        healing = await heal(run, session, sink, recorded, values, number=number, total=total, reason=problem)
+        tokens[0] += healing.prompt_tokens
+        tokens[1] += healing.completion_tokens
+        if healing.error:
+            await fail(f"Step {number} of {total} ({intent}): {problem}; {healing.error}")
             return
-    await finish(run.pk, Run.Status.SUCCEEDED)
+        kept.extend(healing.steps)
+        healed.append(number)
+    if healed:
+        note = f"Healed step{'s' if len(healed) > 1 else ''} {', '.join(map(str, healed))} in run {run.pk}"
+        await database_sync_to_async(workflow_version_add)(version=version, steps=kept, note=note)  # type: ignore[arg-type]
+    await finish(run.pk, Run.Status.SUCCEEDED, prompt=tokens[0], completion=tokens[1])

@@ -5,6 +5,8 @@ fails at the step, saying why."""
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -48,7 +50,23 @@ def _ended(run_id: int, seconds: float = 60) -> Run:
     return Run.objects.get(pk=run_id)
 
 
+def _heals(request: dict[str, Any]) -> Reply:
+    """The agent asked to heal one step: it looks at the page, types the name where the page now asks for it."""
+    if not calls_made(request):
+        return Reply(tool_calls=[{"name": "get_elements", "arguments": {}}])
+    if len(calls_made(request)) > 1:
+        return Reply(content="done")
+    values = json.loads(re.search(r"The workflow's parameters: (\{.*\})", user_request(request)).group(1))  # type: ignore[union-attr]
+    try:
+        index = find_index(request, "Your name")
+    except AssertionError:
+        return Reply(content="CANNOT: there is no name field on this page")
+    return Reply(tool_calls=[{"name": "type", "arguments": {"index": index, "text": values["fullname"]}}])
+
+
 def _agent_signs_up(request: dict[str, Any]) -> Reply:
+    if "no longer fits the page" in user_request(request):
+        return _heals(request)
     made = calls_made(request)
     steps: list[tuple[str, Any]] = [
         ("navigate", lambda: {"url": user_request(request).split()[-1]}),
@@ -118,11 +136,47 @@ def test_a_saved_run_replays_with_other_values_without_a_model_even_after_a_rede
     assert not ModelCall.objects.filter(run__in=[replayed, healed]).exists()
     assert replayed.prompt_tokens == healed.prompt_tokens == 0
 
+
+def test_a_step_that_no_longer_fits_is_healed_by_the_agent_and_the_next_replay_needs_no_model(
+    llm: ScriptedLLM, site: tuple[str, Path]
+) -> None:
+    base, folder = site
+    llm.script(_agent_signs_up)
+    conversation = ConversationFactory()
+    client = signed_in(conversation.owner)
+    sent = client.post(
+        f"/api/conversations/{conversation.pk}/messages/",
+        {"content": f"Sign me up at {base}/signup.html"},
+        format="json",
+    )
+    agent_run = _ended(sent.json()["run"]["id"])
+    workflow = client.post(f"/api/runs/{agent_run.pk}/workflow/", {"name": "Join"}, format="json").json()
+
+    # The name field is now "Your name", named and identified differently: nothing recorded finds it.
+    (folder / "signup.html").write_text((PAGES / "signup_relabelled.html").read_text())
+    before = len(llm.requests)
+    healed = _replay(client, workflow["id"], fullname="Grace Hopper", email="grace@example.com")
+    assert healed.status == "succeeded", healed.error
+    assert "Welcome Grace Hopper <grace@example.com> on the pro plan" in _result_text(client, healed)
+    assert len(llm.requests) > before
+    assert healed.prompt_tokens > 0
+    versions = client.get(f"/api/workflows/{workflow['id']}/").json()
+    assert versions["version"] == 2
+    assert versions["steps"][1]["action"] == "type"
+    assert versions["steps"][1]["arguments"] == {"text": "{{fullname}}"}
+
+    before = len(llm.requests)
+    again = _replay(client, workflow["id"], fullname="Alan Turing", email="alan@example.com")
+    assert again.status == "succeeded", again.error
+    assert "Welcome Alan Turing <alan@example.com> on the pro plan" in _result_text(client, again)
+    assert len(llm.requests) == before  # the healed version replays without the model
+
     (folder / "signup.html").write_text((PAGES / "signup_gone.html").read_text())
     failed = _replay(client, workflow["id"])
     assert failed.status == "failed"
-    assert failed.error.startswith('Step 2 of 5 (type "Full name"')
-    assert "its element is not on" in failed.error
+    assert failed.error.startswith('Step 2 of 5 (type "Your name"')
+    assert failed.error.endswith("the agent could not heal it: there is no name field on this page")
+    assert client.get(f"/api/workflows/{workflow['id']}/").json()["version"] == 2
 
 
 def test_bad_parameters_and_other_users_workflows_are_refused(llm: ScriptedLLM, site: tuple[str, Path]) -> None:

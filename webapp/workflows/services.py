@@ -37,6 +37,52 @@ def _parameter_name(target: dict[str, Any], taken: set[str]) -> str:
     return name
 
 
+def _replayable(step: Step) -> bool:
+    return (
+        step.kind == Step.Kind.ACTION
+        and step.status == Step.Status.SUCCEEDED
+        and step.action in ACTIONS
+        and step.action not in LOOKING
+    )
+
+
+def _recorded(step: Step, arguments: dict[str, Any], intent: str) -> dict[str, Any]:
+    return {
+        "action": step.action,
+        "arguments": arguments,
+        "target": step.target or {},
+        "url": (step.target or {}).get("url", ""),
+        "intent": intent,
+    }
+
+
+def healed_steps(steps: list[Step], values: dict[str, str], intent: str) -> list[dict[str, Any]]:
+    """What the agent did to get a step done, as steps to replay next time: a value it typed that is a parameter's
+    value becomes that parameter again."""
+    out = []
+    by_value = {value: name for name, value in values.items() if value}
+    for step in steps:
+        if not _replayable(step) or ("index" in (step.arguments or {}) and not step.target):
+            continue
+        arguments = {key: value for key, value in (step.arguments or {}).items() if key != "index"}
+        for key in TYPED.get(step.action, ()):
+            if isinstance(arguments.get(key), str) and arguments[key] in by_value:
+                arguments[key] = "{{" + by_value[arguments[key]] + "}}"
+        out.append(_recorded(step, arguments, f"{_intent(step, '')} (healed from: {intent})"))
+    return out
+
+
+@transaction.atomic
+def workflow_version_add(*, version: WorkflowVersion, steps: list[dict[str, Any]], note: str) -> WorkflowVersion:
+    """A new version of the workflow (the next number), keeping the parameters."""
+    workflow = Workflow.objects.select_for_update().get(pk=version.workflow_id)
+    latest = workflow.versions.order_by("-number").values_list("number", flat=True).first() or 0
+    created = WorkflowVersion.objects.create(workflow=workflow, number=latest + 1, steps=steps,
+                                             parameters=version.parameters, note=note[:500])  # fmt: skip
+    workflow.save(update_fields=["updated_at"])
+    return created
+
+
 def _intent(step: Step, thought: str) -> str:
     target = step.target or {}
     aim = f' "{target.get("name")}"' if target.get("name") else ""
@@ -54,9 +100,7 @@ def steps_from_run(run: Run) -> tuple[list[dict[str, Any]], list[dict[str, Any]]
         if step.kind == Step.Kind.THOUGHT:
             thought = step.observation.strip()[:300]
             continue
-        if step.kind != Step.Kind.ACTION or step.status != Step.Status.SUCCEEDED:
-            continue
-        if step.action not in ACTIONS or step.action in LOOKING:
+        if not _replayable(step):
             continue
         arguments = {key: value for key, value in (step.arguments or {}).items() if key != "index"}
         if "index" in (step.arguments or {}) and not step.target:
@@ -76,15 +120,7 @@ def steps_from_run(run: Run) -> tuple[list[dict[str, Any]], list[dict[str, Any]]
                     }
                 )
                 arguments[key] = "{{" + name + "}}"
-        steps.append(
-            {
-                "action": step.action,
-                "arguments": arguments,
-                "target": step.target or {},
-                "url": (step.target or {}).get("url", ""),
-                "intent": _intent(step, thought),
-            }
-        )
+        steps.append(_recorded(step, arguments, _intent(step, thought)))
         thought = ""
     if not steps:
         raise ApplicationError("This run did nothing a workflow could replay (no successful browser actions).")
