@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.stack import running_stack, signed_in_client  # noqa: E402
 from bench.stats import percentile  # noqa: E402
-from tests.agents.support import calls_made, find_index  # noqa: E402
+from tests.agents.support import calls_made, find_index, user_request  # noqa: E402
 from tests.support.llm_server import Reply, ScriptedLLM  # noqa: E402
 from tests.support.static_server import serve_directory  # noqa: E402
 
@@ -124,7 +124,20 @@ VARIATIONS: list[tuple[str, dict[str, Any]]] = [
 MODEL_LATENCY_S = 0.0
 
 
+def _heal(request: dict[str, Any]) -> Reply:
+    made = calls_made(request)
+    if not made:
+        return Reply(tool_calls=[{"name": "get_elements", "arguments": {}}], delay_s=MODEL_LATENCY_S)
+    if len(made) > 1:
+        return Reply(content="done", delay_s=MODEL_LATENCY_S)
+    values = json.loads(re.search(r"The workflow's parameters: (\{.*\})", user_request(request)).group(1))  # type: ignore[union-attr]
+    arguments = {"index": find_index(request, "Your name"), "text": values["fullname"]}
+    return Reply(tool_calls=[{"name": "type", "arguments": arguments}], delay_s=MODEL_LATENCY_S)
+
+
 def _agent(request: dict[str, Any]) -> Reply:
+    if "no longer fits the page" in user_request(request):
+        return _heal(request)
     made = calls_made(request)
     url = re.search(r'Sign me up at (http://[^\s"\\]+)', json.dumps([m.get("content") for m in request["messages"]]))
     plan = [("navigate", lambda: {"url": url.group(1) if url else ""}), ("get_elements", dict),
@@ -249,6 +262,19 @@ def main() -> None:
             print(
                 f"{'variations replayed without a model':<40} {passed}/{len(variations)} ({100 * passed / len(variations):.0f} %)"
             )
+            # Last: healing makes a new version, which the replays above would have used.
+            relabelled = {"ids": ("w1", "mail", "plan", "join-btn"), "names": ("who", "email", "plan"),
+                          "labels": ("Your name", "Email", "Plan")}  # fmt: skip
+            (folder / "signup.html").write_text(page(relabelled))
+            before = len(llm.requests)
+            heal_s, run = hive.replay(saved, fullname="Edsger", email="e@example.com")
+            assert run["status"] == "succeeded", run
+            heal_calls = len(llm.requests) - before
+            after_s, run = hive.replay(saved, fullname="Barbara", email="b@example.com")
+            assert run["status"] == "succeeded", run
+            assert len(llm.requests) == before + heal_calls
+            print(f"{'replay, a step healed by the agent':<40}      {heal_s:6.2f} s   {heal_calls} model calls")
+            print(f"{'replay of the healed version':<40}      {after_s:6.2f} s   0 model calls")
     finally:
         llm.stop()
         shutil.rmtree(folder, ignore_errors=True)

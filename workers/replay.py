@@ -38,8 +38,9 @@ from workers.policy import agent_config
 from workers.sink import WorkerSink
 from workers.turns import finish
 
-# A page that is still loading after the previous step gets this long to show the next step's element.
-FIND_WAIT_S = 5.0
+# After the page has loaded, an element drawn by its scripts gets this long to appear before the step is healed.
+FIND_WAIT_S = 1.5
+LOAD_WAIT_S = 10.0
 FIND_POLL_S = 0.1
 # Tool calls the agent may make to heal one step.
 HEAL_MAX_TOOL_CALLS = 8
@@ -70,7 +71,7 @@ async def _find(session: Session, target: dict[str, object]) -> tuple[int | None
     while True:
         page = session.active_page
         with contextlib.suppress(PlaywrightError):
-            await page.wait_for_load_state("domcontentloaded", timeout=FIND_WAIT_S * 1000)
+            await page.wait_for_load_state("load", timeout=LOAD_WAIT_S * 1000)
         found = await find_target(page, dict(target))
         if found.index is not None or time.monotonic() > deadline:
             reason = (
