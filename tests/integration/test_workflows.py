@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +34,7 @@ pytestmark = [
 ]
 
 PAGES = Path(__file__).resolve().parent / "pages" / "workflow"
+CHROMIUM = "/usr/bin/chromium"
 
 
 @pytest.fixture
@@ -200,3 +203,36 @@ def test_bad_parameters_and_other_users_workflows_are_refused(llm: ScriptedLLM, 
     assert stranger.post(f"/api/workflows/{workflow['id']}/runs/", {}, format="json").status_code == 404
     assert stranger.post(f"/api/runs/{run.pk}/workflow/", {"name": "Mine"}, format="json").status_code == 404
     assert stranger.get("/api/workflows/").json() == []
+
+
+def test_an_exported_script_runs_without_hive_and_finds_moved_elements(
+    llm: ScriptedLLM, site: tuple[str, Path], tmp_path: Path
+) -> None:
+    base, folder = site
+    llm.script(_agent_signs_up)
+    conversation = ConversationFactory()
+    client = signed_in(conversation.owner)
+    sent = client.post(
+        f"/api/conversations/{conversation.pk}/messages/",
+        {"content": f"Sign me up at {base}/signup.html"},
+        format="json",
+    )
+    agent_run = _ended(sent.json()["run"]["id"])
+    workflow = client.post(f"/api/runs/{agent_run.pk}/workflow/", {"name": "Join the club"}, format="json").json()
+
+    exported = client.get(f"/api/workflows/{workflow['id']}/export/")
+    assert exported.status_code == 200
+    assert exported["Content-Disposition"] == 'attachment; filename="join_the_club.py"'
+    script = tmp_path / "join_the_club.py"
+    script.write_bytes(exported.content)
+
+    (folder / "signup.html").write_text((PAGES / "signup_redesigned.html").read_text())
+    done = subprocess.run(
+        [sys.executable, str(script), "--fullname", "Ada Byron", "--email", "ada@byron.org", "--browser", CHROMIUM],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "Welcome Ada Byron <ada@byron.org> on the pro plan" in json.loads(done.stdout)["text"]
+    assert "step 5: click" in done.stderr

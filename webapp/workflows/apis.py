@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -11,9 +12,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from webapp.conversations.selectors import conversation_get
+from webapp.core.exceptions import ApplicationError
 from webapp.core.throttles import WriteThrottle
 from webapp.runs.selectors import run_get
 from webapp.runs.serializers import RunOutput
+from webapp.workflows.export import export_script
 from webapp.workflows.models import Workflow
 from webapp.workflows.selectors import workflow_get, workflow_latest, workflow_list
 from webapp.workflows.services import workflow_run_start, workflow_save_from_run
@@ -96,3 +99,19 @@ class WorkflowRunApi(APIView):
             conversation=conversation,
         )
         return Response(RunOutput(run).data, status=status.HTTP_202_ACCEPTED)
+
+
+class WorkflowExportApi(APIView):
+    @extend_schema(responses={(200, "text/x-python"): str})
+    def get(self, request: Request, workflow_id: int) -> HttpResponse:
+        workflow = workflow_get(user=request.user, workflow_id=workflow_id)
+        latest = workflow_latest(workflow=workflow)
+        if latest is None:
+            raise ApplicationError("This workflow has no steps.", status_code=status.HTTP_409_CONFLICT)
+        try:
+            filename, source = export_script(latest)
+        except ValueError as exc:
+            raise ApplicationError(str(exc)) from exc
+        response = HttpResponse(source, content_type="text/x-python; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        return response
