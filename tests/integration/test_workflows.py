@@ -167,6 +167,11 @@ def test_a_step_that_no_longer_fits_is_healed_by_the_agent_and_the_next_replay_n
     assert versions["version"] == 2
     assert versions["steps"][1]["action"] == "type"
     assert versions["steps"][1]["arguments"] == {"text": "{{fullname}}"}
+    history = client.get(f"/api/workflows/{workflow['id']}/versions/").json()
+    assert [v["number"] for v in history] == [2, 1]
+    assert history[0]["note"] == f"Healed step 2 in run {healed.pk}"
+    assert '-type: type "Full name"' in history[0]["changes"]
+    assert any(line.startswith('+type: type "Your name" (healed from') for line in history[0]["changes"])
 
     before = len(llm.requests)
     again = _replay(client, workflow["id"], fullname="Alan Turing", email="alan@example.com")

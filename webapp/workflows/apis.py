@@ -18,7 +18,7 @@ from webapp.runs.selectors import run_get
 from webapp.runs.serializers import RunOutput
 from webapp.workflows.export import export_script
 from webapp.workflows.models import Workflow
-from webapp.workflows.selectors import workflow_get, workflow_latest, workflow_list
+from webapp.workflows.selectors import workflow_get, workflow_latest, workflow_list, workflow_versions
 from webapp.workflows.services import workflow_run_start, workflow_save_from_run
 
 
@@ -115,3 +115,19 @@ class WorkflowExportApi(APIView):
         response = HttpResponse(source, content_type="text/x-python; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{filename}"'
         return response
+
+
+class VersionOutput(serializers.Serializer):
+    number = serializers.IntegerField()
+    note = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    source_run = serializers.IntegerField(allow_null=True)
+    steps = serializers.IntegerField()
+    changes = serializers.ListField(child=serializers.CharField())
+
+
+class WorkflowVersionListApi(APIView):
+    @extend_schema(responses={200: VersionOutput(many=True)})
+    def get(self, request: Request, workflow_id: int) -> Response:
+        workflow = workflow_get(user=request.user, workflow_id=workflow_id)
+        return Response(VersionOutput(workflow_versions(workflow=workflow), many=True).data)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
@@ -19,3 +21,23 @@ def workflow_get(*, user: AbstractBaseUser | AnonymousUser, workflow_id: int) ->
 
 def workflow_latest(*, workflow: Workflow) -> WorkflowVersion | None:
     return workflow.versions.order_by("-number").first()
+
+
+def _line(step: dict[str, object]) -> str:
+    return f"{step.get('action')}: {step.get('intent') or ''}"
+
+
+def workflow_versions(*, workflow: Workflow) -> list[dict[str, object]]:
+    """Every version, newest first, with what changed from the one before it (a unified diff of the steps)."""
+    versions = list(workflow.versions.order_by("number"))
+    out: list[dict[str, object]] = []
+    previous: list[str] = []
+    for version in versions:
+        lines = [_line(step) for step in version.steps]
+        diff = list(
+            difflib.unified_diff(previous, lines, f"v{version.number - 1}", f"v{version.number}", lineterm="", n=1)
+        )
+        out.append({"number": version.number, "note": version.note, "created_at": version.created_at,
+                    "source_run": version.source_run_id, "steps": len(lines), "changes": diff})  # fmt: skip
+        previous = lines
+    return list(reversed(out))

@@ -7,5 +7,6 @@ urlpatterns = [
     path("workflows/", apis.WorkflowListApi.as_view(), name="workflow-list"),
     path("workflows/<int:workflow_id>/", apis.WorkflowDetailApi.as_view(), name="workflow-detail"),
     path("workflows/<int:workflow_id>/runs/", apis.WorkflowRunApi.as_view(), name="workflow-run"),
+    path("workflows/<int:workflow_id>/versions/", apis.WorkflowVersionListApi.as_view(), name="workflow-versions"),
     path("workflows/<int:workflow_id>/export/", apis.WorkflowExportApi.as_view(), name="workflow-export"),
 ]
