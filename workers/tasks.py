@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from webapp.core.retention import retention_prune
+from webapp.workflows.models import WebhookDelivery
+from webapp.workflows.webhooks import deliver, retry_delay_s
 from workers.celery_app import app
 from workers.limits import time_limits
 from workers.reaper import reap_once
@@ -22,6 +26,14 @@ def run_action(run_id: int) -> None:
 @app.task(name="workers.tasks.run_workflow", acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def run_workflow(run_id: int) -> None:
     runtime_get().run_workflow(run_id, timeout=time_limits().turn_task_s)
+
+
+@app.task(name="workers.tasks.deliver_webhook", bind=True, ignore_result=True, time_limit=60, max_retries=None)
+def deliver_webhook(self: Any, delivery_id: int) -> None:
+    """One attempt; a failed one is tried again later (exponential backoff) until the attempts run out."""
+    if not deliver(delivery_id):
+        attempts = WebhookDelivery.objects.get(pk=delivery_id).attempts
+        raise self.retry(countdown=retry_delay_s(attempts))
 
 
 @app.task(name="workers.tasks.open_session", ignore_result=True, time_limit=120)

@@ -5,12 +5,16 @@ fails at the step, saying why."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import re
 import shutil
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +29,7 @@ from tests.support.processes import wait_until
 from tests.support.runs import act, observation
 from tests.support.static_server import serve_directory
 from webapp.runs.models import ModelCall, Run
+from webapp.workflows.models import WebhookDelivery, Workflow, WorkflowVersion
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -241,3 +246,65 @@ def test_an_exported_script_runs_without_hive_and_finds_moved_elements(
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Welcome Ada Byron <ada@byron.org> on the pro plan" in json.loads(done.stdout)["text"]
     assert "step 5: click" in done.stderr
+
+
+class _Receiver(BaseHTTPRequestHandler):
+    """A webhook receiver on loopback: refuses the first delivery with a 500, takes the next ones."""
+
+    received: list[tuple[dict[str, str], bytes]] = []
+
+    def do_POST(self) -> None:  # noqa: N802 - the base class names it so
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        self.received.append(({k.lower(): v for k, v in self.headers.items()}, body))
+        self.send_response(500 if len(self.received) == 1 else 204)
+        self.end_headers()
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        return
+
+
+def _one_step_workflow(user: Any, url: str) -> int:
+    workflow = Workflow.objects.create(owner=user, name="Open the form")
+    steps = [{"action": "navigate", "arguments": {"url": url}, "target": {}, "intent": "open the form"}]
+    WorkflowVersion.objects.create(workflow=workflow, number=1, steps=steps, parameters=[])
+    return workflow.pk
+
+
+def test_a_finished_replay_is_posted_to_the_webhook_signed_and_retried(site: tuple[str, Path]) -> None:
+    base, _ = site
+    _Receiver.received = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Receiver)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        conversation = ConversationFactory()
+        client = signed_in(conversation.owner)
+        workflow_id = _one_step_workflow(conversation.owner, f"{base}/signup.html")
+        hook = client.post(
+            f"/api/workflows/{workflow_id}/webhook/",
+            {"url": f"http://127.0.0.1:{server.server_address[1]}/hook"},
+            format="json",
+        )
+        assert hook.status_code == 201, hook.content
+        secret = hook.json()["secret"]
+        assert client.get(f"/api/workflows/{workflow_id}/").json()["webhook_url"].endswith("/hook")
+
+        run = _replay(client, workflow_id)
+        assert run.status == "succeeded", run.error
+
+        def delivered() -> bool:
+            return WebhookDelivery.objects.filter(run=run, status="delivered").exists()
+
+        wait_until(delivered, 30, "the webhook to be delivered")
+    finally:
+        server.shutdown()
+        server.server_close()
+    log = client.get(f"/api/workflows/{workflow_id}/deliveries/").json()
+    assert [attempt["status_code"] for attempt in log[0]["log"]] == [500, 204]
+    assert log[0]["attempts"] == 2
+    headers, body = _Receiver.received[-1]
+    assert headers["x-hive-event"] == "workflow.run.finished"
+    expected = hmac.new(secret.encode(), headers["x-hive-timestamp"].encode() + b"." + body, hashlib.sha256)
+    assert hmac.compare_digest(headers["x-hive-signature-256"], "sha256=" + expected.hexdigest())
+    payload = json.loads(body)
+    assert payload["run"] == {**payload["run"], "id": run.pk, "status": "succeeded"}
+    assert payload["workflow"]["id"] == workflow_id

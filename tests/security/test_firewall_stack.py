@@ -22,6 +22,7 @@ from tests.support.llm_server import Reply, ScriptedLLM
 from tests.support.processes import wait_until
 from tests.support.runs import act
 from webapp.runs.models import Run
+from webapp.workflows.models import WebhookDelivery, Workflow, WorkflowVersion
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.mark.browser]
 
@@ -139,4 +140,30 @@ async def test_an_mcp_client_cannot_reach_it_and_reads_why(
             "execute_js", {"code": f"return await fetch('{internal.url}/x').then(r => r.status)"}
         )
         assert "secret" not in text_of(leaked)
+    assert internal.connections == 0
+
+
+@pytest.mark.usefixtures("strict_worker")
+def test_a_workflows_webhook_cannot_reach_it(site: str, internal: CountingListener) -> None:
+    """The webhook is a request the server makes for a user: it goes through the same firewall."""
+    conversation = ConversationFactory()
+    client = signed_in(conversation.owner)
+    workflow = Workflow.objects.create(owner=conversation.owner, name="Open")
+    steps = [{"action": "navigate", "arguments": {"url": f"{site}/subresources"}, "target": {}, "intent": "open"}]
+    WorkflowVersion.objects.create(workflow=workflow, number=1, steps=steps, parameters=[])
+    assert (
+        client.post(f"/api/workflows/{workflow.pk}/webhook/", {"url": internal.url}, format="json").status_code == 201
+    )
+    started = client.post(f"/api/workflows/{workflow.pk}/runs/", {}, format="json")
+    assert started.status_code == 202, started.content
+    run = _ended(Run.objects.get(pk=started.json()["id"]))
+    assert run.status == "succeeded", run.error
+
+    def given_up() -> bool:
+        return WebhookDelivery.objects.filter(run=run, status="failed").exists()
+
+    wait_until(given_up, 60, "the webhook to be given up")
+    delivery = WebhookDelivery.objects.get(run=run)
+    assert delivery.attempts == 5
+    assert all("Blocked by Hive's network firewall" in attempt["error"] for attempt in delivery.log)
     assert internal.connections == 0

@@ -22,6 +22,7 @@ from webapp.runs.models import Confirmation, ModelCall, Run, Step
 from webapp.runs.quotas import queue_check, quota_check
 from webapp.runs.selectors import runs_waiting
 from webapp.runs.serializers import ConfirmationOutput, RunOutput, StepOutput
+from webapp.runs.signals import run_finished
 
 log = logging.getLogger(__name__)
 
@@ -188,6 +189,7 @@ def run_finish(*, run_id: int, status: str, error: str = "", prompt_tokens: int 
         step.save(update_fields=["status", "error"])
         _publish_step(step, run.conversation_id, created=False)
     _publish_run(run)
+    run_finished.send(sender=Run, run=run)
     return run
 
 

@@ -1,4 +1,4 @@
-"""Hive as a remote MCP server (`/mcp`)."""
+"""Hive as a remote MCP server (`/mcp`), and workflow webhooks."""
 
 import environ
 
@@ -12,3 +12,7 @@ HIVE_MCP_CALL_TIMEOUT_S = env.float("HIVE_MCP_CALL_TIMEOUT_S", default=120.0)
 HIVE_MCP_TASK_TIMEOUT_S = env.float("HIVE_MCP_TASK_TIMEOUT_S", default=900.0)
 # Open sessions of the older handshake per web process.
 HIVE_MCP_MAX_SESSIONS = env.int("HIVE_MCP_MAX_SESSIONS", default=1000)
+
+# Workflow completion webhooks: attempts in all, and the first retry's delay (doubling after each failure).
+HIVE_WEBHOOK_ATTEMPTS = env.int("HIVE_WEBHOOK_ATTEMPTS", default=5)
+HIVE_WEBHOOK_BACKOFF_S = env.float("HIVE_WEBHOOK_BACKOFF_S", default=5.0)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.http import HttpResponse
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,9 +18,10 @@ from webapp.core.throttles import WriteThrottle
 from webapp.runs.selectors import run_get
 from webapp.runs.serializers import RunOutput
 from webapp.workflows.export import export_script
-from webapp.workflows.models import Workflow
+from webapp.workflows.models import WebhookDelivery, Workflow
 from webapp.workflows.selectors import workflow_get, workflow_latest, workflow_list, workflow_versions
 from webapp.workflows.services import workflow_run_start, workflow_save_from_run
+from webapp.workflows.webhooks import webhook_remove, webhook_set
 
 
 class WorkflowOutput(serializers.ModelSerializer[Workflow]):
@@ -29,7 +31,9 @@ class WorkflowOutput(serializers.ModelSerializer[Workflow]):
 
     class Meta:
         model = Workflow
-        fields = ["id", "name", "description", "created_at", "updated_at", "version", "parameters", "steps"]
+        fields = [
+            "id", "name", "description", "created_at", "updated_at", "version", "parameters", "steps", "webhook_url",
+        ]  # fmt: skip
 
     def get_version(self, obj: Workflow) -> int | None:
         latest = workflow_latest(workflow=obj)
@@ -131,3 +135,47 @@ class WorkflowVersionListApi(APIView):
     def get(self, request: Request, workflow_id: int) -> Response:
         workflow = workflow_get(user=request.user, workflow_id=workflow_id)
         return Response(VersionOutput(workflow_versions(workflow=workflow), many=True).data)
+
+
+class WebhookInput(serializers.Serializer):
+    url = serializers.URLField(max_length=2000)
+
+    def validate_url(self, value: str) -> str:
+        if urlsplit(value).scheme not in ("http", "https"):
+            raise serializers.ValidationError("Only http and https addresses.")
+        return value
+
+
+class WebhookApi(APIView):
+    """Where a replay's end is reported. Setting it makes a new signing secret, shown this once."""
+
+    @extend_schema(
+        request=WebhookInput,
+        responses={
+            201: inline_serializer("Webhook", {"url": serializers.URLField(), "secret": serializers.CharField()})
+        },
+    )
+    def post(self, request: Request, workflow_id: int) -> Response:
+        workflow = workflow_get(user=request.user, workflow_id=workflow_id)
+        data = WebhookInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        secret = webhook_set(workflow=workflow, url=data.validated_data["url"])
+        return Response({"url": workflow.webhook_url, "secret": secret}, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request, workflow_id: int) -> Response:
+        webhook_remove(workflow=workflow_get(user=request.user, workflow_id=workflow_id))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class DeliveryOutput(serializers.ModelSerializer[WebhookDelivery]):
+    class Meta:
+        model = WebhookDelivery
+        fields = ["id", "run", "url", "status", "attempts", "log", "payload", "created_at", "updated_at"]
+
+
+class DeliveryListApi(APIView):
+    @extend_schema(responses={200: DeliveryOutput(many=True)})
+    def get(self, request: Request, workflow_id: int) -> Response:
+        workflow = workflow_get(user=request.user, workflow_id=workflow_id)
+        return Response(DeliveryOutput(workflow.deliveries.all()[:100], many=True).data)

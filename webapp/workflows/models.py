@@ -10,6 +10,9 @@ class Workflow(models.Model):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="workflows")
     name = models.CharField(max_length=200)
     description = models.TextField(blank=True)
+    # Told when a replay ends: a POST signed with HMAC-SHA256 under the secret (kept encrypted, shown once).
+    webhook_url = models.URLField(max_length=2000, blank=True)
+    webhook_secret = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -39,3 +42,29 @@ class WorkflowVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.workflow} v{self.number}"
+
+
+class WebhookDelivery(models.Model):
+    """One run's webhook: what was sent, every attempt's outcome, and where it stands."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        DELIVERED = "delivered"
+        FAILED = "failed"
+
+    workflow = models.ForeignKey(Workflow, on_delete=models.CASCADE, related_name="deliveries")
+    run = models.ForeignKey("runs.Run", on_delete=models.CASCADE, related_name="+")
+    url = models.URLField(max_length=2000)
+    payload = models.JSONField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveIntegerField(default=0)
+    # [{"at": iso time, "status_code": 500 or null, "error": "...", "ms": 12}]
+    log = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.workflow} run {self.run_id}: {self.status}"

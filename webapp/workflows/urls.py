@@ -8,5 +8,7 @@ urlpatterns = [
     path("workflows/<int:workflow_id>/", apis.WorkflowDetailApi.as_view(), name="workflow-detail"),
     path("workflows/<int:workflow_id>/runs/", apis.WorkflowRunApi.as_view(), name="workflow-run"),
     path("workflows/<int:workflow_id>/versions/", apis.WorkflowVersionListApi.as_view(), name="workflow-versions"),
+    path("workflows/<int:workflow_id>/webhook/", apis.WebhookApi.as_view(), name="workflow-webhook"),
+    path("workflows/<int:workflow_id>/deliveries/", apis.DeliveryListApi.as_view(), name="workflow-deliveries"),
     path("workflows/<int:workflow_id>/export/", apis.WorkflowExportApi.as_view(), name="workflow-export"),
 ]
