@@ -6,6 +6,7 @@ from typing import Any
 
 from webapp.core.retention import retention_prune
 from webapp.workflows.models import WebhookDelivery
+from webapp.workflows.schedules import schedule_fire
 from webapp.workflows.webhooks import deliver, retry_delay_s
 from workers.celery_app import app
 from workers.limits import time_limits
@@ -34,6 +35,12 @@ def deliver_webhook(self: Any, delivery_id: int) -> None:
     if not deliver(delivery_id):
         attempts = WebhookDelivery.objects.get(pk=delivery_id).attempts
         raise self.retry(countdown=retry_delay_s(attempts))
+
+
+@app.task(name="workers.tasks.run_scheduled_workflow", ignore_result=True, time_limit=60)
+def run_scheduled_workflow(schedule_id: int) -> None:
+    """Sent by Celery beat at a schedule's time: the replay itself is queued like any other run."""
+    schedule_fire(schedule_id=schedule_id)
 
 
 @app.task(name="workers.tasks.open_session", ignore_result=True, time_limit=120)

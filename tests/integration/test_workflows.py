@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django_celery_beat.models import PeriodicTask
 from rest_framework.test import APIClient
 
 from tests.agents.support import calls_made, find_index, user_request
@@ -28,6 +29,7 @@ from tests.support.llm_server import Reply, ScriptedLLM
 from tests.support.processes import wait_until
 from tests.support.runs import act, observation
 from tests.support.static_server import serve_directory
+from webapp.core.queue import _app
 from webapp.runs.models import ModelCall, Run
 from webapp.workflows.models import WebhookDelivery, Workflow, WorkflowVersion
 
@@ -308,3 +310,44 @@ def test_a_finished_replay_is_posted_to_the_webhook_signed_and_retried(site: tup
     payload = json.loads(body)
     assert payload["run"] == {**payload["run"], "id": run.pk, "status": "succeeded"}
     assert payload["workflow"]["id"] == workflow_id
+
+
+def test_a_schedule_becomes_a_beat_entry_that_replays_the_workflow_when_it_fires(site: tuple[str, Path]) -> None:
+    base, _ = site
+    conversation = ConversationFactory()
+    client = signed_in(conversation.owner)
+    workflow_id = _one_step_workflow(conversation.owner, f"{base}/signup.html")
+
+    for bad, why in (
+        ({"cron": "every day"}, "five cron fields"),
+        ({"cron": "61 * * * *"}, "Not a valid cron expression"),
+        ({"cron": "0 9 * * 1-5", "timezone": "Mars/Olympus"}, "Unknown time zone"),
+        ({"cron": "0 9 * * 1-5", "parameters": {"colour": "red"}}, "Unknown parameter(s): colour"),
+    ):
+        refused = client.post(f"/api/workflows/{workflow_id}/schedules/", bad, format="json")
+        assert refused.status_code == 400, bad
+        assert why in refused.json()["detail"]
+    assert not PeriodicTask.objects.filter(task="workers.tasks.run_scheduled_workflow").exists()
+
+    made = client.post(
+        f"/api/workflows/{workflow_id}/schedules/", {"cron": "30 9 * * 1-5", "timezone": "Europe/Paris"}, format="json"
+    )
+    assert made.status_code == 201, made.content
+    schedule = made.json()
+    entry = PeriodicTask.objects.get(name=f"workflow-schedule-{schedule['id']}")
+    crontab = entry.crontab
+    assert crontab is not None
+    assert (crontab.minute, crontab.hour, crontab.day_of_week, str(crontab.timezone)) == (
+        "30", "9", "1-5", "Europe/Paris"
+    )  # fmt: skip
+
+    # Fire it the way beat does: send the entry's task with its arguments to its queue.
+    _app().send_task(entry.task, args=json.loads(entry.args), queue=entry.queue)
+
+    def replayed() -> bool:
+        return Run.objects.filter(kind="workflow", conversation__owner=conversation.owner, status="succeeded").exists()
+
+    wait_until(replayed, 30, "the scheduled replay")
+    assert client.get(f"/api/workflows/{workflow_id}/schedules/").json()[0]["last_run"] is not None
+    assert client.delete(f"/api/workflows/{workflow_id}/schedules/{schedule['id']}/").status_code == 204
+    assert not PeriodicTask.objects.filter(pk=entry.pk).exists()

@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "webapp.sharing",
     "webapp.demo",
     "webapp.workflows",
+    "django_celery_beat",
 ]
 
 MIDDLEWARE = [

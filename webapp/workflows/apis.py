@@ -6,6 +6,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -18,7 +19,8 @@ from webapp.core.throttles import WriteThrottle
 from webapp.runs.selectors import run_get
 from webapp.runs.serializers import RunOutput
 from webapp.workflows.export import export_script
-from webapp.workflows.models import WebhookDelivery, Workflow
+from webapp.workflows.models import WebhookDelivery, Workflow, WorkflowSchedule
+from webapp.workflows.schedules import schedule_create, schedule_delete
 from webapp.workflows.selectors import workflow_get, workflow_latest, workflow_list, workflow_versions
 from webapp.workflows.services import workflow_run_start, workflow_save_from_run
 from webapp.workflows.webhooks import webhook_remove, webhook_set
@@ -179,3 +181,38 @@ class DeliveryListApi(APIView):
     def get(self, request: Request, workflow_id: int) -> Response:
         workflow = workflow_get(user=request.user, workflow_id=workflow_id)
         return Response(DeliveryOutput(workflow.deliveries.all()[:100], many=True).data)
+
+
+class ScheduleInput(serializers.Serializer):
+    cron = serializers.CharField(max_length=200, help_text="minute hour day-of-month month day-of-week")
+    timezone = serializers.CharField(max_length=64, required=False, default="UTC")
+    parameters = serializers.DictField(child=serializers.CharField(allow_blank=True), required=False, default=dict)
+
+
+class ScheduleOutput(serializers.ModelSerializer[WorkflowSchedule]):
+    class Meta:
+        model = WorkflowSchedule
+        fields = ["id", "cron", "timezone", "parameters", "last_run", "created_at"]
+
+
+class ScheduleListApi(APIView):
+    @extend_schema(responses={200: ScheduleOutput(many=True)})
+    def get(self, request: Request, workflow_id: int) -> Response:
+        workflow = workflow_get(user=request.user, workflow_id=workflow_id)
+        return Response(ScheduleOutput(workflow.schedules.all(), many=True).data)
+
+    @extend_schema(request=ScheduleInput, responses={201: ScheduleOutput})
+    def post(self, request: Request, workflow_id: int) -> Response:
+        workflow = workflow_get(user=request.user, workflow_id=workflow_id)
+        data = ScheduleInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        schedule = schedule_create(workflow=workflow, **data.validated_data)
+        return Response(ScheduleOutput(schedule).data, status=status.HTTP_201_CREATED)
+
+
+class ScheduleDetailApi(APIView):
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request, workflow_id: int, schedule_id: int) -> Response:
+        workflow = workflow_get(user=request.user, workflow_id=workflow_id)
+        schedule_delete(schedule=get_object_or_404(workflow.schedules.all(), pk=schedule_id))
+        return Response(status=status.HTTP_204_NO_CONTENT)

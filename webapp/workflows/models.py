@@ -68,3 +68,23 @@ class WebhookDelivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.workflow} run {self.run_id}: {self.status}"
+
+
+class WorkflowSchedule(models.Model):
+    """A workflow replayed on a cron schedule in a time zone, with its parameters; beat fires it (its PeriodicTask)."""
+
+    workflow = models.ForeignKey(Workflow, on_delete=models.CASCADE, related_name="schedules")
+    cron = models.CharField(max_length=200)  # minute hour day-of-month month day-of-week
+    timezone = models.CharField(max_length=64, default="UTC")
+    parameters = models.JSONField(default=dict, blank=True)
+    periodic_task = models.OneToOneField(
+        "django_celery_beat.PeriodicTask", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    last_run = models.ForeignKey("runs.Run", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["workflow", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.workflow}: {self.cron} ({self.timezone})"

@@ -10,5 +10,11 @@ urlpatterns = [
     path("workflows/<int:workflow_id>/versions/", apis.WorkflowVersionListApi.as_view(), name="workflow-versions"),
     path("workflows/<int:workflow_id>/webhook/", apis.WebhookApi.as_view(), name="workflow-webhook"),
     path("workflows/<int:workflow_id>/deliveries/", apis.DeliveryListApi.as_view(), name="workflow-deliveries"),
+    path("workflows/<int:workflow_id>/schedules/", apis.ScheduleListApi.as_view(), name="workflow-schedules"),
+    path(
+        "workflows/<int:workflow_id>/schedules/<int:schedule_id>/",
+        apis.ScheduleDetailApi.as_view(),
+        name="workflow-schedule",
+    ),
     path("workflows/<int:workflow_id>/export/", apis.WorkflowExportApi.as_view(), name="workflow-export"),
 ]

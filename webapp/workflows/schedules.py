@@ -1,0 +1,89 @@
+"""Workflow schedules: a cron expression in a time zone becomes a django-celery-beat PeriodicTask that sends
+`workers.tasks.run_scheduled_workflow`; each firing replays the workflow in a new conversation, like a run started
+by hand (quotas, the queue bound and the owner's rights apply)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import zoneinfo
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django_celery_beat.models import CrontabSchedule, PeriodicTask
+from django_celery_beat.validators import crontab_validator
+
+from webapp.core.exceptions import ApplicationError
+from webapp.runs.models import Run
+from webapp.workflows.models import Workflow, WorkflowSchedule
+from webapp.workflows.services import parameters_resolve, workflow_run_start
+
+log = logging.getLogger(__name__)
+
+FIRE_TASK = "workers.tasks.run_scheduled_workflow"
+
+
+def _crontab(cron: str, timezone: str) -> CrontabSchedule:
+    fields = cron.split()
+    if len(fields) != 5:
+        raise ApplicationError("A schedule is five cron fields: minute hour day-of-month month day-of-week.")
+    try:
+        crontab_validator(" ".join(fields))
+    except ValidationError as exc:
+        raise ApplicationError(f"Not a valid cron expression: {'; '.join(exc.messages)}") from exc
+    try:
+        zone = zoneinfo.ZoneInfo(timezone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError) as exc:
+        raise ApplicationError(f"Unknown time zone {timezone!r}; use a name like Europe/Paris or UTC.") from exc
+    minute, hour, day_of_month, month_of_year, day_of_week = fields
+    schedule, _ = CrontabSchedule.objects.get_or_create(
+        minute=minute, hour=hour, day_of_month=day_of_month, month_of_year=month_of_year, day_of_week=day_of_week,
+        timezone=zone,
+    )  # fmt: skip
+    return schedule
+
+
+@transaction.atomic
+def schedule_create(*, workflow: Workflow, cron: str, timezone: str, parameters: dict[str, Any]) -> WorkflowSchedule:
+    version = workflow.versions.order_by("-number").first()
+    if version is None:
+        raise ApplicationError("This workflow has no steps.")
+    values = parameters_resolve(version, parameters)  # unknown names are refused now, not at 3 a.m.
+    crontab = _crontab(cron.strip(), timezone.strip() or "UTC")
+    schedule = WorkflowSchedule.objects.create(workflow=workflow, cron=" ".join(cron.split()),
+                                               timezone=str(crontab.timezone), parameters=values)  # fmt: skip
+    schedule.periodic_task = PeriodicTask.objects.create(
+        name=f"workflow-schedule-{schedule.pk}",
+        task=FIRE_TASK,
+        crontab=crontab,
+        args=json.dumps([schedule.pk]),
+        queue=settings.CELERY_TASK_DEFAULT_QUEUE,
+        description=f"{workflow.name} ({workflow.owner})",
+    )
+    schedule.save(update_fields=["periodic_task"])
+    return schedule
+
+
+@transaction.atomic
+def schedule_delete(*, schedule: WorkflowSchedule) -> None:
+    if schedule.periodic_task is not None:
+        schedule.periodic_task.delete()
+    schedule.delete()
+
+
+def schedule_fire(*, schedule_id: int) -> Run | None:
+    """What beat's task does: start the replay (or log why it could not start)."""
+    schedule = WorkflowSchedule.objects.select_related("workflow__owner").filter(pk=schedule_id).first()
+    if schedule is None:
+        return None
+    workflow = schedule.workflow
+    try:
+        run = workflow_run_start(workflow=workflow, user=workflow.owner, parameters=schedule.parameters)
+    except ApplicationError as exc:
+        log.warning("scheduled replay of workflow %s did not start: %s", workflow.pk, exc.message)
+        return None
+    schedule.last_run = run
+    schedule.save(update_fields=["last_run"])
+    return run
