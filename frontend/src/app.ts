@@ -91,6 +91,7 @@ export class App {
         answer: (id, approve) =>
           this.permissions.confirm ? (this.session?.answer(id, approve) ?? Promise.resolve()) : Promise.resolve(),
         openDebug: (runId) => openRunDebug(runId, (id) => this.options.api.getRunDebug(id)),
+        saveWorkflow: (runId) => this.saveWorkflow(runId),
       },
       settingsBar: this.bar.el,
       onShare: () => this.openShare(),
@@ -101,6 +102,7 @@ export class App {
       refreshModels: () => this.refreshModels(),
       onToggleSidebar: () => this.el.classList.toggle("sidebar-open"),
       backHref: () => this.lastConversationPath,
+      openConversation: (id) => this.options.navigate(`/c/${id}`),
     });
     this.tabBar = new TabBar({
       act: (action, args) => this.session?.act(action, args) ?? Promise.resolve(false),
@@ -474,6 +476,19 @@ export class App {
     const conversation = await this.options.api.renameConversation(session.id, title);
     session.store.update((view) => ({ ...view, conversation }));
     this.upsertConversation(conversation);
+  }
+
+  /** "Save as workflow" on a run that worked: named by the user, then listed in Settings → Workflows. */
+  private async saveWorkflow(runId: Id): Promise<string> {
+    const name = window.prompt("Name this workflow (it replays these steps without the model):", "");
+    if (name === null || !name.trim()) return "";
+    try {
+      const workflow = await this.options.api.saveWorkflow(runId, name.trim());
+      const parameters = workflow.parameters.map((p) => p.name).join(", ");
+      return `Saved as “${workflow.name}”${parameters ? ` (parameters: ${parameters})` : ""}. Run it from Settings → Workflows.`;
+    } catch (err) {
+      return `Not saved: ${errorText(err)}`;
+    }
   }
 
   private async deleteConversation(): Promise<void> {

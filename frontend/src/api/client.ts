@@ -33,6 +33,7 @@ import type {
   ToolCallBody,
   UploadedFile,
   User,
+  Workflow,
 } from "./types";
 
 export type * from "./types";
@@ -264,6 +265,18 @@ export class ApiClient {
   }
   deletePersona(id: Id): Promise<void> {
     return this.request<undefined>("DELETE", `/personas/${id}/`);
+  }
+
+  // Workflows
+
+  listWorkflows(): Promise<Workflow[]> {
+    return this.request<Workflow[]>("GET", "/workflows/");
+  }
+  saveWorkflow(runId: Id, name: string): Promise<Workflow> {
+    return this.request<Workflow>("POST", `/runs/${runId}/workflow/`, { name });
+  }
+  runWorkflow(workflowId: Id, parameters: Record<string, string>): Promise<Run> {
+    return this.request<Run>("POST", `/workflows/${workflowId}/runs/`, { parameters });
   }
 
   // Model profiles

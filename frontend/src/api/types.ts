@@ -176,8 +176,9 @@ export interface Run {
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
-  /** `turn`: the agent's; `action`: a browser action run by hand; `tool`: a page tool called by hand. */
-  kind?: "turn" | "action" | "tool";
+  /** `turn`: the agent's; `action`: a browser action run by hand; `tool`: a page tool called by hand;
+   * `workflow`: a saved workflow replayed. */
+  kind?: "turn" | "action" | "tool" | "workflow";
   /** While queued: 1 for the next run to be taken, 2 for the one after it ...; null otherwise. */
   queue_position?: number | null;
   plan?: PlanStep[];
@@ -576,3 +577,30 @@ export type ClientMessage =
   | { type: "control.take" }
   | { type: "control.release" }
   | ({ type: "input" } & InputCommand);
+
+// Workflows (GET /api/workflows/, POST /api/runs/<id>/workflow/, POST /api/workflows/<id>/runs/).
+export interface WorkflowParameter {
+  name: string;
+  type: string;
+  default: string;
+  label: string;
+}
+
+export interface WorkflowStep {
+  action: string;
+  arguments: Record<string, unknown>;
+  intent: string;
+  url: string;
+}
+
+export interface Workflow {
+  id: Id;
+  name: string;
+  description: string;
+  created_at: string;
+  updated_at: string;
+  version: number | null;
+  parameters: WorkflowParameter[];
+  steps: WorkflowStep[];
+  webhook_url: string;
+}

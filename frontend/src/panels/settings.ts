@@ -19,6 +19,7 @@ import {
 } from "../models";
 import type { AppState, Store } from "../state";
 import { notesSection, personasSection, type RecordSection } from "./memory";
+import { WorkflowsSection } from "./workflows";
 
 export interface SettingsPanelOptions {
   api: ApiClient;
@@ -28,6 +29,8 @@ export interface SettingsPanelOptions {
   onToggleSidebar: () => void;
   /** Where "Back to chat" goes (the conversation last open, else home). */
   backHref: () => string;
+  /** Opens a conversation (a workflow's replay). */
+  openConversation: (id: Id) => void;
 }
 
 // --- The profile form ---
@@ -465,6 +468,7 @@ export class SettingsPanel {
   private readonly copyButton: HTMLButtonElement;
   private readonly notes: RecordSection<Note>;
   private readonly personas: RecordSection<Persona>;
+  private readonly workflows: WorkflowsSection;
   private state: AppState | null = null;
   private formOpen = false;
   /** Whether the form was opened (or closed) by the user: an empty list opens it once, by itself. */
@@ -564,6 +568,7 @@ export class SettingsPanel {
 
     this.notes = notesSection(options.api);
     this.personas = personasSection(options.api);
+    this.workflows = new WorkflowsSection({ api: options.api, openConversation: options.openConversation });
 
     this.el = h(
       "main",
@@ -597,6 +602,7 @@ export class SettingsPanel {
             this.listEl,
             this.empty,
           ),
+          this.workflows.el,
           this.notes.el,
           this.personas.el,
           h(
@@ -631,6 +637,7 @@ export class SettingsPanel {
     void this.options.refreshModels();
     void this.notes.load();
     void this.personas.load();
+    void this.workflows.load();
   }
 
   update(state: AppState): void {

@@ -8,3 +8,10 @@ describe("runLabel", () => {
     expect(runLabel("navigate")).toBe("You: navigate");
   });
 });
+
+describe("runLabel for a workflow", () => {
+  it("names a replay as such", () => {
+    expect(runLabel(null, "workflow")).toBe("Workflow replay");
+    expect(runLabel(null, "turn")).toBe("Agent run");
+  });
+});

@@ -33,9 +33,12 @@ export interface RunItem {
 /** What the run blocks can ask of the page: answer a confirmation, open a run's model calls. */
 export interface RunActions extends ConfirmationActions {
   openDebug(runId: Id): void;
+  /** Saves a run that worked as a workflow; resolves to what to tell the user. */
+  saveWorkflow?(runId: Id): Promise<string>;
 }
 /** "Agent run", or "You: navigate" for an action run by hand from the address bar or the tabs. */
-export function runLabel(manual: string | null | undefined): string {
+export function runLabel(manual: string | null | undefined, kind?: Run["kind"]): string {
+  if (kind === "workflow") return "Workflow replay";
   return manual ? `You: ${manual}` : "Agent run";
 }
 
@@ -298,9 +301,27 @@ export function createRunBlock(initial: RunItem, actions?: RunActions): Componen
     { class: "link-button run-debug", type: "button", "data-testid": "run-debug" },
     "What the model saw",
   );
+  const save = h(
+    "button",
+    { class: "link-button run-save-workflow", type: "button", "data-testid": "run-save-workflow" },
+    "Save as workflow",
+  );
+  const saved = h("span", { class: "run-saved", role: "status", "data-testid": "run-saved" });
   const foot = h("footer", { class: "run-foot" });
   let currentRun: Run = initial.run;
   debug.addEventListener("click", () => actions?.openDebug(currentRun.id));
+  save.addEventListener("click", () => {
+    if (!actions?.saveWorkflow) return;
+    save.disabled = true;
+    void actions
+      .saveWorkflow(currentRun.id)
+      .then((text) => {
+        setText(saved, text);
+        present(foot, saved, !!text);
+        foot.hidden = !foot.firstChild;
+      })
+      .finally(() => (save.disabled = false));
+  });
   const steps = new KeyedList<StepEntry>(
     stepsEl,
     (e) => String(e.step.id),
@@ -323,7 +344,7 @@ export function createRunBlock(initial: RunItem, actions?: RunActions): Componen
     setAttr(el, "data-status", run.status);
     setAttr(el, "data-origin", manual ? "manual" : "agent");
     el.classList.toggle("run-manual", !!manual);
-    setText(label, runLabel(manual));
+    setText(label, runLabel(manual, run.kind));
     badge.className = `badge status-${run.status}`;
     setText(badge, RUN_STATUS_LABEL[run.status] ?? run.status);
     const parts = [
@@ -390,6 +411,9 @@ export function createRunBlock(initial: RunItem, actions?: RunActions): Componen
     present(foot, tokens, !!usage, debug.parentNode === foot ? debug : null);
     const agentTurn = !manual && run.kind !== "action";
     present(foot, debug, agentTurn && !!actions && run.status !== "queued");
+    const savable = agentTurn && run.kind !== "workflow" && run.status === "succeeded" && !!actions?.saveWorkflow;
+    present(foot, save, savable);
+    present(foot, saved, savable && !!saved.textContent);
     foot.hidden = !foot.firstChild;
 
     el.classList.toggle(

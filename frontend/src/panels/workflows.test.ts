@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import type { Workflow } from "../api/types";
+import { workflowSummary, workflowValues } from "./workflows";
+
+const workflow: Workflow = {
+  id: 1,
+  name: "Join",
+  description: "",
+  created_at: "",
+  updated_at: "",
+  version: 2,
+  parameters: [
+    { name: "fullname", type: "string", default: "Ada", label: "Full name" },
+    { name: "email", type: "string", default: "ada@example.com", label: "Email" },
+  ],
+  steps: [
+    { action: "navigate", arguments: {}, intent: "", url: "" },
+    { action: "type", arguments: {}, intent: "", url: "" },
+  ],
+  webhook_url: "",
+};
+
+describe("workflowValues", () => {
+  it("sends what was typed, and the defaults of the rest", () => {
+    expect(workflowValues(workflow, new Map([["fullname", "Grace"]]))).toEqual({
+      fullname: "Grace",
+      email: "ada@example.com",
+    });
+  });
+  it("keeps an emptied field empty", () => {
+    expect(workflowValues(workflow, new Map([["email", ""]])).email).toBe("");
+  });
+});
+
+describe("workflowSummary", () => {
+  it("counts steps and shows a later version", () => {
+    expect(workflowSummary(workflow)).toBe("2 steps · version 2");
+    expect(workflowSummary({ ...workflow, version: 1, steps: workflow.steps.slice(0, 1) })).toBe("1 step");
+  });
+});

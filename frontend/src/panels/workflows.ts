@@ -1,0 +1,106 @@
+// Settings → Workflows: the user's saved workflows, each with a form made from its parameters (defaults filled
+// in) to replay it, and a link to export it as a Playwright script. A replay opens in its own conversation
+// (GET /api/workflows/, POST /api/workflows/<id>/runs/, GET /api/workflows/<id>/export/).
+
+import type { ApiClient } from "../api/client";
+import type { Id, Workflow } from "../api/types";
+import { h, replaceChildren, setText } from "../dom";
+import { errorText } from "../errors";
+
+// --- Pure parts (unit-tested) ---
+
+/** The values to send: every parameter, as typed (an emptied field sends an empty value, not the default). */
+export function workflowValues(workflow: Workflow, typed: ReadonlyMap<string, string>): Record<string, string> {
+  return Object.fromEntries(workflow.parameters.map((p) => [p.name, typed.get(p.name) ?? p.default]));
+}
+
+/** "3 steps · version 2" */
+export function workflowSummary(workflow: Workflow): string {
+  const steps = `${workflow.steps.length} step${workflow.steps.length === 1 ? "" : "s"}`;
+  return workflow.version && workflow.version > 1 ? `${steps} · version ${workflow.version}` : steps;
+}
+
+// --- The section ---
+
+export interface WorkflowsOptions {
+  api: ApiClient;
+  /** A replay started: open its conversation. */
+  openConversation: (id: Id) => void;
+}
+
+export class WorkflowsSection {
+  readonly el: HTMLElement;
+  private readonly listEl: HTMLElement;
+  private readonly status: HTMLElement;
+
+  constructor(private readonly options: WorkflowsOptions) {
+    this.listEl = h("ul", { class: "record-list", "data-testid": "workflow-list" });
+    this.status = h("p", { class: "settings-lead", role: "status" });
+    this.el = h(
+      "section",
+      { class: "settings-section", "data-testid": "workflows", "aria-labelledby": "workflows-title" },
+      h("h2", { id: "workflows-title" }, "Workflows"),
+      h(
+        "p",
+        { class: "settings-lead" },
+        "Runs you saved with “Save as workflow”. A workflow replays without the model, with the values you give it, and heals a step when the page changed.",
+      ),
+      this.status,
+      this.listEl,
+    );
+  }
+
+  async load(): Promise<void> {
+    setText(this.status, "Loading…");
+    try {
+      const workflows = await this.options.api.listWorkflows();
+      setText(this.status, workflows.length ? "" : "No workflows yet. Save one from an agent run that worked.");
+      replaceChildren(this.listEl, ...workflows.map((workflow) => this.item(workflow)));
+    } catch (err) {
+      setText(this.status, `Could not load your workflows: ${errorText(err)}`);
+    }
+  }
+
+  private item(workflow: Workflow): HTMLElement {
+    const typed = new Map<string, string>();
+    const fields = workflow.parameters.map((parameter) => {
+      const input = h("input", {
+        class: "input",
+        value: parameter.default,
+        "aria-label": parameter.label || parameter.name,
+        "data-testid": `workflow-param-${parameter.name}`,
+      });
+      input.addEventListener("input", () => typed.set(parameter.name, input.value));
+      return h("label", { class: "field" }, h("span", { class: "field-label" }, parameter.label || parameter.name), input);
+    });
+    const message = h("p", { class: "form-error", role: "alert" });
+    const run = h("button", { class: "btn btn-primary", type: "submit", "data-testid": "workflow-run" }, "Run");
+    const form = h("form", { class: "workflow-form" }, ...fields, h("div", { class: "form-actions start" }, run), message);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      run.disabled = true;
+      setText(message, "");
+      void this.options.api
+        .runWorkflow(workflow.id, workflowValues(workflow, typed))
+        .then((started) => this.options.openConversation(started.conversation))
+        .catch((err: unknown) => setText(message, errorText(err)))
+        .finally(() => (run.disabled = false));
+    });
+    return h(
+      "li",
+      { class: "record-item", "data-testid": "workflow-item", "data-workflow-id": String(workflow.id) },
+      h(
+        "div",
+        { class: "record-head" },
+        h("strong", null, workflow.name),
+        h("span", { class: "record-detail" }, workflowSummary(workflow)),
+        h(
+          "a",
+          { class: "link-button", href: `/api/workflows/${workflow.id}/export/`, download: "", "data-testid": "workflow-export" },
+          "Export as a Playwright script",
+        ),
+      ),
+      form,
+    );
+  }
+}

@@ -1,0 +1,69 @@
+"""In the dashboard, a person saves the agent's successful run as a workflow, finds it in Settings, and replays it
+with another name: the replay opens in its own conversation and finishes without the model."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.async_api import Browser, Dialog, expect
+
+from tests.agents.support import form_filler
+from tests.support.dashboard import sign_up
+from tests.support.llm_server import ScriptedLLM
+from tests.support.static_server import serve_directory
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.slow,
+    pytest.mark.asyncio,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("celery_worker"),
+]
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[str]:
+    with serve_directory(Path(__file__).parents[1] / "agents" / "pages") as url:
+        yield url
+
+
+async def test_saving_a_run_as_a_workflow_and_replaying_it_from_settings(
+    web_server: str, llm: ScriptedLLM, browser: Browser, site: str
+) -> None:
+    llm.script(form_filler("native"))
+    page = await (await browser.new_context(viewport={"width": 1440, "height": 900})).new_page()
+    await sign_up(page, web_server, "ada")
+    await page.get_by_test_id("new-conversation").click()
+    await page.get_by_test_id("chat-input").fill(f"Order a flight club card at {site}/order.html for Ada Lovelace.")
+    await page.get_by_test_id("send-button").click()
+    agent_run = page.locator("section.run[data-status=succeeded]")
+    await expect(agent_run).to_have_count(1, timeout=30_000)
+
+    async def name_it(dialog: Dialog) -> None:
+        await dialog.accept("Order a card")
+
+    page.once("dialog", name_it)
+    await agent_run.get_by_test_id("run-save-workflow").click()
+    await expect(agent_run.get_by_test_id("run-saved")).to_have_text(
+        "Saved as “Order a card” (parameters: name, email). Run it from Settings → Workflows."
+    )
+    model_calls = len(llm.requests)
+
+    await page.get_by_role("link", name="Settings").click()
+    item = page.get_by_test_id("workflow-item")
+    await expect(item).to_have_count(1)
+    await expect(item).to_contain_text("Order a card")
+    await expect(item.get_by_test_id("workflow-param-name")).to_have_value("Ada Lovelace")
+    await item.get_by_test_id("workflow-param-name").fill("Grace Hopper")
+    await item.get_by_test_id("workflow-run").click()
+
+    await expect(page).to_have_url(re.compile(r"/c/\d+$"))
+    replay = page.locator("section.run").filter(has_text="Workflow replay")
+    await expect(replay).to_have_attribute("data-status", "succeeded", timeout=30_000)
+    actions = [await step.get_attribute("data-action") for step in await replay.get_by_test_id("step").all()]
+    assert actions == ["navigate", "type", "type", "click"]
+    await expect(replay.get_by_test_id("run-save-workflow")).to_have_count(0)
+    assert len(llm.requests) == model_calls
