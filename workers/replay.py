@@ -29,10 +29,18 @@ from browser_pool.replay import find_target
 from browser_pool.session import Session
 from webapp.conversations.browser_selectors import conversation_uploads
 from webapp.conversations.models import Conversation
+from webapp.core.exceptions import ApplicationError
 from webapp.llm.selectors import models_for_conversation
 from webapp.runs.models import Run, Step
 from webapp.workflows.models import WorkflowVersion
-from webapp.workflows.services import fill, healed_steps, workflow_version_add
+from webapp.workflows.services import (
+    SECRET_MASK,
+    fill,
+    healed_steps,
+    masked,
+    secrets_resolve,
+    workflow_version_add,
+)
 from workers.manual import page_screenshot
 from workers.policy import agent_config
 from workers.sink import WorkerSink
@@ -132,8 +140,25 @@ async def heal(
 
 
 async def replay_workflow(run: Run, session: Session, sink: WorkerSink) -> None:
-    version = await database_sync_to_async(WorkflowVersion.objects.get)(pk=run.metadata["version_id"])
-    values = {str(k): str(v) for k, v in (run.metadata.get("parameters") or {}).items()}
+    version = await database_sync_to_async(WorkflowVersion.objects.select_related("workflow").get)(
+        pk=run.metadata["version_id"]
+    )
+    given = {str(k): str(v) for k, v in (run.metadata.get("parameters") or {}).items()}
+    owner_id = version.workflow.owner_id
+    try:
+        # Secrets come from the owner's credential store here, on the worker; everything shown has them masked.
+        values = await database_sync_to_async(secrets_resolve)(owner_id=owner_id, version=version, values=given)
+    except ApplicationError as exc:
+        await finish(run.pk, Run.Status.FAILED, exc.message)
+        return
+    shown = masked(given, version)
+    hidden = [values[name] for name in shown if shown[name] != values[name] and values[name]]
+
+    def mask(text: str) -> str:
+        for secret in hidden:
+            text = text.replace(secret, SECRET_MASK)
+        return text
+
     uploads = await database_sync_to_async(conversation_uploads)(conversation_id=run.conversation_id)
     total = len(version.steps)
     kept: list[dict[str, object]] = []
@@ -147,7 +172,9 @@ async def replay_workflow(run: Run, session: Session, sink: WorkerSink) -> None:
         action = str(recorded["action"])
         arguments = fill(dict(recorded.get("arguments") or {}), values)
         intent = recorded.get("intent") or action
-        step_id = await sink.step_started(kind=Step.Kind.ACTION, action=action, arguments=arguments)
+        step_id = await sink.step_started(
+            kind=Step.Kind.ACTION, action=action, arguments=fill(dict(recorded.get("arguments") or {}), shown)
+        )
         started = time.monotonic()
         problem = ""
         if recorded.get("target"):
@@ -163,8 +190,8 @@ async def replay_workflow(run: Run, session: Session, sink: WorkerSink) -> None:
             await sink.step_finished(
                 step_id,
                 ok=result.ok,
-                observation=json.dumps(result.as_dict(), ensure_ascii=False, default=str),
-                error=result.error,
+                observation=mask(json.dumps(result.as_dict(), ensure_ascii=False, default=str)),
+                error=mask(result.error),
                 duration_ms=int((time.monotonic() - started) * 1000),
                 screenshot=result.screenshot or await page_screenshot(session),
                 target=result.target,
@@ -172,14 +199,14 @@ async def replay_workflow(run: Run, session: Session, sink: WorkerSink) -> None:
             if result.ok:
                 kept.append(recorded)
                 continue
-            problem = f"it failed: {result.error}"
+            problem = f"it failed: {mask(result.error)}"
         else:
             await sink.step_finished(
                 step_id, ok=False, error=f"Step {number} of {total} ({intent}): {problem}",
                 duration_ms=int((time.monotonic() - started) * 1000), screenshot=await page_screenshot(session),
             )  # fmt: skip
         await sink.notify(f"Step {number} ({intent}) no longer fits the page; the agent heals it.")
-        healing = await heal(run, session, sink, recorded, values, number=number, total=total, reason=problem)
+        healing = await heal(run, session, sink, recorded, shown, number=number, total=total, reason=problem)
         tokens[0] += healing.prompt_tokens
         tokens[1] += healing.completion_tokens
         if healing.error:

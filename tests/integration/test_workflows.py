@@ -351,3 +351,68 @@ def test_a_schedule_becomes_a_beat_entry_that_replays_the_workflow_when_it_fires
     assert client.get(f"/api/workflows/{workflow_id}/schedules/").json()[0]["last_run"] is not None
     assert client.delete(f"/api/workflows/{workflow_id}/schedules/{schedule['id']}/").status_code == 204
     assert not PeriodicTask.objects.filter(pk=entry.pk).exists()
+
+
+def _login_workflow(user: Any, url: str) -> int:
+    workflow = Workflow.objects.create(owner=user, name="Sign in")
+    WorkflowVersion.objects.create(
+        workflow=workflow,
+        number=1,
+        parameters=[
+            {"name": "username", "type": "string", "default": "ada", "label": "Username"},
+            {"name": "password", "type": "secret", "default": "", "label": "Password"},
+        ],
+        steps=[
+            {"action": "navigate", "arguments": {"url": url}, "target": {}, "intent": "open"},
+            {
+                "action": "type",
+                "arguments": {"text": "{{username}}"},
+                "target": {"tag": "input", "role": "textbox", "name": "Username", "attributes": {"name": "username"}},
+                "intent": "type the username",
+            },
+            {
+                "action": "type",
+                "arguments": {"text": "{{password}}"},
+                "target": {"tag": "input", "role": "textbox", "name": "Password", "attributes": {"type": "password"}},
+                "intent": "type the password",
+            },
+            {
+                "action": "click",
+                "arguments": {},
+                "target": {"tag": "button", "role": "button", "name": "Sign in", "attributes": {}},
+                "intent": "sign in",
+            },
+        ],
+    )
+    return workflow.pk
+
+
+def test_a_secret_comes_from_the_credential_store_and_is_never_shown(site: tuple[str, Path]) -> None:
+    base, folder = site
+    shutil.copy(PAGES / "login.html", folder / "login.html")
+    conversation = ConversationFactory()
+    client = signed_in(conversation.owner)
+    workflow_id = _login_workflow(conversation.owner, f"{base}/login.html")
+    secret = "correct horse battery staple"
+
+    missing = client.post(f"/api/workflows/{workflow_id}/runs/", {"parameters": {}}, format="json")
+    assert missing.status_code == 400
+    assert missing.json()["detail"] == "Name a saved credential for: password."
+    stored = client.post("/api/credentials/", {"name": "club-login", "value": secret}, format="json")
+    assert stored.status_code == 201, stored.content
+    assert secret not in json.dumps(client.get("/api/credentials/").json())
+
+    run = _replay(client, workflow_id, password="club-login")
+    assert run.status == "succeeded", run.error
+    assert "Hello ada" in _result_text(client, run)
+    shown = json.dumps(client.get(f"/api/runs/{run.pk}/").json(), ensure_ascii=False)
+    assert secret not in shown
+    assert "••••••••" in shown
+    deliveries_and_workflow = json.dumps(client.get(f"/api/workflows/{workflow_id}/").json())
+    assert secret not in deliveries_and_workflow
+
+    unknown = _replay(client, workflow_id, password="no-such-login")
+    assert unknown.status == "failed"
+    assert unknown.error == "No credential named 'no-such-login' for the parameter password."
+    stranger = signed_in(ConversationFactory().owner)
+    assert stranger.get("/api/credentials/").json() == []

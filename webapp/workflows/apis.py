@@ -19,10 +19,10 @@ from webapp.core.throttles import WriteThrottle
 from webapp.runs.selectors import run_get
 from webapp.runs.serializers import RunOutput
 from webapp.workflows.export import export_script
-from webapp.workflows.models import WebhookDelivery, Workflow, WorkflowSchedule
+from webapp.workflows.models import Credential, WebhookDelivery, Workflow, WorkflowSchedule
 from webapp.workflows.schedules import schedule_create, schedule_delete
 from webapp.workflows.selectors import workflow_get, workflow_latest, workflow_list, workflow_versions
-from webapp.workflows.services import workflow_run_start, workflow_save_from_run
+from webapp.workflows.services import credential_set, workflow_run_start, workflow_save_from_run
 from webapp.workflows.webhooks import webhook_remove, webhook_set
 
 
@@ -215,4 +215,37 @@ class ScheduleDetailApi(APIView):
     def delete(self, request: Request, workflow_id: int, schedule_id: int) -> Response:
         workflow = workflow_get(user=request.user, workflow_id=workflow_id)
         schedule_delete(schedule=get_object_or_404(workflow.schedules.all(), pk=schedule_id))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class CredentialInput(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    value = serializers.CharField(max_length=10_000, trim_whitespace=False)
+
+
+class CredentialOutput(serializers.ModelSerializer[Credential]):
+    """Names only: a value is never shown after saving."""
+
+    class Meta:
+        model = Credential
+        fields = ["id", "name", "created_at", "updated_at"]
+
+
+class CredentialListApi(APIView):
+    @extend_schema(responses={200: CredentialOutput(many=True)})
+    def get(self, request: Request) -> Response:
+        return Response(CredentialOutput(Credential.objects.filter(owner_id=request.user.pk), many=True).data)
+
+    @extend_schema(request=CredentialInput, responses={201: CredentialOutput})
+    def post(self, request: Request) -> Response:
+        data = CredentialInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        credential = credential_set(owner=request.user, **data.validated_data)  # type: ignore[arg-type]
+        return Response(CredentialOutput(credential).data, status=status.HTTP_201_CREATED)
+
+
+class CredentialDetailApi(APIView):
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request, credential_id: int) -> Response:
+        get_object_or_404(Credential.objects.filter(owner_id=request.user.pk), pk=credential_id).delete()
         return Response(status=status.HTTP_204_NO_CONTENT)

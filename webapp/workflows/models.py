@@ -88,3 +88,21 @@ class WorkflowSchedule(models.Model):
 
     def __str__(self) -> str:
         return f"{self.workflow}: {self.cron} ({self.timezone})"
+
+
+class Credential(models.Model):
+    """A secret a workflow types (a password, a token): stored encrypted, never shown after saving, never sent to a
+    model; a workflow's secret parameter names one, and the replay fills it in on the worker."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="credentials")
+    name = models.CharField(max_length=100)
+    value = models.TextField()  # encrypted (webapp.core.crypto)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["owner", "name"], name="unique_credential_name")]
+
+    def __str__(self) -> str:
+        return self.name

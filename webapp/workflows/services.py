@@ -12,16 +12,22 @@ from rest_framework import status
 from browser_pool.actions import ACTIONS
 from webapp.conversations.models import Conversation
 from webapp.conversations.services import conversation_create
+from webapp.core.crypto import decrypt, encrypt
 from webapp.core.exceptions import ApplicationError
 from webapp.runs.models import Run, Step
 from webapp.runs.services import run_create, run_ensure_idle
-from webapp.workflows.models import Workflow, WorkflowVersion
+from webapp.workflows.models import Credential, Workflow, WorkflowVersion
 
 # Actions that only look: a replay does not need them.
 LOOKING = frozenset({"get_elements", "get_element_details", "screenshot", "list_tabs"})
 # The arguments of these actions that hold what the user typed or chose: they become parameters.
 TYPED = {"type": ("text",), "select": ("value", "label")}
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+
+
+def _is_secret_field(target: dict[str, Any]) -> bool:
+    attributes = target.get("attributes") or {}
+    return attributes.get("type") == "password" or "password" in str(attributes.get("autocomplete", ""))
 
 
 def _parameter_name(target: dict[str, Any], taken: set[str]) -> str:
@@ -111,14 +117,12 @@ def steps_from_run(run: Run) -> tuple[list[dict[str, Any]], list[dict[str, Any]]
         for key in TYPED.get(step.action, ()):
             if isinstance(arguments.get(key), str):
                 name = _parameter_name(step.target or {}, taken)
-                parameters.append(
-                    {
-                        "name": name,
-                        "type": "string",
-                        "default": arguments[key],
-                        "label": (step.target or {}).get("name", ""),
-                    }
-                )
+                label = (step.target or {}).get("name", "")
+                if _is_secret_field(step.target or {}):
+                    # Never kept: a replay names a credential from the user's store instead.
+                    parameters.append({"name": name, "type": "secret", "default": "", "label": label})
+                else:
+                    parameters.append({"name": name, "type": "string", "default": arguments[key], "label": label})
                 arguments[key] = "{{" + name + "}}"
         steps.append(_recorded(step, arguments, _intent(step, thought)))
         thought = ""
@@ -141,8 +145,43 @@ def workflow_save_from_run(*, run: Run, user: User, name: str) -> Workflow:
     return workflow
 
 
+SECRET_MASK = "••••••••"
+
+
+def secret_names(version: WorkflowVersion) -> set[str]:
+    return {p["name"] for p in version.parameters if p.get("type") == "secret"}
+
+
+def secrets_resolve(*, owner_id: int, version: WorkflowVersion, values: dict[str, str]) -> dict[str, str]:
+    """On the worker, just before typing: each secret parameter's credential name replaced by its value."""
+    resolved = dict(values)
+    for name in secret_names(version):
+        credential = Credential.objects.filter(owner_id=owner_id, name=values.get(name, "")).first()
+        if credential is None:
+            raise ApplicationError(f"No credential named {values.get(name, '')!r} for the parameter {name}.")
+        resolved[name] = decrypt(credential.value)
+    return resolved
+
+
+def masked(values: dict[str, str], version: WorkflowVersion) -> dict[str, str]:
+    """The values as steps, logs, prompts and webhooks may show them."""
+    hidden = secret_names(version)
+    return {name: SECRET_MASK if name in hidden else value for name, value in values.items()}
+
+
+def credential_set(*, owner: User, name: str, value: str) -> Credential:
+    name = name.strip()
+    if not re.fullmatch(r"[A-Za-z0-9_.-]{1,100}", name):
+        raise ApplicationError("A credential's name is letters, digits, '_', '.' or '-' (at most 100).")
+    if not value:
+        raise ApplicationError("The credential's value is empty.")
+    credential, _ = Credential.objects.update_or_create(owner=owner, name=name, defaults={"value": encrypt(value)})
+    return credential
+
+
 def parameters_resolve(version: WorkflowVersion, given: dict[str, Any]) -> dict[str, str]:
-    """The values a replay uses: the given ones over the defaults; unknown names are refused."""
+    """The values a replay uses: the given ones over the defaults; unknown names are refused. A secret parameter's
+    value is the name of a credential (looked up when the replay runs, on the worker)."""
     known = {p["name"]: p for p in version.parameters}
     unknown = sorted(set(given) - set(known))
     if unknown:
@@ -154,6 +193,9 @@ def parameters_resolve(version: WorkflowVersion, given: dict[str, Any]) -> dict[
         if not isinstance(value, str | int | float | bool):
             raise ApplicationError(f"The parameter {name} must be text.")
         values[name] = str(value)
+    missing = sorted(name for name in secret_names(version) if not values.get(name))
+    if missing:
+        raise ApplicationError(f"Name a saved credential for: {', '.join(missing)}.")
     return values
 
 

@@ -5,6 +5,8 @@ from webapp.workflows import apis
 urlpatterns = [
     path("runs/<int:run_id>/workflow/", apis.RunSaveApi.as_view(), name="run-save-workflow"),
     path("workflows/", apis.WorkflowListApi.as_view(), name="workflow-list"),
+    path("credentials/", apis.CredentialListApi.as_view(), name="credential-list"),
+    path("credentials/<int:credential_id>/", apis.CredentialDetailApi.as_view(), name="credential-detail"),
     path("workflows/<int:workflow_id>/", apis.WorkflowDetailApi.as_view(), name="workflow-detail"),
     path("workflows/<int:workflow_id>/runs/", apis.WorkflowRunApi.as_view(), name="workflow-run"),
     path("workflows/<int:workflow_id>/versions/", apis.WorkflowVersionListApi.as_view(), name="workflow-versions"),
