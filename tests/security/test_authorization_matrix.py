@@ -23,6 +23,7 @@ from webapp.memory.models import Note, Persona
 from webapp.runs.models import Confirmation, Run, Step
 from webapp.sharing.models import Share
 from webapp.skills.models import Skill
+from webapp.workflows.models import Credential, Workflow, WorkflowSchedule, WorkflowVersion
 
 pytestmark = pytest.mark.django_db
 
@@ -90,6 +91,21 @@ MATRIX: dict[tuple[str, str], str] = {
     ("POST", "api/share-links/<str:token>/accept/"): "user",
     ("GET", "api/conversations/<int:conversation_id>/control/"): "viewer",
     ("POST", "api/conversations/<int:conversation_id>/control/"): "controller",
+    ("POST", "api/runs/<int:run_id>/workflow/"): "owner",
+    ("GET", "api/workflows/"): "user",
+    ("GET", "api/workflows/<int:workflow_id>/"): "mine",
+    ("POST", "api/workflows/<int:workflow_id>/runs/"): "mine",
+    ("GET", "api/workflows/<int:workflow_id>/versions/"): "mine",
+    ("GET", "api/workflows/<int:workflow_id>/export/"): "mine",
+    ("POST", "api/workflows/<int:workflow_id>/webhook/"): "mine",
+    ("DELETE", "api/workflows/<int:workflow_id>/webhook/"): "mine",
+    ("GET", "api/workflows/<int:workflow_id>/deliveries/"): "mine",
+    ("GET", "api/workflows/<int:workflow_id>/schedules/"): "mine",
+    ("POST", "api/workflows/<int:workflow_id>/schedules/"): "mine",
+    ("DELETE", "api/workflows/<int:workflow_id>/schedules/<int:schedule_id>/"): "mine",
+    ("GET", "api/credentials/"): "user",
+    ("POST", "api/credentials/"): "user",
+    ("DELETE", "api/credentials/<int:credential_id>/"): "mine",
     ("GET", "api/schema/"): "anyone",
     ("GET", "api/docs/"): "anyone",
     ("GET", "api/redoc/"): "anyone",
@@ -115,6 +131,11 @@ BODIES: dict[tuple[str, str], Any] = {
     ("PATCH", "api/conversations/<int:conversation_id>/shares/<int:share_id>/"): {"role": "controller"},
     ("POST", "api/conversations/<int:conversation_id>/share-links/"): {"role": "viewer"},
     ("POST", "api/conversations/<int:conversation_id>/control/"): {"action": "take"},
+    ("POST", "api/runs/<int:run_id>/workflow/"): {"name": "w"},
+    ("POST", "api/workflows/<int:workflow_id>/runs/"): {"parameters": {}},
+    ("POST", "api/workflows/<int:workflow_id>/webhook/"): {"url": "https://hooks.example/done"},
+    ("POST", "api/workflows/<int:workflow_id>/schedules/"): {"cron": "0 9 * * *"},
+    ("POST", "api/credentials/"): {"name": "c", "value": "v"},
 }
 
 
@@ -191,8 +212,18 @@ def _world() -> World:
         "skill_id": Skill.objects.create(name="s", version="1.0.0", match_patterns=["*://*/*"]).pk,
         "share_id": Share.objects.get(conversation=conversation, user=users["viewer"]).pk,
         "token": link.token,
+        **_workflow_ids(owner),
     }
     return World(users, conversation, ids)
+
+
+def _workflow_ids(owner: User) -> dict[str, Any]:
+    workflow = Workflow.objects.create(owner=owner, name="w")
+    steps = [{"action": "navigate", "arguments": {"url": "https://a.example/"}, "target": {}, "intent": "open"}]
+    WorkflowVersion.objects.create(workflow=workflow, number=1, steps=steps, parameters=[])
+    schedule = WorkflowSchedule.objects.create(workflow=workflow, cron="0 9 * * *")
+    credential = Credential.objects.create(owner=owner, name="c0", value="x")
+    return {"workflow_id": workflow.pk, "schedule_id": schedule.pk, "credential_id": credential.pk}
 
 
 def _path(template: str, ids: dict[str, Any]) -> str:
