@@ -12,9 +12,12 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from urllib.parse import urlsplit
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.core.files.uploadedfile import SimpleUploadedFile
+from playwright.async_api import Error as PlaywrightError
 
 from agents.events import ConfirmationRequest
 from agents.safety import PageFacts, SafetyPolicy
@@ -23,10 +26,12 @@ from agents.tools.browser import target_text
 from browser_pool.actions import ACTIONS, execute_action
 from browser_pool.errors import BrowserCrashedError
 from browser_pool.extract import extract_page
+from browser_pool.net.proxy import listener_for
 from browser_pool.observe import ObservationError, get_summary, observe
 from browser_pool.session import Session
 from browser_pool.webmcp import call_tool
 from webapp.conversations.browser_selectors import conversation_uploads
+from webapp.conversations.browser_services import conversation_file_add
 from webapp.conversations.models import Conversation
 from webapp.runs.models import Run, Step
 from workers.policy import safety_config
@@ -130,6 +135,12 @@ async def manual_action(run: Run, session: Session, sink: WorkerSink) -> None:
         if refusal:
             await _refused(run, sink, step_id, refusal, started)
             return
+    if name == "upload_file" and "url" in arguments:
+        try:
+            arguments = await fetched_upload(run, session, arguments)
+        except UploadFetchError as exc:
+            await _refused(run, sink, step_id, str(exc), started)
+            return
     uploads = await database_sync_to_async(conversation_uploads)(conversation_id=run.conversation_id)
     result = await execute_action(session, name, arguments, uploads=uploads)
     if not result.ok and await session.lost_within(1.0):
@@ -145,6 +156,45 @@ async def manual_action(run: Run, session: Session, sink: WorkerSink) -> None:
         target=result.target,
     )
     await finish(run.pk, Run.Status.SUCCEEDED if result.ok else Run.Status.FAILED, result.error)
+
+
+class UploadFetchError(Exception):
+    """A file to upload could not be fetched from its address; the message says why."""
+
+
+def _store_upload(conversation_id: int, name: str, body: bytes) -> str:
+    conversation = Conversation.objects.get(pk=conversation_id)
+    stored = conversation_file_add(conversation=conversation, upload=SimpleUploadedFile(name, body))
+    return str(stored.pk)
+
+
+async def fetched_upload(run: Run, session: Session, arguments: dict[str, object]) -> dict[str, object]:
+    """`upload_file` from an address: fetched by the browser's own context, so through its network firewall, and
+    kept as the conversation's file; the action then puts that file into the page."""
+    arguments = dict(arguments)
+    url = str(arguments.pop("url"))
+    name = str(arguments.pop("name", "") or "") or (urlsplit(url).path.rsplit("/", 1)[-1] or "download")
+    context = session.active_page.context
+    firewall = listener_for(context)
+    before = firewall.blocked_count if firewall is not None else 0
+    try:
+        response = await context.request.get(url, timeout=30_000, max_redirects=5)
+        body = await response.body() if response.ok else b""
+    except PlaywrightError as exc:
+        blocked = firewall.blocked_since(before) if firewall is not None else []
+        if blocked:
+            raise UploadFetchError(f"could not fetch {url}: {blocked[0].describe()}") from exc
+        raise UploadFetchError(f"could not fetch {url}: {exc.message.splitlines()[0]}") from exc
+    if not response.ok:
+        blocked = firewall.blocked_since(before) if firewall is not None else []
+        reason = blocked[0].describe() if blocked else f"the server answered {response.status}"
+        raise UploadFetchError(f"could not fetch {url}: {reason}")
+    if len(body) > settings.HIVE_UPLOAD_MAX_BYTES:
+        raise UploadFetchError(
+            f"the file at {url} is too large (at most {settings.HIVE_UPLOAD_MAX_BYTES // 1_000_000} MB)"
+        )
+    file_id = await database_sync_to_async(_store_upload)(run.conversation_id, name[:200], body)
+    return {**arguments, "file_id": file_id}
 
 
 async def _refused(run: Run, sink: WorkerSink, step_id: int, refusal: str, started: float) -> None:

@@ -11,6 +11,7 @@ import asyncio
 import base64
 import json
 import re
+import shutil
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -387,3 +388,25 @@ async def test_a_client_lists_and_runs_a_workflow_with_its_parameters(web_server
             unknown = await client.call_tool("run_workflow", {"workflow": workflow_id + 1000})
             assert unknown.is_error
             assert "You have no workflow" in text_of(unknown)
+
+
+async def test_a_file_at_an_address_is_fetched_by_the_browser_and_put_into_the_input(
+    web_server: str, tmp_path: Path
+) -> None:
+    shutil.copy(UPLOAD_PAGES / "upload.html", tmp_path / "upload.html")
+    (tmp_path / "report.csv").write_text("a,b\n1,2\n")
+    user = await sync_to_async(UserFactory)()
+
+    async def approve(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        return types.ElicitResult(action="accept", content={"approve": True})
+
+    with serve_directory(tmp_path) as pages:
+        async with mcp_client(web_server, await token_for(user), mode="legacy", elicitation_callback=approve) as client:
+            await client.call_tool("navigate", {"url": f"{pages}/upload.html"})
+            put = await client.call_tool("upload_file", {"selector": "#doc", "url": f"{pages}/report.csv"})
+            assert not put.is_error, text_of(put)
+            seen = await client.call_tool("observe", {})
+            missing = await client.call_tool("upload_file", {"selector": "#doc", "url": f"{pages}/nothing.csv"})
+    assert "got report.csv:8" in text_of(seen)
+    assert missing.is_error
+    assert text_of(missing) == f"could not fetch {pages}/nothing.csv: the server answered 404"

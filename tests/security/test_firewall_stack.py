@@ -140,6 +140,9 @@ async def test_an_mcp_client_cannot_reach_it_and_reads_why(
             "execute_js", {"code": f"return await fetch('{internal.url}/x').then(r => r.status)"}
         )
         assert "secret" not in text_of(leaked)
+        fetched = await client.call_tool("upload_file", {"selector": "input", "url": f"{internal.url}/file.txt"})
+        assert fetched.is_error
+        assert "Blocked by Hive's network firewall" in text_of(fetched), text_of(fetched)
     assert internal.connections == 0
 
 

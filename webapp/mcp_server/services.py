@@ -88,11 +88,18 @@ def page_tool_listing(*, conversation: Conversation | None) -> dict[str, Any]:
 
 def _stored_upload(conversation: Conversation, arguments: dict[str, Any]) -> dict[str, Any]:
     """`upload_file` with the bytes in the call: stored as the conversation's file, then put in the input by id."""
+    if "url" in arguments:
+        url = arguments["url"]
+        if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+            raise Refusal("url must be an http or https address of the file.")
+        return arguments  # fetched by the worker's browser, through its firewall
     data = arguments.pop("data_base64", None)
     name = str(arguments.pop("name", "") or "upload")
     if data is None:
         if "file_id" not in arguments:
-            raise Refusal("Send the file as data_base64 (with its name), or the file_id of a file already uploaded.")
+            raise Refusal(
+                "Send the file as data_base64 (with its name), its url, or the file_id of a file already uploaded."
+            )
         return arguments
     try:
         content = base64.b64decode(str(data), validate=True)
@@ -124,7 +131,7 @@ def call_start(*, conversation: Conversation, name: str, arguments: dict[str, An
         else:
             if name == "upload_file":
                 arguments = _stored_upload(conversation, dict(arguments))
-            if name not in READS:
+            if name not in READS and not (name == "upload_file" and "url" in arguments):
                 invalid = validate_arguments(name, arguments)
                 if invalid is not None:
                     raise Refusal(f"{invalid.error}. {invalid.suggestion}".strip())

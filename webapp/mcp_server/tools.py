@@ -50,6 +50,7 @@ _UPLOAD = {
         **_UPLOAD["properties"],
         "name": {"type": "string", "minLength": 1, "maxLength": 200, "description": "The file's name."},
         "data_base64": {"type": "string", "description": "The file's bytes, base64-encoded (instead of file_id)."},
+        "url": {"type": "string", "description": "An http(s) address to fetch the file from (instead of file_id)."},
     },
     "required": [],
 }
