@@ -4,6 +4,9 @@ Each recorded step is found again on the page as it is now (browser_pool.replay:
 attributes, role and name, label, text, XPath, in that order, accepting only an element that agrees with the
 record) and done with its parameters filled in, recorded as a step with a screenshot like any other.
 
+Each step follows the agent's safety policy: a blocked address is refused, and a confirm-level step (execute_js,
+upload_file, a submit on a sensitive page) waits for the user's yes in the dashboard; no answer in time is a no.
+
 A step whose element cannot be found, or whose action fails, is healed: the agent (the conversation's model) gets
 the step's intent, the parameters and the page as it is, and does that one step; the replay goes on after it. The
 steps the agent took replace the broken one in a new version of the workflow, so the next replay needs no model.
@@ -22,8 +25,8 @@ from playwright.async_api import Error as PlaywrightError
 
 from agents.llm import LLMError, NoModelConfiguredError
 from agents.loop import run_agent_turn
-from agents.tools.base import Tool
-from browser_pool.actions import execute_action
+from agents.tools.base import SOURCE_BROWSER, Tool
+from browser_pool.actions import ACTIONS, execute_action
 from browser_pool.errors import BrowserCrashedError
 from browser_pool.replay import find_target
 from browser_pool.session import Session
@@ -41,7 +44,7 @@ from webapp.workflows.services import (
     secrets_resolve,
     workflow_version_add,
 )
-from workers.manual import page_screenshot
+from workers.manual import page_screenshot, policy_refusal
 from workers.policy import agent_config
 from workers.sink import WorkerSink
 from workers.turns import finish
@@ -184,6 +187,18 @@ async def replay_workflow(run: Run, session: Session, sink: WorkerSink) -> None:
             else:
                 arguments = {**arguments, "index": index}
         if not problem:
+            spec = ACTIONS.get(action)
+            refusal = await policy_refusal(
+                run, session, sink, step_id, action, arguments, source=SOURCE_BROWSER,
+                read_only=bool(spec and spec.read_only),
+            )  # fmt: skip
+            if refusal:
+                # A "no" from the user (or the policy) is an answer, not a page change: nothing to heal.
+                error = f"Step {number} of {total} ({intent}): {mask(refusal)}"
+                await sink.step_finished(step_id, ok=False, error=error,
+                                         duration_ms=int((time.monotonic() - started) * 1000))  # fmt: skip
+                await fail(error)
+                return
             result = await execute_action(session, action, arguments, uploads=uploads)
             if not result.ok and await session.lost_within(1.0):
                 raise BrowserCrashedError(session.lost_reason or "the browser crashed")

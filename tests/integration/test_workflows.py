@@ -30,7 +30,7 @@ from tests.support.processes import wait_until
 from tests.support.runs import act, observation
 from tests.support.static_server import serve_directory
 from webapp.core.queue import _app
-from webapp.runs.models import ModelCall, Run
+from webapp.runs.models import Confirmation, ModelCall, Run
 from webapp.workflows.models import WebhookDelivery, Workflow, WorkflowVersion
 
 pytestmark = [
@@ -416,3 +416,41 @@ def test_a_secret_comes_from_the_credential_store_and_is_never_shown(site: tuple
     assert unknown.error == "No credential named 'no-such-login' for the parameter password."
     stranger = signed_in(ConversationFactory().owner)
     assert stranger.get("/api/credentials/").json() == []
+
+
+def _js_workflow(user: Any, url: str) -> int:
+    workflow = Workflow.objects.create(owner=user, name="Read the title")
+    steps = [
+        {"action": "navigate", "arguments": {"url": url}, "target": {}, "intent": "open"},
+        {"action": "execute_js", "arguments": {"code": "return document.title"}, "target": {}, "intent": "read"},
+    ]
+    WorkflowVersion.objects.create(workflow=workflow, number=1, steps=steps, parameters=[])
+    return workflow.pk
+
+
+def _answer_when_asked(client: APIClient, run_id: int, approve: bool) -> None:
+    def asked() -> bool:
+        return Confirmation.objects.filter(run_id=run_id, status="pending").exists()
+
+    wait_until(asked, 30, "the replay to ask")
+    pending = Confirmation.objects.get(run_id=run_id, status="pending")
+    answered = client.post(f"/api/confirmations/{pending.pk}/answer/", {"approve": approve}, format="json")
+    assert answered.status_code == 200, answered.content
+
+
+def test_a_replay_asks_before_a_confirm_level_step_and_a_no_ends_it(site: tuple[str, Path]) -> None:
+    base, _ = site
+    conversation = ConversationFactory()
+    client = signed_in(conversation.owner)
+    workflow_id = _js_workflow(conversation.owner, f"{base}/signup.html")
+    for approve in (True, False):
+        started = client.post(f"/api/workflows/{workflow_id}/runs/", {}, format="json")
+        assert started.status_code == 202, started.content
+        _answer_when_asked(client, started.json()["id"], approve)
+        run = _ended(started.json()["id"])
+        if approve:
+            assert run.status == "succeeded", run.error
+            assert "Join the club" in run.steps.get(action="execute_js").observation
+        else:
+            assert run.status == "failed"
+            assert run.error.startswith("Step 2 of 2 (read): Not done: it needs the user's yes")
