@@ -411,6 +411,10 @@ def test_a_secret_comes_from_the_credential_store_and_is_never_shown(site: tuple
     deliveries_and_workflow = json.dumps(client.get(f"/api/workflows/{workflow_id}/").json())
     assert secret not in deliveries_and_workflow
 
+    history = client.get(f"/api/workflows/{workflow_id}/runs/").json()
+    assert history[0]["id"] == run.pk
+    assert history[0]["parameters"] == {"username": "ada", "password": "••••••••"}
+    assert history[0]["url"] == f"{base}/login.html"
     unknown = _replay(client, workflow_id, password="no-such-login")
     assert unknown.status == "failed"
     assert unknown.error == "No credential named 'no-such-login' for the parameter password."

@@ -21,8 +21,20 @@ from webapp.runs.serializers import RunOutput
 from webapp.workflows.export import export_script
 from webapp.workflows.models import Credential, WebhookDelivery, Workflow, WorkflowSchedule
 from webapp.workflows.schedules import schedule_create, schedule_delete
-from webapp.workflows.selectors import workflow_get, workflow_latest, workflow_list, workflow_versions
-from webapp.workflows.services import credential_set, workflow_run_start, workflow_save_from_run
+from webapp.workflows.selectors import (
+    workflow_get,
+    workflow_latest,
+    workflow_list,
+    workflow_runs,
+    workflow_versions,
+)
+from webapp.workflows.services import (
+    credential_set,
+    workflow_delete,
+    workflow_run_start,
+    workflow_save_from_run,
+    workflow_update,
+)
 from webapp.workflows.webhooks import webhook_remove, webhook_set
 
 
@@ -73,10 +85,31 @@ class WorkflowListApi(APIView):
         return Response(WorkflowOutput(workflow_list(user=request.user), many=True).data)
 
 
+class WorkflowUpdateInput(serializers.Serializer):
+    name = serializers.CharField(max_length=200, required=False)
+    description = serializers.CharField(max_length=5000, required=False, allow_blank=True)
+    rename = serializers.DictField(child=serializers.CharField(max_length=40), required=False, help_text="old → new")
+    defaults = serializers.DictField(child=serializers.CharField(allow_blank=True), required=False)
+
+
 class WorkflowDetailApi(APIView):
     @extend_schema(responses={200: WorkflowOutput})
     def get(self, request: Request, workflow_id: int) -> Response:
         return Response(WorkflowOutput(workflow_get(user=request.user, workflow_id=workflow_id)).data)
+
+    @extend_schema(request=WorkflowUpdateInput, responses={200: WorkflowOutput})
+    def patch(self, request: Request, workflow_id: int) -> Response:
+        workflow = workflow_get(user=request.user, workflow_id=workflow_id)
+        data = WorkflowUpdateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        workflow = workflow_update(workflow=workflow, **data.validated_data)
+        return Response(WorkflowOutput(workflow).data)
+
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request, workflow_id: int) -> Response:
+        workflow = workflow_get(user=request.user, workflow_id=workflow_id)
+        workflow_delete(workflow=workflow)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class RunInput(serializers.Serializer):
@@ -84,9 +117,27 @@ class RunInput(serializers.Serializer):
     conversation = serializers.IntegerField(required=False, help_text="Replay in this conversation's browser.")
 
 
+class WorkflowRunOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    conversation = serializers.IntegerField()
+    status = serializers.CharField()
+    error = serializers.CharField()
+    version = serializers.IntegerField(allow_null=True)
+    parameters = serializers.DictField(child=serializers.CharField())
+    url = serializers.CharField(help_text="The page the replay ended on.")
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    prompt_tokens = serializers.IntegerField(help_text="Tokens a healing used; 0 for a replay without the model.")
+
+
 class WorkflowRunApi(APIView):
     throttle_classes = [WriteThrottle]
     throttle_scope = "runs"
+
+    @extend_schema(responses={200: WorkflowRunOutput(many=True)})
+    def get(self, request: Request, workflow_id: int) -> Response:
+        workflow = workflow_get(user=request.user, workflow_id=workflow_id)
+        return Response(WorkflowRunOutput(workflow_runs(workflow=workflow), many=True).data)
 
     @extend_schema(request=RunInput, responses={202: RunOutput})
     def post(self, request: Request, workflow_id: int) -> Response:

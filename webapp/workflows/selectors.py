@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import json
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
@@ -41,3 +42,24 @@ def workflow_versions(*, workflow: Workflow) -> list[dict[str, object]]:
                     "source_run": version.source_run_id, "steps": len(lines), "changes": diff})  # fmt: skip
         previous = lines
     return list(reversed(out))
+
+
+def workflow_runs(*, workflow: Workflow, limit: int = 50) -> list[dict[str, object]]:
+    """The workflow's replays, newest first, with what each ended on (secrets masked)."""
+    from webapp.runs.models import Run, Step  # the runs app sits beside this one
+
+    runs = Run.objects.filter(kind=Run.Kind.WORKFLOW, metadata__workflow=workflow.pk).order_by("-created_at")[:limit]
+    secret = {p["name"] for v in workflow.versions.all() for p in v.parameters if p.get("type") == "secret"}
+    out: list[dict[str, object]] = []
+    for run in runs:
+        last = Step.objects.filter(run=run, kind=Step.Kind.ACTION).order_by("-index").first()
+        try:
+            url = json.loads(last.observation).get("url", "") if last is not None else ""
+        except (ValueError, AttributeError):
+            url = ""
+        parameters = {k: ("••••••••" if k in secret else v) for k, v in (run.metadata.get("parameters") or {}).items()}
+        out.append({"id": run.pk, "conversation": run.conversation_id, "status": run.status, "error": run.error,
+                    "version": run.metadata.get("version"), "parameters": parameters, "url": url,
+                    "created_at": run.created_at, "finished_at": run.finished_at,
+                    "prompt_tokens": run.prompt_tokens})  # fmt: skip
+    return out

@@ -225,3 +225,70 @@ def fill(arguments: dict[str, Any], values: dict[str, str]) -> dict[str, Any]:
         return value
 
     return {key: one(value) for key, value in arguments.items()}
+
+
+PARAMETER_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")
+
+
+@transaction.atomic
+def workflow_update(
+    *,
+    workflow: Workflow,
+    name: str | None = None,
+    description: str | None = None,
+    rename: dict[str, str] | None = None,
+    defaults: dict[str, str] | None = None,
+) -> Workflow:
+    """Rename the workflow, describe it, rename parameters (their `{{placeholders}}` in the steps follow) or change
+    their defaults. A change to the parameters is a new version."""
+    if name is not None:
+        if not name.strip():
+            raise ApplicationError("Give the workflow a name.")
+        workflow.name = name.strip()[:200]
+    if description is not None:
+        workflow.description = description.strip()
+    workflow.save()
+    rename, defaults = rename or {}, defaults or {}
+    if not rename and not defaults:
+        return workflow
+    version = workflow.versions.order_by("-number").first()
+    if version is None:
+        raise ApplicationError("This workflow has no steps.")
+    known = {p["name"] for p in version.parameters}
+    unknown = sorted((set(rename) | set(defaults)) - known)
+    if unknown:
+        raise ApplicationError(f"Unknown parameter(s): {', '.join(unknown)}.")
+    bad = sorted(new for new in rename.values() if not PARAMETER_NAME.match(new))
+    if bad:
+        raise ApplicationError(f"A parameter's name is a letter or _ then letters, digits or _: not {', '.join(bad)}.")
+    final = [rename.get(p["name"], p["name"]) for p in version.parameters]
+    if len(set(final)) != len(final):
+        raise ApplicationError("Two parameters would have the same name.")
+    secret = {p["name"] for p in version.parameters if p.get("type") == "secret"}
+    if set(defaults) & secret:
+        raise ApplicationError("A secret parameter has no default: it names a credential when the workflow runs.")
+    parameters = [
+        {**p, "name": rename.get(p["name"], p["name"]), "default": str(defaults.get(p["name"], p.get("default", "")))}
+        for p in version.parameters
+    ]
+
+    def renamed(value: Any) -> Any:
+        if isinstance(value, str):
+            return PLACEHOLDER.sub(lambda m: "{{" + rename.get(m.group(1), m.group(1)) + "}}", value)
+        return value
+
+    steps = [{**s, "arguments": {k: renamed(v) for k, v in (s.get("arguments") or {}).items()}} for s in version.steps]
+    changes = [f"renamed {old} to {new}" for old, new in rename.items()] + [f"new default for {n}" for n in defaults]
+    WorkflowVersion.objects.create(workflow=workflow, number=version.number + 1, steps=steps, parameters=parameters,
+                                   note=("Edited: " + ", ".join(changes))[:500])  # fmt: skip
+    return workflow
+
+
+@transaction.atomic
+def workflow_delete(*, workflow: Workflow) -> None:
+    """The workflow, its versions, schedules (and their beat entries) and delivery log; runs stay in their
+    conversations."""
+    for schedule in workflow.schedules.select_related("periodic_task"):
+        if schedule.periodic_task is not None:
+            schedule.periodic_task.delete()
+    workflow.delete()
