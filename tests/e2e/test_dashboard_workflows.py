@@ -67,3 +67,11 @@ async def test_saving_a_run_as_a_workflow_and_replaying_it_from_settings(
     assert actions == ["navigate", "type", "type", "click"]
     await expect(replay.get_by_test_id("run-save-workflow")).to_have_count(0)
     assert len(llm.requests) == model_calls
+
+    # Settings shows the replay in the workflow's history, linked to its conversation.
+    replay_path = page.url.removeprefix(web_server)
+    await page.get_by_role("link", name="Settings").click()
+    history = page.get_by_test_id("workflow-run-item")
+    await expect(history).to_have_count(1)
+    await expect(history).to_have_attribute("data-status", "succeeded")
+    await expect(history.get_by_role("link")).to_have_attribute("href", replay_path)

@@ -34,6 +34,7 @@ import type {
   UploadedFile,
   User,
   Workflow,
+  WorkflowRun,
 } from "./types";
 
 export type * from "./types";
@@ -277,6 +278,12 @@ export class ApiClient {
   }
   runWorkflow(workflowId: Id, parameters: Record<string, string>): Promise<Run> {
     return this.request<Run>("POST", `/workflows/${workflowId}/runs/`, { parameters });
+  }
+  listWorkflowRuns(workflowId: Id): Promise<WorkflowRun[]> {
+    return this.request<WorkflowRun[]>("GET", `/workflows/${workflowId}/runs/`);
+  }
+  deleteWorkflow(workflowId: Id): Promise<void> {
+    return this.request<undefined>("DELETE", `/workflows/${workflowId}/`);
   }
 
   // Model profiles

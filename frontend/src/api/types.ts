@@ -604,3 +604,17 @@ export interface Workflow {
   steps: WorkflowStep[];
   webhook_url: string;
 }
+
+/** One replay of a workflow (GET /api/workflows/<id>/runs/). */
+export interface WorkflowRun {
+  id: Id;
+  conversation: Id;
+  status: RunStatus;
+  error: string;
+  version: number | null;
+  parameters: Record<string, string>;
+  url: string;
+  created_at: string;
+  finished_at: string | null;
+  prompt_tokens: number;
+}

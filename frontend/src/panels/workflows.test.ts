@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Workflow } from "../api/types";
-import { workflowSummary, workflowValues } from "./workflows";
+import { workflowRunLine, workflowSummary, workflowValues } from "./workflows";
 
 const workflow: Workflow = {
   id: 1,
@@ -36,5 +36,26 @@ describe("workflowSummary", () => {
   it("counts steps and shows a later version", () => {
     expect(workflowSummary(workflow)).toBe("2 steps · version 2");
     expect(workflowSummary({ ...workflow, version: 1, steps: workflow.steps.slice(0, 1) })).toBe("1 step");
+  });
+});
+
+describe("workflowRunLine", () => {
+  const run = {
+    id: 1,
+    conversation: 2,
+    status: "succeeded" as const,
+    error: "",
+    version: 1,
+    parameters: {},
+    url: "",
+    created_at: "2026-11-25T10:00:00Z",
+    finished_at: null,
+    prompt_tokens: 0,
+  };
+  it("says how it ended, and when", () => {
+    expect(workflowRunLine(run, Date.parse("2026-11-25T10:00:30Z"))).toMatch(/^Succeeded · /);
+  });
+  it("says when the model healed a step", () => {
+    expect(workflowRunLine({ ...run, prompt_tokens: 1200 })).toContain("healed (1200 tokens)");
   });
 });

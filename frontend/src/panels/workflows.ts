@@ -3,9 +3,10 @@
 // (GET /api/workflows/, POST /api/workflows/<id>/runs/, GET /api/workflows/<id>/export/).
 
 import type { ApiClient } from "../api/client";
-import type { Id, Workflow } from "../api/types";
+import type { Id, Workflow, WorkflowRun } from "../api/types";
 import { h, replaceChildren, setText } from "../dom";
 import { errorText } from "../errors";
+import { relativeTime } from "../format";
 
 // --- Pure parts (unit-tested) ---
 
@@ -18,6 +19,13 @@ export function workflowValues(workflow: Workflow, typed: ReadonlyMap<string, st
 export function workflowSummary(workflow: Workflow): string {
   const steps = `${workflow.steps.length} step${workflow.steps.length === 1 ? "" : "s"}`;
   return workflow.version && workflow.version > 1 ? `${steps} · version ${workflow.version}` : steps;
+}
+
+/** "Succeeded · 2 minutes ago", and the model's part when a step had to be healed. */
+export function workflowRunLine(run: WorkflowRun, now = Date.now()): string {
+  const status = run.status.charAt(0).toUpperCase() + run.status.slice(1);
+  const healed = run.prompt_tokens > 0 ? ` · healed (${run.prompt_tokens} tokens)` : "";
+  return `${status} · ${relativeTime(run.created_at, now)}${healed}`;
 }
 
 // --- The section ---
@@ -74,8 +82,39 @@ export class WorkflowsSection {
       return h("label", { class: "field" }, h("span", { class: "field-label" }, parameter.label || parameter.name), input);
     });
     const message = h("p", { class: "form-error", role: "alert" });
+    const history = h("ul", { class: "workflow-runs", "data-testid": "workflow-runs" });
+    void this.options.api
+      .listWorkflowRuns(workflow.id)
+      .then((runs) =>
+        replaceChildren(
+          history,
+          ...runs.slice(0, 3).map((run) =>
+            h(
+              "li",
+              { "data-testid": "workflow-run-item", "data-status": run.status },
+              h("a", { href: `/c/${run.conversation}` }, workflowRunLine(run)),
+              run.error ? h("span", { class: "record-detail" }, ` — ${run.error}`) : null,
+            ),
+          ),
+        ),
+      )
+      .catch(() => undefined);
+    const remove = h("button", { class: "btn btn-ghost", type: "button", "data-testid": "workflow-delete" }, "Delete");
+    remove.addEventListener("click", () => {
+      if (!window.confirm(`Delete the workflow “${workflow.name}” and its schedules?`)) return;
+      void this.options.api
+        .deleteWorkflow(workflow.id)
+        .then(() => this.load())
+        .catch((err: unknown) => setText(message, errorText(err)));
+    });
     const run = h("button", { class: "btn btn-primary", type: "submit", "data-testid": "workflow-run" }, "Run");
-    const form = h("form", { class: "workflow-form" }, ...fields, h("div", { class: "form-actions start" }, run), message);
+    const form = h(
+      "form",
+      { class: "workflow-form" },
+      ...fields,
+      h("div", { class: "form-actions start" }, run, remove),
+      message,
+    );
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       run.disabled = true;
@@ -101,6 +140,7 @@ export class WorkflowsSection {
         ),
       ),
       form,
+      history,
     );
   }
 }
