@@ -202,19 +202,22 @@ async def replay_workflow(run: Run, session: Session, sink: WorkerSink) -> None:
             result = await execute_action(session, action, arguments, uploads=uploads)
             if not result.ok and await session.lost_within(1.0):
                 raise BrowserCrashedError(session.lost_reason or "the browser crashed")
+            if not result.ok:
+                problem = f"it failed: {mask(result.error)}"
+            elif (recorded.get("expect") or {}).get("navigated") and not result.navigated:
+                problem = "it did not lead to another page, as it did when recorded"
             await sink.step_finished(
                 step_id,
-                ok=result.ok,
+                ok=not problem,
                 observation=mask(json.dumps(result.as_dict(), ensure_ascii=False, default=str)),
-                error=mask(result.error),
+                error=f"Step {number} of {total} ({intent}): {problem}" if problem else "",
                 duration_ms=int((time.monotonic() - started) * 1000),
                 screenshot=result.screenshot or await page_screenshot(session),
                 target=result.target,
             )
-            if result.ok:
+            if not problem:
                 kept.append(recorded)
                 continue
-            problem = f"it failed: {mask(result.error)}"
         else:
             await sink.step_finished(
                 step_id, ok=False, error=f"Step {number} of {total} ({intent}): {problem}",

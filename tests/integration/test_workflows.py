@@ -22,7 +22,7 @@ import pytest
 from django_celery_beat.models import PeriodicTask
 from rest_framework.test import APIClient
 
-from tests.agents.support import calls_made, find_index, user_request
+from tests.agents.support import calls_made, find_index, form_filler, user_request
 from tests.factories import ConversationFactory
 from tests.integration.conftest import signed_in
 from tests.support.llm_server import Reply, ScriptedLLM
@@ -458,3 +458,38 @@ def test_a_replay_asks_before_a_confirm_level_step_and_a_no_ends_it(site: tuple[
         else:
             assert run.status == "failed"
             assert run.error.startswith("Step 2 of 2 (read): Not done: it needs the user's yes")
+
+
+def test_a_step_that_no_longer_leads_to_the_next_page_is_caught(llm: ScriptedLLM, tmp_path: Path) -> None:
+    order_pages = Path(__file__).resolve().parents[1] / "agents" / "pages"
+    for name in ("order.html", "result.html"):
+        shutil.copy(order_pages / name, tmp_path / name)
+    filler = form_filler("native")
+
+    def agent(request: dict[str, Any]) -> Reply:
+        if "no longer fits the page" in user_request(request):
+            return Reply(content="CANNOT: the Submit button does not send the form any more")
+        return filler(request)
+
+    llm.script(agent)
+    with serve_directory(tmp_path) as base:
+        conversation = ConversationFactory()
+        client = signed_in(conversation.owner)
+        sent = client.post(
+            f"/api/conversations/{conversation.pk}/messages/",
+            {"content": f"Order a flight club card at {base}/order.html for Ada Lovelace, ada@example.com."},
+            format="json",
+        )
+        agent_run = _ended(sent.json()["run"]["id"])
+        assert agent_run.status == "succeeded", agent_run.error
+        workflow = client.post(f"/api/runs/{agent_run.pk}/workflow/", {"name": "Order"}, format="json").json()
+        assert _replay(client, workflow["id"], name="Grace").status == "succeeded"
+
+        # The button still says Submit but no longer sends the form: the click works, its effect does not.
+        page = (tmp_path / "order.html").read_text()
+        (tmp_path / "order.html").write_text(page.replace('<button type="submit">', '<button type="button">'))
+        broken = _replay(client, workflow["id"], name="Grace")
+    assert broken.status == "failed"
+    assert broken.error.startswith('Step 4 of 4 (click "Submit"')
+    assert "it did not lead to another page, as it did when recorded" in broken.error
+    assert broken.error.endswith("the agent could not heal it: the Submit button does not send the form any more")

@@ -10,6 +10,7 @@ from django.db import transaction
 from rest_framework import status
 
 from browser_pool.actions import ACTIONS
+from browser_pool.actions.registry import NAVIGATING_ACTIONS
 from webapp.conversations.models import Conversation
 from webapp.conversations.services import conversation_create
 from webapp.core.crypto import decrypt, encrypt
@@ -53,13 +54,17 @@ def _replayable(step: Step) -> bool:
 
 
 def _recorded(step: Step, arguments: dict[str, Any], intent: str) -> dict[str, Any]:
-    return {
+    recorded: dict[str, Any] = {
         "action": step.action,
         "arguments": arguments,
         "target": step.target or {},
         "url": (step.target or {}).get("url", ""),
         "intent": intent,
     }
+    # The step's effect, checked when it is replayed: it led to another page.
+    if step.action in NAVIGATING_ACTIONS and step.action != "navigate" and '"navigated": true' in step.observation:
+        recorded["expect"] = {"navigated": True}
+    return recorded
 
 
 def healed_steps(steps: list[Step], values: dict[str, str], intent: str) -> list[dict[str, Any]]:
