@@ -4,8 +4,6 @@ its screenshot while the live view shows the browser, and the answer comes from 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.async_api import Browser, expect
@@ -13,7 +11,6 @@ from playwright.async_api import Browser, expect
 from tests.agents.support import form_filler
 from tests.support.dashboard import sign_up
 from tests.support.llm_server import ScriptedLLM
-from tests.support.static_server import serve_directory
 
 pytestmark = [
     pytest.mark.e2e,
@@ -22,12 +19,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.usefixtures("celery_worker"),
 ]
-
-
-@pytest.fixture(scope="module")
-def site() -> Iterator[str]:
-    with serve_directory(Path(__file__).parents[1] / "agents" / "pages") as url:
-        yield url
 
 
 async def test_watching_the_agent_fill_and_send_a_form(

@@ -4,8 +4,6 @@ with another name: the replay opens in its own conversation and finishes without
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.async_api import Browser, Dialog, expect
@@ -13,7 +11,6 @@ from playwright.async_api import Browser, Dialog, expect
 from tests.agents.support import form_filler
 from tests.support.dashboard import sign_up
 from tests.support.llm_server import ScriptedLLM
-from tests.support.static_server import serve_directory
 
 pytestmark = [
     pytest.mark.e2e,
@@ -22,12 +19,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.usefixtures("celery_worker"),
 ]
-
-
-@pytest.fixture(scope="module")
-def site() -> Iterator[str]:
-    with serve_directory(Path(__file__).parents[1] / "agents" / "pages") as url:
-        yield url
 
 
 async def test_saving_a_run_as_a_workflow_and_replaying_it_from_settings(

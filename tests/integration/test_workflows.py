@@ -97,6 +97,21 @@ def _agent_signs_up(request: dict[str, Any]) -> Reply:
     return Reply(content="You are signed up.")
 
 
+def _agent_does(client: APIClient, conversation_id: int, task: str) -> Run:
+    """Sends the task to the agent (the scripted model) and waits for its run to succeed."""
+    sent = client.post(f"/api/conversations/{conversation_id}/messages/", {"content": task}, format="json")
+    assert sent.status_code == 201, sent.content
+    run = _ended(sent.json()["run"]["id"])
+    assert run.status == "succeeded", run.error
+    return run
+
+
+def _saved(client: APIClient, run: Run, name: str) -> dict[str, Any]:
+    saved = client.post(f"/api/runs/{run.pk}/workflow/", {"name": name}, format="json")
+    assert saved.status_code == 201, saved.content
+    return dict(saved.json())
+
+
 def _replay(client: APIClient, workflow_id: int, **parameters: str) -> Run:
     started = client.post(f"/api/workflows/{workflow_id}/runs/", {"parameters": parameters}, format="json")
     assert started.status_code == 202, started.content
@@ -115,19 +130,9 @@ def test_a_saved_run_replays_with_other_values_without_a_model_even_after_a_rede
     llm.script(_agent_signs_up)
     conversation = ConversationFactory()
     client = signed_in(conversation.owner)
-    sent = client.post(
-        f"/api/conversations/{conversation.pk}/messages/",
-        {"content": f"Sign me up at {base}/signup.html"},
-        format="json",
-    )
-    assert sent.status_code == 201, sent.content
-    agent_run = _ended(sent.json()["run"]["id"])
-    assert agent_run.status == "succeeded", agent_run.error
+    agent_run = _agent_does(client, conversation.pk, f"Sign me up at {base}/signup.html")
     assert "Welcome Ada Lovelace <ada@example.com> on the pro plan" in _result_text(client, agent_run)
-
-    saved = client.post(f"/api/runs/{agent_run.pk}/workflow/", {"name": "Join the club"}, format="json")
-    assert saved.status_code == 201, saved.content
-    workflow = saved.json()
+    workflow = _saved(client, agent_run, "Join the club")
     assert [p["name"] for p in workflow["parameters"]] == ["fullname", "email", "plan"]
     assert [p["default"] for p in workflow["parameters"]] == ["Ada Lovelace", "ada@example.com", "pro"]
     assert [s["action"] for s in workflow["steps"]] == ["navigate", "type", "type", "select", "click"]
@@ -154,13 +159,8 @@ def test_a_step_that_no_longer_fits_is_healed_by_the_agent_and_the_next_replay_n
     llm.script(_agent_signs_up)
     conversation = ConversationFactory()
     client = signed_in(conversation.owner)
-    sent = client.post(
-        f"/api/conversations/{conversation.pk}/messages/",
-        {"content": f"Sign me up at {base}/signup.html"},
-        format="json",
-    )
-    agent_run = _ended(sent.json()["run"]["id"])
-    workflow = client.post(f"/api/runs/{agent_run.pk}/workflow/", {"name": "Join"}, format="json").json()
+    agent_run = _agent_does(client, conversation.pk, f"Sign me up at {base}/signup.html")
+    workflow = _saved(client, agent_run, "Join")
 
     # The name field is now "Your name", named and identified differently: nothing recorded finds it.
     (folder / "signup.html").write_text((PAGES / "signup_relabelled.html").read_text())
@@ -199,13 +199,8 @@ def test_bad_parameters_and_other_users_workflows_are_refused(llm: ScriptedLLM, 
     llm.script(_agent_signs_up)
     conversation = ConversationFactory()
     client = signed_in(conversation.owner)
-    sent = client.post(
-        f"/api/conversations/{conversation.pk}/messages/",
-        {"content": f"Sign me up at {base}/signup.html"},
-        format="json",
-    )
-    run = _ended(sent.json()["run"]["id"])
-    workflow = client.post(f"/api/runs/{run.pk}/workflow/", {"name": "Join"}, format="json").json()
+    run = _agent_does(client, conversation.pk, f"Sign me up at {base}/signup.html")
+    workflow = _saved(client, run, "Join")
 
     wrong = client.post(f"/api/workflows/{workflow['id']}/runs/", {"parameters": {"age": "7"}}, format="json")
     assert wrong.status_code == 400
@@ -224,13 +219,8 @@ def test_an_exported_script_runs_without_hive_and_finds_moved_elements(
     llm.script(_agent_signs_up)
     conversation = ConversationFactory()
     client = signed_in(conversation.owner)
-    sent = client.post(
-        f"/api/conversations/{conversation.pk}/messages/",
-        {"content": f"Sign me up at {base}/signup.html"},
-        format="json",
-    )
-    agent_run = _ended(sent.json()["run"]["id"])
-    workflow = client.post(f"/api/runs/{agent_run.pk}/workflow/", {"name": "Join the club"}, format="json").json()
+    agent_run = _agent_does(client, conversation.pk, f"Sign me up at {base}/signup.html")
+    workflow = _saved(client, agent_run, "Join the club")
 
     exported = client.get(f"/api/workflows/{workflow['id']}/export/")
     assert exported.status_code == 200
@@ -475,14 +465,10 @@ def test_a_step_that_no_longer_leads_to_the_next_page_is_caught(llm: ScriptedLLM
     with serve_directory(tmp_path) as base:
         conversation = ConversationFactory()
         client = signed_in(conversation.owner)
-        sent = client.post(
-            f"/api/conversations/{conversation.pk}/messages/",
-            {"content": f"Order a flight club card at {base}/order.html for Ada Lovelace, ada@example.com."},
-            format="json",
+        agent_run = _agent_does(
+            client, conversation.pk, f"Order a flight club card at {base}/order.html for Ada Lovelace, ada@example.com."
         )
-        agent_run = _ended(sent.json()["run"]["id"])
-        assert agent_run.status == "succeeded", agent_run.error
-        workflow = client.post(f"/api/runs/{agent_run.pk}/workflow/", {"name": "Order"}, format="json").json()
+        workflow = _saved(client, agent_run, "Order")
         assert _replay(client, workflow["id"], name="Grace").status == "succeeded"
 
         # The button still says Submit but no longer sends the form: the click works, its effect does not.
