@@ -147,7 +147,10 @@ async def replay_workflow(run: Run, session: Session, sink: WorkerSink) -> None:
         pk=run.metadata["version_id"]
     )
     given = {str(k): str(v) for k, v in (run.metadata.get("parameters") or {}).items()}
-    owner_id = version.workflow.owner_id
+    # A teammate who runs a shared workflow uses their own credentials: the run's conversation is theirs.
+    owner_id = await database_sync_to_async(
+        lambda: Conversation.objects.values_list("owner_id", flat=True).get(pk=run.conversation_id)
+    )()
     try:
         # Secrets come from the owner's credential store here, on the worker; everything shown has them masked.
         values = await database_sync_to_async(secrets_resolve)(owner_id=owner_id, version=version, values=given)

@@ -479,3 +479,36 @@ def test_a_step_that_no_longer_leads_to_the_next_page_is_caught(llm: ScriptedLLM
     assert broken.error.startswith('Step 4 of 4 (click "Submit"')
     assert "it did not lead to another page, as it did when recorded" in broken.error
     assert broken.error.endswith("the agent could not heal it: the Submit button does not send the form any more")
+
+
+def test_a_shared_workflow_runs_for_a_controller_with_their_own_credentials(site: tuple[str, Path]) -> None:
+    base, folder = site
+    shutil.copy(PAGES / "login.html", folder / "login.html")
+    owner_conversation = ConversationFactory()
+    owner = signed_in(owner_conversation.owner)
+    workflow_id = _login_workflow(owner_conversation.owner, f"{base}/login.html")
+    mate_user, viewer_user = ConversationFactory().owner, ConversationFactory().owner
+    for user, role in ((mate_user, "controller"), (viewer_user, "viewer")):
+        shared = owner.post(
+            f"/api/workflows/{workflow_id}/shares/", {"username": user.username, "role": role}, format="json"
+        )
+        assert shared.status_code == 201, shared.content
+    owner.post("/api/credentials/", {"name": "club-login", "value": "correct horse battery staple"}, format="json")
+    mate, viewer = signed_in(mate_user), signed_in(viewer_user)
+    mate.post("/api/credentials/", {"name": "club-login", "value": "my own, wrong, password"}, format="json")
+
+    assert [w["access"] for w in mate.get("/api/workflows/").json()] == ["controller"]
+    refused = viewer.post(
+        f"/api/workflows/{workflow_id}/runs/", {"parameters": {"password": "club-login"}}, format="json"
+    )
+    assert refused.status_code == 403
+    assert "not run it" in refused.json()["detail"]
+    assert mate.patch(f"/api/workflows/{workflow_id}/", {"name": "mine now"}, format="json").status_code == 403
+
+    run = _replay(mate, workflow_id, password="club-login")
+    assert run.status == "succeeded", run.error
+    assert run.conversation.owner_id == mate_user.pk
+    assert "Wrong password" in _result_text(mate, run)  # the controller's credential, not the owner's
+    assert [r["id"] for r in mate.get(f"/api/workflows/{workflow_id}/runs/").json()] == [run.pk]
+    assert viewer.get(f"/api/workflows/{workflow_id}/runs/").json() == []  # not their conversation
+    assert owner.get(f"/api/workflows/{workflow_id}/runs/").json() == []

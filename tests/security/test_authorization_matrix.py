@@ -23,7 +23,7 @@ from webapp.memory.models import Note, Persona
 from webapp.runs.models import Confirmation, Run, Step
 from webapp.sharing.models import Share
 from webapp.skills.models import Skill
-from webapp.workflows.models import Credential, Workflow, WorkflowSchedule, WorkflowVersion
+from webapp.workflows.models import Credential, Workflow, WorkflowSchedule, WorkflowShare, WorkflowVersion
 
 pytestmark = pytest.mark.django_db
 
@@ -93,19 +93,22 @@ MATRIX: dict[tuple[str, str], str] = {
     ("POST", "api/conversations/<int:conversation_id>/control/"): "controller",
     ("POST", "api/runs/<int:run_id>/workflow/"): "owner",
     ("GET", "api/workflows/"): "user",
-    ("GET", "api/workflows/<int:workflow_id>/"): "mine",
-    ("PATCH", "api/workflows/<int:workflow_id>/"): "mine",
-    ("DELETE", "api/workflows/<int:workflow_id>/"): "mine",
-    ("POST", "api/workflows/<int:workflow_id>/runs/"): "mine",
-    ("GET", "api/workflows/<int:workflow_id>/runs/"): "mine",
-    ("GET", "api/workflows/<int:workflow_id>/versions/"): "mine",
-    ("GET", "api/workflows/<int:workflow_id>/export/"): "mine",
-    ("POST", "api/workflows/<int:workflow_id>/webhook/"): "mine",
-    ("DELETE", "api/workflows/<int:workflow_id>/webhook/"): "mine",
-    ("GET", "api/workflows/<int:workflow_id>/deliveries/"): "mine",
-    ("GET", "api/workflows/<int:workflow_id>/schedules/"): "mine",
-    ("POST", "api/workflows/<int:workflow_id>/schedules/"): "mine",
-    ("DELETE", "api/workflows/<int:workflow_id>/schedules/<int:schedule_id>/"): "mine",
+    ("GET", "api/workflows/<int:workflow_id>/"): "viewer",
+    ("PATCH", "api/workflows/<int:workflow_id>/"): "owner",
+    ("DELETE", "api/workflows/<int:workflow_id>/"): "owner",
+    ("POST", "api/workflows/<int:workflow_id>/runs/"): "controller",
+    ("GET", "api/workflows/<int:workflow_id>/runs/"): "viewer",
+    ("GET", "api/workflows/<int:workflow_id>/versions/"): "viewer",
+    ("GET", "api/workflows/<int:workflow_id>/export/"): "viewer",
+    ("POST", "api/workflows/<int:workflow_id>/webhook/"): "owner",
+    ("DELETE", "api/workflows/<int:workflow_id>/webhook/"): "owner",
+    ("GET", "api/workflows/<int:workflow_id>/deliveries/"): "owner",
+    ("GET", "api/workflows/<int:workflow_id>/schedules/"): "owner",
+    ("POST", "api/workflows/<int:workflow_id>/schedules/"): "owner",
+    ("DELETE", "api/workflows/<int:workflow_id>/schedules/<int:schedule_id>/"): "owner",
+    ("GET", "api/workflows/<int:workflow_id>/shares/"): "owner",
+    ("POST", "api/workflows/<int:workflow_id>/shares/"): "owner",
+    ("DELETE", "api/workflows/<int:workflow_id>/shares/<int:workflow_share_id>/"): "owner",
     ("GET", "api/credentials/"): "user",
     ("POST", "api/credentials/"): "user",
     ("DELETE", "api/credentials/<int:credential_id>/"): "mine",
@@ -140,6 +143,7 @@ BODIES: dict[tuple[str, str], Any] = {
     ("POST", "api/workflows/<int:workflow_id>/webhook/"): {"url": "https://hooks.example/done"},
     ("POST", "api/workflows/<int:workflow_id>/schedules/"): {"cron": "0 9 * * *"},
     ("POST", "api/credentials/"): {"name": "c", "value": "v"},
+    ("POST", "api/workflows/<int:workflow_id>/shares/"): {"username": "bystander", "role": "viewer"},
 }
 
 
@@ -222,12 +226,17 @@ def _world() -> World:
 
 
 def _workflow_ids(owner: User) -> dict[str, Any]:
+    """A workflow shared with the conversation's controller and viewer in the same roles (the expired teammate has
+    no share of it)."""
     workflow = Workflow.objects.create(owner=owner, name="w")
+    for role in ("controller", "viewer"):
+        WorkflowShare.objects.create(workflow=workflow, user=User.objects.get(username=role), role=role)
     steps = [{"action": "navigate", "arguments": {"url": "https://a.example/"}, "target": {}, "intent": "open"}]
     WorkflowVersion.objects.create(workflow=workflow, number=1, steps=steps, parameters=[])
     schedule = WorkflowSchedule.objects.create(workflow=workflow, cron="0 9 * * *")
     credential = Credential.objects.create(owner=owner, name="c0", value="x")
-    return {"workflow_id": workflow.pk, "schedule_id": schedule.pk, "credential_id": credential.pk}
+    return {"workflow_id": workflow.pk, "schedule_id": schedule.pk, "credential_id": credential.pk,
+            "workflow_share_id": workflow.shares.get(role="viewer").pk}  # fmt: skip
 
 
 def _path(template: str, ids: dict[str, Any]) -> str:

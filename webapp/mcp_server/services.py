@@ -214,7 +214,7 @@ def workflow_start(*, user: User, conversation: Conversation, arguments: dict[st
     if not isinstance(workflow_id, int) or not isinstance(parameters, dict):
         raise Refusal("run_workflow takes the workflow's id (from list_workflows) and its parameters as an object.")
     try:
-        workflow = workflow_get(user=user, workflow_id=workflow_id)
+        workflow = workflow_get(user=user, workflow_id=workflow_id, need="controller")
         return workflow_run_start(workflow=workflow, user=user, parameters=parameters, conversation=conversation)
     except Http404 as exc:
         raise Refusal(f"You have no workflow {workflow_id}; list_workflows shows yours.") from exc

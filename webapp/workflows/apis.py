@@ -19,7 +19,7 @@ from webapp.core.throttles import WriteThrottle
 from webapp.runs.selectors import run_get
 from webapp.runs.serializers import RunOutput
 from webapp.workflows.export import export_script
-from webapp.workflows.models import Credential, WebhookDelivery, Workflow, WorkflowSchedule
+from webapp.workflows.models import Credential, WebhookDelivery, Workflow, WorkflowSchedule, WorkflowShare
 from webapp.workflows.schedules import schedule_create, schedule_delete
 from webapp.workflows.selectors import (
     workflow_get,
@@ -33,12 +33,15 @@ from webapp.workflows.services import (
     workflow_delete,
     workflow_run_start,
     workflow_save_from_run,
+    workflow_share,
     workflow_update,
 )
 from webapp.workflows.webhooks import webhook_remove, webhook_set
 
 
 class WorkflowOutput(serializers.ModelSerializer[Workflow]):
+    access = serializers.CharField(read_only=True, default="owner", help_text="owner, controller or viewer")
+    owner: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(slug_field="username", read_only=True)
     version = serializers.SerializerMethodField()
     parameters = serializers.SerializerMethodField()
     steps = serializers.SerializerMethodField()
@@ -47,6 +50,7 @@ class WorkflowOutput(serializers.ModelSerializer[Workflow]):
         model = Workflow
         fields = [
             "id", "name", "description", "created_at", "updated_at", "version", "parameters", "steps", "webhook_url",
+            "access", "owner",
         ]  # fmt: skip
 
     def get_version(self, obj: Workflow) -> int | None:
@@ -99,7 +103,7 @@ class WorkflowDetailApi(APIView):
 
     @extend_schema(request=WorkflowUpdateInput, responses={200: WorkflowOutput})
     def patch(self, request: Request, workflow_id: int) -> Response:
-        workflow = workflow_get(user=request.user, workflow_id=workflow_id)
+        workflow = workflow_get(user=request.user, workflow_id=workflow_id, need="owner")
         data = WorkflowUpdateInput(data=request.data)
         data.is_valid(raise_exception=True)
         workflow = workflow_update(workflow=workflow, **data.validated_data)
@@ -107,7 +111,7 @@ class WorkflowDetailApi(APIView):
 
     @extend_schema(responses={204: None})
     def delete(self, request: Request, workflow_id: int) -> Response:
-        workflow = workflow_get(user=request.user, workflow_id=workflow_id)
+        workflow = workflow_get(user=request.user, workflow_id=workflow_id, need="owner")
         workflow_delete(workflow=workflow)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -137,11 +141,11 @@ class WorkflowRunApi(APIView):
     @extend_schema(responses={200: WorkflowRunOutput(many=True)})
     def get(self, request: Request, workflow_id: int) -> Response:
         workflow = workflow_get(user=request.user, workflow_id=workflow_id)
-        return Response(WorkflowRunOutput(workflow_runs(workflow=workflow), many=True).data)
+        return Response(WorkflowRunOutput(workflow_runs(workflow=workflow, user=request.user), many=True).data)
 
     @extend_schema(request=RunInput, responses={202: RunOutput})
     def post(self, request: Request, workflow_id: int) -> Response:
-        workflow = workflow_get(user=request.user, workflow_id=workflow_id)
+        workflow = workflow_get(user=request.user, workflow_id=workflow_id, need="controller")
         data = RunInput(data=request.data)
         data.is_valid(raise_exception=True)
         conversation = None
@@ -161,7 +165,7 @@ class WorkflowRunApi(APIView):
 class WorkflowExportApi(APIView):
     @extend_schema(responses={(200, "text/x-python"): str})
     def get(self, request: Request, workflow_id: int) -> HttpResponse:
-        workflow = workflow_get(user=request.user, workflow_id=workflow_id)
+        workflow = workflow_get(user=request.user, workflow_id=workflow_id, need="viewer")
         latest = workflow_latest(workflow=workflow)
         if latest is None:
             raise ApplicationError("This workflow has no steps.", status_code=status.HTTP_409_CONFLICT)
@@ -186,7 +190,7 @@ class VersionOutput(serializers.Serializer):
 class WorkflowVersionListApi(APIView):
     @extend_schema(responses={200: VersionOutput(many=True)})
     def get(self, request: Request, workflow_id: int) -> Response:
-        workflow = workflow_get(user=request.user, workflow_id=workflow_id)
+        workflow = workflow_get(user=request.user, workflow_id=workflow_id, need="viewer")
         return Response(VersionOutput(workflow_versions(workflow=workflow), many=True).data)
 
 
@@ -209,7 +213,7 @@ class WebhookApi(APIView):
         },
     )
     def post(self, request: Request, workflow_id: int) -> Response:
-        workflow = workflow_get(user=request.user, workflow_id=workflow_id)
+        workflow = workflow_get(user=request.user, workflow_id=workflow_id, need="owner")
         data = WebhookInput(data=request.data)
         data.is_valid(raise_exception=True)
         secret = webhook_set(workflow=workflow, url=data.validated_data["url"])
@@ -217,7 +221,7 @@ class WebhookApi(APIView):
 
     @extend_schema(responses={204: None})
     def delete(self, request: Request, workflow_id: int) -> Response:
-        webhook_remove(workflow=workflow_get(user=request.user, workflow_id=workflow_id))
+        webhook_remove(workflow=workflow_get(user=request.user, workflow_id=workflow_id, need="owner"))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -230,7 +234,7 @@ class DeliveryOutput(serializers.ModelSerializer[WebhookDelivery]):
 class DeliveryListApi(APIView):
     @extend_schema(responses={200: DeliveryOutput(many=True)})
     def get(self, request: Request, workflow_id: int) -> Response:
-        workflow = workflow_get(user=request.user, workflow_id=workflow_id)
+        workflow = workflow_get(user=request.user, workflow_id=workflow_id, need="owner")
         return Response(DeliveryOutput(workflow.deliveries.all()[:100], many=True).data)
 
 
@@ -249,12 +253,12 @@ class ScheduleOutput(serializers.ModelSerializer[WorkflowSchedule]):
 class ScheduleListApi(APIView):
     @extend_schema(responses={200: ScheduleOutput(many=True)})
     def get(self, request: Request, workflow_id: int) -> Response:
-        workflow = workflow_get(user=request.user, workflow_id=workflow_id)
+        workflow = workflow_get(user=request.user, workflow_id=workflow_id, need="owner")
         return Response(ScheduleOutput(workflow.schedules.all(), many=True).data)
 
     @extend_schema(request=ScheduleInput, responses={201: ScheduleOutput})
     def post(self, request: Request, workflow_id: int) -> Response:
-        workflow = workflow_get(user=request.user, workflow_id=workflow_id)
+        workflow = workflow_get(user=request.user, workflow_id=workflow_id, need="owner")
         data = ScheduleInput(data=request.data)
         data.is_valid(raise_exception=True)
         schedule = schedule_create(workflow=workflow, **data.validated_data)
@@ -264,7 +268,7 @@ class ScheduleListApi(APIView):
 class ScheduleDetailApi(APIView):
     @extend_schema(responses={204: None})
     def delete(self, request: Request, workflow_id: int, schedule_id: int) -> Response:
-        workflow = workflow_get(user=request.user, workflow_id=workflow_id)
+        workflow = workflow_get(user=request.user, workflow_id=workflow_id, need="owner")
         schedule_delete(schedule=get_object_or_404(workflow.schedules.all(), pk=schedule_id))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -299,4 +303,42 @@ class CredentialDetailApi(APIView):
     @extend_schema(responses={204: None})
     def delete(self, request: Request, credential_id: int) -> Response:
         get_object_or_404(Credential.objects.filter(owner_id=request.user.pk), pk=credential_id).delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ShareInput(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    role = serializers.ChoiceField(choices=WorkflowShare.Role.choices, default=WorkflowShare.Role.VIEWER)
+
+
+class ShareOutput(serializers.ModelSerializer[WorkflowShare]):
+    username = serializers.CharField(source="user.username", read_only=True)
+
+    class Meta:
+        model = WorkflowShare
+        fields = ["id", "username", "role", "created_at"]
+
+
+class WorkflowShareListApi(APIView):
+    """Who else sees or runs the workflow (the conversation roles: viewer, controller)."""
+
+    @extend_schema(responses={200: ShareOutput(many=True)})
+    def get(self, request: Request, workflow_id: int) -> Response:
+        workflow = workflow_get(user=request.user, workflow_id=workflow_id, need="owner")
+        return Response(ShareOutput(workflow.shares.select_related("user"), many=True).data)
+
+    @extend_schema(request=ShareInput, responses={201: ShareOutput})
+    def post(self, request: Request, workflow_id: int) -> Response:
+        workflow = workflow_get(user=request.user, workflow_id=workflow_id, need="owner")
+        data = ShareInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        share = workflow_share(workflow=workflow, **data.validated_data)
+        return Response(ShareOutput(share).data, status=status.HTTP_201_CREATED)
+
+
+class WorkflowShareDetailApi(APIView):
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request, workflow_id: int, workflow_share_id: int) -> Response:
+        workflow = workflow_get(user=request.user, workflow_id=workflow_id, need="owner")
+        get_object_or_404(workflow.shares.all(), pk=workflow_share_id).delete()
         return Response(status=status.HTTP_204_NO_CONTENT)

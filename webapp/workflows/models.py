@@ -106,3 +106,23 @@ class Credential(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class WorkflowShare(models.Model):
+    """A teammate's access to a workflow, with the conversation roles: a viewer sees it (steps, versions, history,
+    export), a controller also runs it (with their own credentials); only the owner changes, schedules or shares it."""
+
+    class Role(models.TextChoices):
+        VIEWER = "viewer"
+        CONTROLLER = "controller"
+
+    workflow = models.ForeignKey(Workflow, on_delete=models.CASCADE, related_name="shares")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="workflow_shares")
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.VIEWER)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["workflow", "user"], name="unique_workflow_share")]
+
+    def __str__(self) -> str:
+        return f"{self.workflow} → {self.user} ({self.role})"

@@ -6,18 +6,39 @@ import difflib
 import json
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import QuerySet
+from django.db.models import Case, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.shortcuts import get_object_or_404
+from rest_framework import status
 
-from webapp.workflows.models import Workflow, WorkflowVersion
+from webapp.core.exceptions import ApplicationError
+from webapp.sharing.selectors import RANK, Access
+from webapp.workflows.models import Workflow, WorkflowShare, WorkflowVersion
+
+_TOO_LITTLE = {
+    "controller": "You can see this workflow but not run it: ask its owner to make you a controller.",
+    "owner": "Only the workflow's owner can do that.",
+}
 
 
 def workflow_list(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Workflow]:
-    return Workflow.objects.filter(owner_id=user.pk).prefetch_related("versions")
+    """Owned and shared workflows, each annotated with the caller's `access`."""
+    if not user.is_authenticated:
+        return Workflow.objects.none()
+    shared_role = WorkflowShare.objects.filter(workflow=OuterRef("pk"), user_id=user.pk).values("role")[:1]
+    return (
+        Workflow.objects.filter(Q(owner_id=user.pk) | Q(shares__user_id=user.pk))
+        .distinct()
+        .annotate(access=Case(When(owner_id=user.pk, then=Value("owner")), default=Subquery(shared_role)))
+        .prefetch_related("versions")
+    )
 
 
-def workflow_get(*, user: AbstractBaseUser | AnonymousUser, workflow_id: int) -> Workflow:
-    return get_object_or_404(workflow_list(user=user), pk=workflow_id)
+def workflow_get(*, user: AbstractBaseUser | AnonymousUser, workflow_id: int, need: Access = "viewer") -> Workflow:
+    """404 without access; 403 with the reason when the access is below what is needed."""
+    workflow = get_object_or_404(workflow_list(user=user), pk=workflow_id)
+    if RANK[workflow.access] < RANK[need]:  # type: ignore[attr-defined]
+        raise ApplicationError(_TOO_LITTLE[need], status_code=status.HTTP_403_FORBIDDEN)
+    return workflow
 
 
 def workflow_latest(*, workflow: Workflow) -> WorkflowVersion | None:
@@ -44,11 +65,19 @@ def workflow_versions(*, workflow: Workflow) -> list[dict[str, object]]:
     return list(reversed(out))
 
 
-def workflow_runs(*, workflow: Workflow, limit: int = 50) -> list[dict[str, object]]:
-    """The workflow's replays, newest first, with what each ended on (secrets masked)."""
+def workflow_runs(
+    *, workflow: Workflow, user: AbstractBaseUser | AnonymousUser, limit: int = 50
+) -> list[dict[str, object]]:
+    """The workflow's replays the caller may see (in conversations visible to them), newest first, with what each
+    ended on (secrets masked)."""
     from webapp.runs.models import Run, Step  # the runs app sits beside this one
+    from webapp.sharing.selectors import conversations_visible
 
-    runs = Run.objects.filter(kind=Run.Kind.WORKFLOW, metadata__workflow=workflow.pk).order_by("-created_at")[:limit]
+    runs = (
+        Run.objects.filter(kind=Run.Kind.WORKFLOW, metadata__workflow=workflow.pk)
+        .filter(conversation__in=conversations_visible(user=user))
+        .order_by("-created_at")[:limit]
+    )
     secret = {p["name"] for v in workflow.versions.all() for p in v.parameters if p.get("type") == "secret"}
     out: list[dict[str, object]] = []
     for run in runs:

@@ -17,7 +17,7 @@ from webapp.core.crypto import decrypt, encrypt
 from webapp.core.exceptions import ApplicationError
 from webapp.runs.models import Run, Step
 from webapp.runs.services import run_create, run_ensure_idle
-from webapp.workflows.models import Credential, Workflow, WorkflowVersion
+from webapp.workflows.models import Credential, Workflow, WorkflowShare, WorkflowVersion
 
 # Actions that only look: a replay does not need them.
 LOOKING = frozenset({"get_elements", "get_element_details", "screenshot", "list_tabs"})
@@ -297,3 +297,15 @@ def workflow_delete(*, workflow: Workflow) -> None:
         if schedule.periodic_task is not None:
             schedule.periodic_task.delete()
     workflow.delete()
+
+
+@transaction.atomic
+def workflow_share(*, workflow: Workflow, username: str, role: str) -> WorkflowShare:
+    """Share with a teammate by username (or change their role)."""
+    user = User.objects.filter(username=username.strip(), is_active=True).first()
+    if user is None:
+        raise ApplicationError(f"No user named {username.strip()!r}.")
+    if user.pk == workflow.owner_id:
+        raise ApplicationError("That is the workflow's owner.")
+    share, _ = WorkflowShare.objects.update_or_create(workflow=workflow, user=user, defaults={"role": role})
+    return share

@@ -18,5 +18,11 @@ urlpatterns = [
         apis.ScheduleDetailApi.as_view(),
         name="workflow-schedule",
     ),
+    path("workflows/<int:workflow_id>/shares/", apis.WorkflowShareListApi.as_view(), name="workflow-shares"),
+    path(
+        "workflows/<int:workflow_id>/shares/<int:workflow_share_id>/",
+        apis.WorkflowShareDetailApi.as_view(),
+        name="workflow-share",
+    ),
     path("workflows/<int:workflow_id>/export/", apis.WorkflowExportApi.as_view(), name="workflow-export"),
 ]
