@@ -306,12 +306,12 @@ class CredentialDetailApi(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class ShareInput(serializers.Serializer):
+class WorkflowShareInput(serializers.Serializer):
     username = serializers.CharField(max_length=150)
     role = serializers.ChoiceField(choices=WorkflowShare.Role.choices, default=WorkflowShare.Role.VIEWER)
 
 
-class ShareOutput(serializers.ModelSerializer[WorkflowShare]):
+class WorkflowShareOutput(serializers.ModelSerializer[WorkflowShare]):
     username = serializers.CharField(source="user.username", read_only=True)
 
     class Meta:
@@ -322,18 +322,18 @@ class ShareOutput(serializers.ModelSerializer[WorkflowShare]):
 class WorkflowShareListApi(APIView):
     """Who else sees or runs the workflow (the conversation roles: viewer, controller)."""
 
-    @extend_schema(responses={200: ShareOutput(many=True)})
+    @extend_schema(responses={200: WorkflowShareOutput(many=True)})
     def get(self, request: Request, workflow_id: int) -> Response:
         workflow = workflow_get(user=request.user, workflow_id=workflow_id, need="owner")
-        return Response(ShareOutput(workflow.shares.select_related("user"), many=True).data)
+        return Response(WorkflowShareOutput(workflow.shares.select_related("user"), many=True).data)
 
-    @extend_schema(request=ShareInput, responses={201: ShareOutput})
+    @extend_schema(request=WorkflowShareInput, responses={201: WorkflowShareOutput})
     def post(self, request: Request, workflow_id: int) -> Response:
         workflow = workflow_get(user=request.user, workflow_id=workflow_id, need="owner")
-        data = ShareInput(data=request.data)
+        data = WorkflowShareInput(data=request.data)
         data.is_valid(raise_exception=True)
         share = workflow_share(workflow=workflow, **data.validated_data)
-        return Response(ShareOutput(share).data, status=status.HTTP_201_CREATED)
+        return Response(WorkflowShareOutput(share).data, status=status.HTTP_201_CREATED)
 
 
 class WorkflowShareDetailApi(APIView):

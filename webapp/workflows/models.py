@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from webapp.sharing.models import Share
+
 
 class Workflow(models.Model):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="workflows")
@@ -112,13 +114,11 @@ class WorkflowShare(models.Model):
     """A teammate's access to a workflow, with the conversation roles: a viewer sees it (steps, versions, history,
     export), a controller also runs it (with their own credentials); only the owner changes, schedules or shares it."""
 
-    class Role(models.TextChoices):
-        VIEWER = "viewer"
-        CONTROLLER = "controller"
+    Role = Share.Role  # the conversation roles, one definition
 
     workflow = models.ForeignKey(Workflow, on_delete=models.CASCADE, related_name="shares")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="workflow_shares")
-    role = models.CharField(max_length=10, choices=Role.choices, default=Role.VIEWER)
+    role = models.CharField(max_length=10, choices=Share.Role.choices, default=Share.Role.VIEWER)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
