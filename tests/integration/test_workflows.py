@@ -29,9 +29,10 @@ from tests.support.llm_server import Reply, ScriptedLLM
 from tests.support.processes import wait_until
 from tests.support.runs import act, observation
 from tests.support.static_server import serve_directory
+from tests.support.workflows import parameter, step, workflow_with
 from webapp.core.queue import _app
 from webapp.runs.models import Confirmation, ModelCall, Run
-from webapp.workflows.models import WebhookDelivery, Workflow, WorkflowVersion
+from webapp.workflows.models import WebhookDelivery
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -163,7 +164,11 @@ def test_a_step_that_no_longer_fits_is_healed_by_the_agent_and_the_next_replay_n
     workflow = _saved(client, agent_run, "Join")
 
     # The name field is now "Your name", named and identified differently: nothing recorded finds it.
-    (folder / "signup.html").write_text((PAGES / "signup_relabelled.html").read_text())
+    page = (PAGES / "signup.html").read_text()
+    for was, now in (('for="full-name">Full name', 'for="w1">Your name'), ('id="full-name" name="fullname"', 'id="w1" name="who"'),
+                     ("f.fullname.value", "f.who.value")):  # fmt: skip
+        page = page.replace(was, now)
+    (folder / "signup.html").write_text(page)
     before = len(llm.requests)
     healed = _replay(client, workflow["id"], fullname="Grace Hopper", email="grace@example.com")
     assert healed.status == "succeeded", healed.error
@@ -256,10 +261,7 @@ class _Receiver(BaseHTTPRequestHandler):
 
 
 def _one_step_workflow(user: Any, url: str) -> int:
-    workflow = Workflow.objects.create(owner=user, name="Open the form")
-    steps = [{"action": "navigate", "arguments": {"url": url}, "target": {}, "intent": "open the form"}]
-    WorkflowVersion.objects.create(workflow=workflow, number=1, steps=steps, parameters=[])
-    return workflow.pk
+    return workflow_with(user, "Open the form", [step("navigate", "open the form", url=url)])
 
 
 def test_a_finished_replay_is_posted_to_the_webhook_signed_and_retried(site: tuple[str, Path]) -> None:
@@ -344,37 +346,19 @@ def test_a_schedule_becomes_a_beat_entry_that_replays_the_workflow_when_it_fires
 
 
 def _login_workflow(user: Any, url: str) -> int:
-    workflow = Workflow.objects.create(owner=user, name="Sign in")
-    WorkflowVersion.objects.create(
-        workflow=workflow,
-        number=1,
-        parameters=[
-            {"name": "username", "type": "string", "default": "ada", "label": "Username"},
-            {"name": "password", "type": "secret", "default": "", "label": "Password"},
+    return workflow_with(
+        user,
+        "Sign in",
+        [
+            step("navigate", "open", url=url),
+            step("type", "type the username", tag="input", role="textbox", name="Username",
+                 attributes={"name": "username"}, text="{{username}}"),
+            step("type", "type the password", tag="input", role="textbox", name="Password",
+                 attributes={"type": "password"}, text="{{password}}"),
+            step("click", "sign in", tag="button", role="button", name="Sign in"),
         ],
-        steps=[
-            {"action": "navigate", "arguments": {"url": url}, "target": {}, "intent": "open"},
-            {
-                "action": "type",
-                "arguments": {"text": "{{username}}"},
-                "target": {"tag": "input", "role": "textbox", "name": "Username", "attributes": {"name": "username"}},
-                "intent": "type the username",
-            },
-            {
-                "action": "type",
-                "arguments": {"text": "{{password}}"},
-                "target": {"tag": "input", "role": "textbox", "name": "Password", "attributes": {"type": "password"}},
-                "intent": "type the password",
-            },
-            {
-                "action": "click",
-                "arguments": {},
-                "target": {"tag": "button", "role": "button", "name": "Sign in", "attributes": {}},
-                "intent": "sign in",
-            },
-        ],
-    )
-    return workflow.pk
+        [parameter("username", "Username", "ada"), parameter("password", "Password", secret=True)],
+    )  # fmt: skip
 
 
 def test_a_secret_comes_from_the_credential_store_and_is_never_shown(site: tuple[str, Path]) -> None:
@@ -413,13 +397,8 @@ def test_a_secret_comes_from_the_credential_store_and_is_never_shown(site: tuple
 
 
 def _js_workflow(user: Any, url: str) -> int:
-    workflow = Workflow.objects.create(owner=user, name="Read the title")
-    steps = [
-        {"action": "navigate", "arguments": {"url": url}, "target": {}, "intent": "open"},
-        {"action": "execute_js", "arguments": {"code": "return document.title"}, "target": {}, "intent": "read"},
-    ]
-    WorkflowVersion.objects.create(workflow=workflow, number=1, steps=steps, parameters=[])
-    return workflow.pk
+    steps = [step("navigate", "open", url=url), step("execute_js", "read", code="return document.title")]
+    return workflow_with(user, "Read the title", steps)
 
 
 def _answer_when_asked(client: APIClient, run_id: int, approve: bool) -> None:

@@ -31,11 +31,11 @@ from tests.integration.conftest import signed_in
 from tests.support.llm_server import Reply, ScriptedLLM
 from tests.support.static_server import serve_directory
 from tests.support.waiting import until
+from tests.support.workflows import parameter, step, workflow_with
 from webapp.accounts.services import api_token_rotate
 from webapp.conversations.models import Conversation
 from webapp.runs.models import Confirmation, Run, Step
 from webapp.sharing import control
-from webapp.workflows.models import Workflow, WorkflowVersion
 
 UPLOAD_PAGES = Path(__file__).resolve().parents[1] / "browser_pool" / "page" / "pages"
 WORKFLOW_PAGES = Path(__file__).resolve().parents[1] / "integration" / "pages" / "workflow"
@@ -331,36 +331,31 @@ async def test_a_file_sent_as_bytes_is_put_into_the_pages_file_input(web_server:
             put = await client.call_tool("upload_file", {"selector": "#doc", "name": "note.txt", "data_base64": data})
             assert not put.is_error, text_of(put)
             seen = await client.call_tool("observe", {})
+            # The same name again: the page gets the file's own name, not a storage-made one.
+            again = await client.call_tool(
+                "upload_file", {"selector": "#doc", "name": "note.txt", "data_base64": base64.b64encode(b"hi").decode()}
+            )
+            assert not again.is_error, text_of(again)
+            seen_again = await client.call_tool("observe", {})
             bad = await client.call_tool("upload_file", {"selector": "#doc", "data_base64": "not base64!"})
     assert "got note.txt:11" in text_of(seen)
+    assert "got note.txt:2" in text_of(seen_again)
     assert bad.is_error
     assert text_of(bad) == "data_base64 is not valid base64."
 
 
 def _handmade_workflow(user: Any, url: str) -> int:
-    """Steps as an owner could write them: targets by name and role only, no recorded selector."""
-    workflow = Workflow.objects.create(owner=user, name="Join the club")
-    WorkflowVersion.objects.create(
-        workflow=workflow,
-        number=1,
-        parameters=[{"name": "fullname", "type": "string", "default": "Ada", "label": "Full name"}],
-        steps=[
-            {"action": "navigate", "arguments": {"url": url}, "target": {}, "intent": "open the form"},
-            {
-                "action": "type",
-                "arguments": {"text": "{{fullname}}"},
-                "target": {"tag": "input", "role": "textbox", "name": "Full name", "attributes": {"name": "fullname"}},
-                "intent": "type the name",
-            },
-            {
-                "action": "click",
-                "arguments": {},
-                "target": {"tag": "button", "role": "button", "name": "Join", "attributes": {}},
-                "intent": "join",
-            },
+    return workflow_with(
+        user,
+        "Join the club",
+        [
+            step("navigate", "open the form", url=url),
+            step("type", "type the name", tag="input", role="textbox", name="Full name",
+                 attributes={"name": "fullname"}, text="{{fullname}}"),
+            step("click", "join", tag="button", role="button", name="Join"),
         ],
-    )
-    return workflow.pk
+        [parameter("fullname", "Full name", "Ada")],
+    )  # fmt: skip
 
 
 async def test_a_client_lists_and_runs_a_workflow_with_its_parameters(web_server: str) -> None:

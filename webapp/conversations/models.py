@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import uuid
+
 from django.conf import settings
 from django.db import models
 
@@ -77,7 +79,9 @@ class BrowserSession(models.Model):
 
 
 def _upload_path(instance: ConversationFile, filename: str) -> str:
-    return f"uploads/{instance.conversation_id}/{filename}"
+    # A folder of its own per file: the page's file input then gets the file's own name, even when a file of the
+    # same name was uploaded before (storage would otherwise rename it, note_xbHIIia.txt).
+    return f"uploads/{instance.conversation_id}/{uuid.uuid4().hex}/{filename}"
 
 
 class ConversationFile(models.Model):

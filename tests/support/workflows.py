@@ -1,0 +1,29 @@
+"""Workflows written by hand for tests: steps as an owner could write them, aimed by name and role (no recorded
+selector), so a replay has to find each element again."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from webapp.workflows.models import Workflow, WorkflowVersion
+
+
+def step(
+    action: str, intent: str, *, tag: str = "", role: str = "", name: str = "", **arguments: Any
+) -> dict[str, Any]:
+    """One step; `attributes` (a dict) among the keywords goes to the target, everything else is an argument."""
+    attributes = arguments.pop("attributes", {})
+    target = {"tag": tag, "role": role, "name": name, "attributes": attributes} if tag else {}
+    return {"action": action, "arguments": arguments, "target": target, "intent": intent}
+
+
+def parameter(name: str, label: str, default: str = "", *, secret: bool = False) -> dict[str, str]:
+    return {"name": name, "type": "secret" if secret else "string", "default": default, "label": label}
+
+
+def workflow_with(
+    owner: Any, name: str, steps: list[dict[str, Any]], parameters: list[dict[str, str]] | None = None
+) -> int:
+    workflow = Workflow.objects.create(owner=owner, name=name)
+    WorkflowVersion.objects.create(workflow=workflow, number=1, steps=steps, parameters=parameters or [])
+    return workflow.pk
