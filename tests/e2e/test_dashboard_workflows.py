@@ -6,9 +6,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from asgiref.sync import sync_to_async
 from playwright.async_api import Browser, Dialog, expect
 
 from tests.agents.support import form_filler
+from tests.factories import UserFactory
 from tests.support.dashboard import sign_up
 from tests.support.llm_server import ScriptedLLM
 
@@ -48,6 +50,13 @@ async def test_saving_a_run_as_a_workflow_and_replaying_it_from_settings(
     await expect(item).to_have_count(1)
     await expect(item).to_contain_text("Order a card")
     await expect(item.get_by_test_id("workflow-param-name")).to_have_value("Ada Lovelace")
+
+    # Shared with a teammate as a controller (they may run it with their own credentials).
+    await sync_to_async(UserFactory)(username="grace")
+    await item.get_by_test_id("workflow-share-user").fill("grace")
+    await item.get_by_test_id("workflow-share-role").select_option("controller")
+    await item.get_by_test_id("workflow-share").click()
+    await expect(item.get_by_test_id("workflow-share-status")).to_have_text("Shared with grace (controller).")
     await item.get_by_test_id("workflow-param-name").fill("Grace Hopper")
     await item.get_by_test_id("workflow-run").click()
 

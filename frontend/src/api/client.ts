@@ -282,6 +282,9 @@ export class ApiClient {
   listWorkflowRuns(workflowId: Id): Promise<WorkflowRun[]> {
     return this.request<WorkflowRun[]>("GET", `/workflows/${workflowId}/runs/`);
   }
+  shareWorkflow(workflowId: Id, username: string, role: "viewer" | "controller"): Promise<{ id: Id; username: string; role: string }> {
+    return this.request("POST", `/workflows/${workflowId}/shares/`, { username, role });
+  }
   deleteWorkflow(workflowId: Id): Promise<void> {
     return this.request<undefined>("DELETE", `/workflows/${workflowId}/`);
   }

@@ -603,6 +603,9 @@ export interface Workflow {
   parameters: WorkflowParameter[];
   steps: WorkflowStep[];
   webhook_url: string;
+  /** The caller's access: only the owner changes, schedules or shares it; a controller runs it. */
+  access: "owner" | "controller" | "viewer";
+  owner: string;
 }
 
 /** One replay of a workflow (GET /api/workflows/<id>/runs/). */

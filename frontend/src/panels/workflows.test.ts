@@ -18,6 +18,8 @@ const workflow: Workflow = {
     { action: "type", arguments: {}, intent: "", url: "" },
   ],
   webhook_url: "",
+  access: "owner",
+  owner: "ada",
 };
 
 describe("workflowValues", () => {
@@ -29,6 +31,14 @@ describe("workflowValues", () => {
   });
   it("keeps an emptied field empty", () => {
     expect(workflowValues(workflow, new Map([["email", ""]])).email).toBe("");
+  });
+});
+
+describe("workflowSummary for a shared workflow", () => {
+  it("says whose it is and what you may do", () => {
+    expect(workflowSummary({ ...workflow, access: "controller" })).toBe(
+      "2 steps · version 2 · shared by ada (you are a controller)",
+    );
   });
 });
 

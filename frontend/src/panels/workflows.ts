@@ -15,10 +15,12 @@ export function workflowValues(workflow: Workflow, typed: ReadonlyMap<string, st
   return Object.fromEntries(workflow.parameters.map((p) => [p.name, typed.get(p.name) ?? p.default]));
 }
 
-/** "3 steps · version 2" */
+/** "3 steps · version 2", and whose it is when it was shared with you. */
 export function workflowSummary(workflow: Workflow): string {
   const steps = `${workflow.steps.length} step${workflow.steps.length === 1 ? "" : "s"}`;
-  return workflow.version && workflow.version > 1 ? `${steps} · version ${workflow.version}` : steps;
+  const version = workflow.version && workflow.version > 1 ? ` · version ${workflow.version}` : "";
+  const shared = workflow.access === "owner" ? "" : ` · shared by ${workflow.owner} (you are a ${workflow.access})`;
+  return `${steps}${version}${shared}`;
 }
 
 /** "Succeeded · 2 minutes ago", and the model's part when a step had to be healed. */
@@ -100,6 +102,8 @@ export class WorkflowsSection {
       )
       .catch(() => undefined);
     const remove = h("button", { class: "btn btn-ghost", type: "button", "data-testid": "workflow-delete" }, "Delete");
+    remove.hidden = workflow.access !== "owner";
+    const share = this.shareForm(workflow);
     remove.addEventListener("click", () => {
       if (!window.confirm(`Delete the workflow “${workflow.name}” and its schedules?`)) return;
       void this.options.api
@@ -140,7 +144,35 @@ export class WorkflowsSection {
         ),
       ),
       form,
+      share,
       history,
     );
+  }
+
+  /** The owner shares the workflow by username, as a viewer (sees it) or a controller (also runs it). */
+  private shareForm(workflow: Workflow): HTMLElement | null {
+    if (workflow.access !== "owner") return null;
+    const username = h("input", { class: "input", placeholder: "Username", "aria-label": "Share with", "data-testid": "workflow-share-user" });
+    const role = h(
+      "select",
+      { class: "input", "aria-label": "Role", "data-testid": "workflow-share-role" },
+      h("option", { value: "viewer" }, "Viewer: sees it"),
+      h("option", { value: "controller" }, "Controller: also runs it"),
+    );
+    const status = h("span", { class: "record-detail", role: "status", "data-testid": "workflow-share-status" });
+    const button = h("button", { class: "btn", type: "submit", "data-testid": "workflow-share" }, "Share");
+    const form = h("form", { class: "workflow-share" }, username, role, button, status);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const name = username.value.trim();
+      if (!name) return;
+      button.disabled = true;
+      void this.options.api
+        .shareWorkflow(workflow.id, name, role.value === "controller" ? "controller" : "viewer")
+        .then((made) => setText(status, `Shared with ${made.username} (${made.role}).`))
+        .catch((err: unknown) => setText(status, errorText(err)))
+        .finally(() => (button.disabled = false));
+    });
+    return form;
   }
 }
