@@ -27,7 +27,7 @@ from webapp.mcp_server.tools import (
     fixed_tools,
     page_tools,
 )
-from webapp.mcp_server.waiting import RunWatch
+from webapp.mcp_server.waiting import RunWatch, StepListener
 
 CONVERSATION_HEADER = "hive-conversation"
 SESSION_HEADER = "mcp-session-id"
@@ -177,20 +177,28 @@ async def call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolR
     return types.CallToolResult(content=content, is_error=not ok, _meta={"hive/conversation": conversation_id})
 
 
+def _step_progress(ctx: ServerRequestContext[Any, Any]) -> StepListener:
+    """Each step a run starts, as an MCP progress notification ("Step 2: click"), when the client asked for them."""
+    started = 0
+
+    async def progress(step: dict[str, Any]) -> None:
+        nonlocal started
+        if step.get("status") == "running":
+            started += 1
+            await ctx.session.report_progress(
+                started, None, f"Step {started}: {step.get('action') or step.get('kind')}"
+            )
+
+    return progress
+
+
 async def _run_task(
     ctx: ServerRequestContext[Any, Any], conversation: Any, arguments: dict[str, Any]
 ) -> types.CallToolResult:
     task = arguments.get("task")
     if not isinstance(task, str) or not task.strip():
         raise Refusal("run_task needs the task in words, as 'task'.")
-    steps = 0
-
-    async def progress(step: dict[str, Any]) -> None:
-        nonlocal steps
-        if step.get("status") == "running":
-            steps += 1
-            await ctx.session.report_progress(steps, None, f"Step {steps}: {step.get('action') or step.get('kind')}")
-
+    progress = _step_progress(ctx)
     async with RunWatch(conversation.pk) as watch:
         run = await database_sync_to_async(services.task_start)(
             conversation=conversation, task=task, user=_scope(ctx)["hive_user"]
@@ -221,14 +229,7 @@ class HiveServer(Server[Any]):
 async def _run_workflow(
     ctx: ServerRequestContext[Any, Any], conversation: Any, arguments: dict[str, Any]
 ) -> types.CallToolResult:
-    steps = 0
-
-    async def progress(step: dict[str, Any]) -> None:
-        nonlocal steps
-        if step.get("status") == "running":
-            steps += 1
-            await ctx.session.report_progress(steps, None, f"Step {steps}: {step.get('action')}")
-
+    progress = _step_progress(ctx)
     user = _scope(ctx)["hive_user"]
     async with RunWatch(conversation.pk) as watch:
         run = await database_sync_to_async(services.workflow_start)(

@@ -31,7 +31,7 @@ from webapp.mcp_server.tools import PAGE_PREFIX, READS
 from webapp.runs.models import Run
 from webapp.runs.selectors import confirmation_get
 from webapp.runs.services import confirmation_answer, run_create_for_action, run_create_for_tool_call
-from webapp.workflows.selectors import workflow_get, workflow_latest, workflow_list
+from webapp.workflows.selectors import run_end_url, workflow_get, workflow_latest, workflow_list
 from webapp.workflows.services import workflow_run_start
 
 # The conversation an MCP session (the older handshake) works in, by session id. Sessions live in one web
@@ -226,11 +226,5 @@ def workflow_outcome(*, run: Run) -> tuple[bool, str]:
     if run.status != Run.Status.SUCCEEDED:
         return False, _stopped_reason(run)
     steps = run.steps.filter(kind="action").count()
-    last = run.steps.order_by("-index").first()
-    where = ""
-    if last is not None:
-        try:
-            where = json.loads(last.observation).get("url", "")
-        except (ValueError, AttributeError):
-            where = ""
+    where = run_end_url(run=run)
     return True, f"Replayed {steps} steps without a model." + (f" The page is now {where}." if where else "")

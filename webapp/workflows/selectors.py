@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import json
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Case, OuterRef, Q, QuerySet, Subquery, Value, When
@@ -13,6 +14,9 @@ from rest_framework import status
 from webapp.core.exceptions import ApplicationError
 from webapp.sharing.selectors import RANK, Access
 from webapp.workflows.models import Workflow, WorkflowShare, WorkflowVersion
+
+# How a secret parameter's value shows anywhere (steps, history, prompts).
+SECRET_MASK = "••••••••"
 
 _TOO_LITTLE = {
     "controller": "You can see this workflow but not run it: ask its owner to make you a controller.",
@@ -70,7 +74,7 @@ def workflow_runs(
 ) -> list[dict[str, object]]:
     """The workflow's replays the caller may see (in conversations visible to them), newest first, with what each
     ended on (secrets masked)."""
-    from webapp.runs.models import Run, Step  # the runs app sits beside this one
+    from webapp.runs.models import Run  # the runs app sits beside this one
     from webapp.sharing.selectors import conversations_visible
 
     runs = (
@@ -81,14 +85,19 @@ def workflow_runs(
     secret = {p["name"] for v in workflow.versions.all() for p in v.parameters if p.get("type") == "secret"}
     out: list[dict[str, object]] = []
     for run in runs:
-        last = Step.objects.filter(run=run, kind=Step.Kind.ACTION).order_by("-index").first()
-        try:
-            url = json.loads(last.observation).get("url", "") if last is not None else ""
-        except (ValueError, AttributeError):
-            url = ""
-        parameters = {k: ("••••••••" if k in secret else v) for k, v in (run.metadata.get("parameters") or {}).items()}
+        url = run_end_url(run=run)
+        parameters = {k: (SECRET_MASK if k in secret else v) for k, v in (run.metadata.get("parameters") or {}).items()}
         out.append({"id": run.pk, "conversation": run.conversation_id, "status": run.status, "error": run.error,
                     "version": run.metadata.get("version"), "parameters": parameters, "url": url,
                     "created_at": run.created_at, "finished_at": run.finished_at,
                     "prompt_tokens": run.prompt_tokens})  # fmt: skip
     return out
+
+
+def run_end_url(*, run: Any) -> str:
+    """The address a replay's last action left the page on ("" when it did not say)."""
+    last = run.steps.filter(kind="action").order_by("-index").first()
+    try:
+        return str(json.loads(last.observation).get("url", "")) if last is not None else ""
+    except (ValueError, AttributeError):
+        return ""

@@ -18,6 +18,7 @@ from webapp.core.exceptions import ApplicationError
 from webapp.runs.models import Run, Step
 from webapp.runs.services import run_create, run_ensure_idle
 from webapp.workflows.models import Credential, Workflow, WorkflowShare, WorkflowVersion
+from webapp.workflows.selectors import SECRET_MASK
 
 # Actions that only look: a replay does not need them.
 LOOKING = frozenset({"get_elements", "get_element_details", "screenshot", "list_tabs"})
@@ -148,9 +149,6 @@ def workflow_save_from_run(*, run: Run, user: User, name: str) -> Workflow:
     WorkflowVersion.objects.create(workflow=workflow, number=1, steps=steps, parameters=parameters, source_run=run,
                                    note=f"Saved from run {run.pk}")  # fmt: skip
     return workflow
-
-
-SECRET_MASK = "••••••••"
 
 
 def secret_names(version: WorkflowVersion) -> set[str]:
