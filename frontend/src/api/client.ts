@@ -34,7 +34,11 @@ import type {
   UploadedFile,
   User,
   Workflow,
+  WorkflowPatch,
   WorkflowRun,
+  WorkflowSchedule,
+  WorkflowScheduleInput,
+  WorkflowVersion,
 } from "./types";
 
 export type * from "./types";
@@ -287,6 +291,22 @@ export class ApiClient {
   }
   deleteWorkflow(workflowId: Id): Promise<void> {
     return this.request<undefined>("DELETE", `/workflows/${workflowId}/`);
+  }
+  /** Renames and new defaults of parameters and the edited steps, in one request (a new version). */
+  updateWorkflow(workflowId: Id, patch: WorkflowPatch): Promise<Workflow> {
+    return this.request<Workflow>("PATCH", `/workflows/${workflowId}/`, patch);
+  }
+  listWorkflowVersions(workflowId: Id): Promise<WorkflowVersion[]> {
+    return this.request<WorkflowVersion[]>("GET", `/workflows/${workflowId}/versions/`);
+  }
+  listWorkflowSchedules(workflowId: Id): Promise<WorkflowSchedule[]> {
+    return this.request<WorkflowSchedule[]>("GET", `/workflows/${workflowId}/schedules/`);
+  }
+  createWorkflowSchedule(workflowId: Id, body: WorkflowScheduleInput): Promise<WorkflowSchedule> {
+    return this.request<WorkflowSchedule>("POST", `/workflows/${workflowId}/schedules/`, body);
+  }
+  deleteWorkflowSchedule(workflowId: Id, scheduleId: Id): Promise<void> {
+    return this.request<undefined>("DELETE", `/workflows/${workflowId}/schedules/${scheduleId}/`);
   }
 
   // Model profiles
