@@ -19,7 +19,7 @@ import {
 } from "../models";
 import type { AppState, Store } from "../state";
 import { notesSection, personasSection, type RecordSection } from "./memory";
-import { WorkflowsSection } from "./workflows";
+import { WorkflowsSection } from "./workflows/section";
 
 export interface SettingsPanelOptions {
   api: ApiClient;

@@ -1,0 +1,144 @@
+// The workflow editor's state, without the DOM: a draft made from the saved workflow, the edits a person makes to
+// it (each returns a new draft), and the one PATCH body that saves them (only what changed is sent).
+
+import type {
+  Workflow,
+  WorkflowParameter,
+  WorkflowPatch,
+  WorkflowStep,
+  WorkflowStepChecks,
+  WorkflowStepEdit,
+  WorkflowStepTarget,
+} from "../../api/types";
+
+/** The argument a person edits for each action that has one. */
+const MAIN_ARGUMENT: Readonly<Record<string, string>> = {
+  navigate: "url",
+  open_tab: "url",
+  type: "text",
+  select: "value",
+  press_key: "key",
+};
+
+export function mainArgument(action: string): string | null {
+  return MAIN_ARGUMENT[action] ?? null;
+}
+
+export interface ParameterDraft {
+  /** The name in the saved version (the key of `rename` and `defaults`). */
+  readonly original: WorkflowParameter;
+  name: string;
+  default: string;
+}
+
+export interface StepDraft {
+  /** The step's position in the saved version. */
+  readonly from: number;
+  readonly original: WorkflowStep;
+  intent: string;
+  /** The main argument's value as text, or null for an action without one. */
+  argument: string | null;
+  /** The URL check's fnmatch pattern ("" for none). */
+  urlCheck: string;
+}
+
+export interface WorkflowDraft {
+  readonly parameters: readonly ParameterDraft[];
+  readonly steps: readonly StepDraft[];
+}
+
+export function isSecret(parameter: WorkflowParameter): boolean {
+  return parameter.type === "secret";
+}
+
+export function stepTarget(step: WorkflowStep): WorkflowStepTarget | null {
+  return step.target && (step.target.name || step.target.tag) ? step.target : null;
+}
+
+function argumentText(step: WorkflowStep): string | null {
+  const key = mainArgument(step.action);
+  if (key === null) return null;
+  const value = step.arguments[key];
+  if (value === undefined || value === null) return "";
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+export function draftOf(workflow: Workflow): WorkflowDraft {
+  return {
+    parameters: workflow.parameters.map((p) => ({ original: p, name: p.name, default: p.default })),
+    steps: workflow.steps.map((step, from) => ({
+      from,
+      original: step,
+      intent: step.intent,
+      argument: argumentText(step),
+      urlCheck: step.checks?.url ?? "",
+    })),
+  };
+}
+
+/** Swaps the step at `index` with its neighbour (`-1` up, `+1` down); at either end nothing moves. */
+export function moveStep(draft: WorkflowDraft, index: number, by: -1 | 1): WorkflowDraft {
+  const to = index + by;
+  if (index < 0 || to < 0 || index >= draft.steps.length || to >= draft.steps.length) return draft;
+  const steps = [...draft.steps];
+  [steps[index], steps[to]] = [steps[to]!, steps[index]!];
+  return { ...draft, steps };
+}
+
+export function removeStep(draft: WorkflowDraft, index: number): WorkflowDraft {
+  return { ...draft, steps: draft.steps.filter((_, i) => i !== index) };
+}
+
+/** What stops the draft from being saved, in words, or null. */
+export function draftProblem(draft: WorkflowDraft): string | null {
+  const names = draft.parameters.map((p) => p.name.trim());
+  if (names.some((name) => !name)) return "Every parameter needs a name.";
+  if (new Set(names).size !== names.length) return "Two parameters would have the same name.";
+  if (draft.steps.length === 0) return "A workflow needs at least one step.";
+  return null;
+}
+
+/** The edits to one step, or null when it is as saved (it is then sent as `{from}` alone). */
+function stepChanges(step: StepDraft): Omit<WorkflowStepEdit, "from"> | null {
+  const original = step.original;
+  const changes: Omit<WorkflowStepEdit, "from"> = {};
+  if (step.intent !== original.intent) changes.intent = step.intent;
+  const key = mainArgument(original.action);
+  if (key !== null && step.argument !== null && step.argument !== argumentText(original)) {
+    changes.arguments = { ...original.arguments, [key]: step.argument };
+  }
+  const pattern = step.urlCheck.trim();
+  if (pattern !== (original.checks?.url ?? "")) {
+    const checks: WorkflowStepChecks = { ...original.checks };
+    if (pattern) checks.url = pattern;
+    else delete checks.url;
+    changes.checks = checks;
+  }
+  return Object.keys(changes).length ? changes : null;
+}
+
+/**
+ * The PATCH body: `rename` and `defaults` for the parameters that changed (a secret has no default), and `steps`
+ * (the whole list in its new order) when a step moved, went or changed. An unchanged draft gives `{}`.
+ */
+export function patchBody(draft: WorkflowDraft, savedStepCount: number): WorkflowPatch {
+  const body: WorkflowPatch = {};
+  const rename: Record<string, string> = {};
+  const defaults: Record<string, string> = {};
+  for (const parameter of draft.parameters) {
+    const { original } = parameter;
+    const name = parameter.name.trim();
+    if (name !== original.name) rename[original.name] = name;
+    if (!isSecret(original) && parameter.default !== original.default) defaults[original.name] = parameter.default;
+  }
+  if (Object.keys(rename).length) body.rename = rename;
+  if (Object.keys(defaults).length) body.defaults = defaults;
+  const edits = draft.steps.map((step) => ({ from: step.from, ...stepChanges(step) }));
+  const reordered = draft.steps.length !== savedStepCount || draft.steps.some((step, i) => step.from !== i);
+  if (reordered || edits.some((edit) => Object.keys(edit).length > 1)) body.steps = edits;
+  return body;
+}
+
+export function isEmptyPatch(body: WorkflowPatch): boolean {
+  return Object.keys(body).length === 0;
+}
