@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { Workflow } from "../../api/types";
-import { draftOf, draftProblem, isEmptyPatch, mainArgument, moveStep, patchBody, removeStep } from "./edit";
+import {
+  draftOf,
+  draftProblem,
+  inCurrentNames,
+  isEmptyPatch,
+  mainArgument,
+  moveStep,
+  patchBody,
+  removeStep,
+} from "./edit";
 
 const workflow: Workflow = {
   id: 7,
@@ -25,7 +34,7 @@ const workflow: Workflow = {
     },
     {
       action: "type",
-      arguments: { index: 3, text: "{{fullname}}" },
+      arguments: { text: "{{fullname}}", delay: 0 },
       intent: "type the name",
       url: "http://127.0.0.1:8000/order.html",
       target: { tag: "input", role: "textbox", name: "Name" },
@@ -34,7 +43,7 @@ const workflow: Workflow = {
     },
     {
       action: "click",
-      arguments: { index: 5 },
+      arguments: {},
       intent: "submit",
       url: "http://127.0.0.1:8000/order.html",
       target: { tag: "button", role: "button", name: "Submit" },
@@ -86,9 +95,18 @@ describe("patchBody", () => {
     draft.steps[1]!.argument = "{{fullname}} Jr.";
     expect(patchBody(draft, 3).steps).toEqual([
       { from: 0 },
-      { from: 1, intent: "type the member's name", arguments: { index: 3, text: "{{fullname}} Jr." } },
+      { from: 1, intent: "type the member's name", arguments: { text: "{{fullname}} Jr.", delay: 0 } },
       { from: 2 },
     ]);
+  });
+
+  it("writes an edited argument with the parameters' current names when they are renamed in the same save", () => {
+    const draft = draftOf(workflow);
+    draft.parameters[0]!.name = "member";
+    draft.steps[1]!.argument = "{{member}} ({{ member }})";
+    const body = patchBody(draft, 3);
+    expect(body.rename).toEqual({ fullname: "member" });
+    expect(body.steps![1]).toEqual({ from: 1, arguments: { text: "{{fullname}} ({{fullname}})", delay: 0 } });
   });
 
   it("keeps the other checks when the address pattern changes, and drops the pattern when emptied", () => {
@@ -132,5 +150,12 @@ describe("draftProblem", () => {
     expect(draftProblem(draft)).toBe("Two parameters would have the same name.");
     draft.parameters[0]!.name = "fullname";
     expect(draftProblem({ ...draft, steps: [] })).toBe("A workflow needs at least one step.");
+  });
+});
+
+describe("inCurrentNames", () => {
+  it("turns new names back into current ones and leaves the rest", () => {
+    expect(inCurrentNames("{{b}} {{a}} {{c}}", { a: "b", b: "a" })).toBe("{{a}} {{b}} {{c}}");
+    expect(inCurrentNames("{{fullname}}", { fullname: "member" })).toBe("{{fullname}}");
   });
 });

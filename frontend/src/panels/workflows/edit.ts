@@ -98,14 +98,29 @@ export function draftProblem(draft: WorkflowDraft): string | null {
   return null;
 }
 
+const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+
+/**
+ * The API reads edited steps with the parameters' current names and then applies `rename`: a `{{placeholder}}`
+ * typed with a parameter's new name goes back to its current one (one written with the current name follows the
+ * rename by itself).
+ */
+export function inCurrentNames(text: string, rename: Readonly<Record<string, string>>): string {
+  const current = new Map(Object.entries(rename).map(([old, renamed]) => [renamed, old]));
+  return text.replace(PLACEHOLDER, (whole, name: string) => {
+    const old = current.get(name);
+    return old === undefined ? whole : `{{${old}}}`;
+  });
+}
+
 /** The edits to one step, or null when it is as saved (it is then sent as `{from}` alone). */
-function stepChanges(step: StepDraft): Omit<WorkflowStepEdit, "from"> | null {
+function stepChanges(step: StepDraft, rename: Readonly<Record<string, string>>): Omit<WorkflowStepEdit, "from"> | null {
   const original = step.original;
   const changes: Omit<WorkflowStepEdit, "from"> = {};
   if (step.intent !== original.intent) changes.intent = step.intent;
   const key = mainArgument(original.action);
   if (key !== null && step.argument !== null && step.argument !== argumentText(original)) {
-    changes.arguments = { ...original.arguments, [key]: step.argument };
+    changes.arguments = { ...original.arguments, [key]: inCurrentNames(step.argument, rename) };
   }
   const pattern = step.urlCheck.trim();
   if (pattern !== (original.checks?.url ?? "")) {
@@ -119,7 +134,8 @@ function stepChanges(step: StepDraft): Omit<WorkflowStepEdit, "from"> | null {
 
 /**
  * The PATCH body: `rename` and `defaults` for the parameters that changed (a secret has no default), and `steps`
- * (the whole list in its new order) when a step moved, went or changed. An unchanged draft gives `{}`.
+ * (the whole list in its new order) when a step moved, went or changed: the API makes a new version of any `steps`,
+ * even an unchanged list. An unchanged draft gives `{}`.
  */
 export function patchBody(draft: WorkflowDraft, savedStepCount: number): WorkflowPatch {
   const body: WorkflowPatch = {};
@@ -133,7 +149,7 @@ export function patchBody(draft: WorkflowDraft, savedStepCount: number): Workflo
   }
   if (Object.keys(rename).length) body.rename = rename;
   if (Object.keys(defaults).length) body.defaults = defaults;
-  const edits = draft.steps.map((step) => ({ from: step.from, ...stepChanges(step) }));
+  const edits = draft.steps.map((step) => ({ from: step.from, ...stepChanges(step, rename) }));
   const reordered = draft.steps.length !== savedStepCount || draft.steps.some((step, i) => step.from !== i);
   if (reordered || edits.some((edit) => Object.keys(edit).length > 1)) body.steps = edits;
   return body;

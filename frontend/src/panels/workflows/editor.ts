@@ -31,8 +31,14 @@ export interface EditorOptions {
 
 const ARGUMENT_LABEL: Readonly<Record<string, string>> = { url: "Address", text: "Text", value: "Value", key: "Key" };
 
-function textInput(value: string, label: string, testid: string, onInput: (value: string) => void): HTMLInputElement {
-  const input = h("input", { class: "input", value, "aria-label": label, "data-testid": testid });
+function textInput(
+  value: string,
+  label: string,
+  testid: string,
+  onInput: (value: string) => void,
+  placeholder: string | null = null,
+): HTMLInputElement {
+  const input = h("input", { class: "input", value, placeholder, "aria-label": label, "data-testid": testid });
   input.addEventListener("input", () => onInput(input.value));
   return input;
 }
@@ -55,6 +61,11 @@ export class WorkflowEditor {
       "form",
       { class: "workflow-editor", "data-testid": "workflow-editor", "aria-label": `Edit ${options.workflow.name}` },
       h("h3", null, "Parameters"),
+      h(
+        "p",
+        { class: "field-hint" },
+        "Steps use a parameter as {{name}}; a renamed one follows into them. A parameter no step uses any more is dropped.",
+      ),
       this.parametersTable(),
       h("h3", null, "Steps"),
       this.stepsEl,
@@ -154,9 +165,15 @@ export class WorkflowEditor {
           "label",
           { class: "field" },
           h("span", { class: "field-label" }, "Page address must match"),
-          textInput(step.urlCheck, `Step ${number} address check`, "workflow-edit-url-check", (v) => {
-            step.urlCheck = v;
-          }),
+          textInput(
+            step.urlCheck,
+            `Step ${number} address check`,
+            "workflow-edit-url-check",
+            (v) => {
+              step.urlCheck = v;
+            },
+            original.url ? `Any; e.g. ${original.url}*` : "Any address",
+          ),
         ),
       ),
       h(
