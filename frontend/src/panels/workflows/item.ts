@@ -116,12 +116,14 @@ export class WorkflowItem {
     editor.el.querySelector("input")?.focus();
   }
 
-  private runForm(): HTMLFormElement {
+  private runForm(): HTMLElement {
     const workflow = this.workflow;
+    if (workflow.access === "viewer") {
+      return h("p", { class: "record-detail" }, "You may look at this workflow; its owner can let you run it too.");
+    }
     const values = parameterFields(workflow, "workflow-param-");
     const message = h("p", { class: "form-error", role: "alert" });
     const run = h("button", { class: "btn btn-primary", type: "submit", "data-testid": "workflow-run" }, "Run");
-    run.hidden = workflow.access === "viewer";
     const remove = h("button", { class: "btn btn-ghost", type: "button", "data-testid": "workflow-delete" }, "Delete");
     remove.hidden = !this.owner;
     remove.addEventListener("click", () => {
