@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from agents.safety import PageFacts
 from browser_pool.observe import get_summary
-from browser_pool.types import TabControl
+from browser_pool.types import MASK_COLOR, TabControl, secret_masks
 
 log = logging.getLogger(__name__)
 
@@ -94,9 +94,10 @@ async def screenshot(tabs: TabControl, *, quality: int) -> bytes | None:
     """A JPEG of the active tab's viewport, or None when there is nothing to picture."""
     try:
         # caret="initial": hiding the caret (Playwright's default) restyles the page first, ~15 ms per step.
-        image: bytes = await tabs.active_page.screenshot(
-            type="jpeg", quality=quality, caret="initial", timeout=SCREENSHOT_TIMEOUT_MS
-        )
+        page = tabs.active_page
+        image: bytes = await page.screenshot(type="jpeg", quality=quality, caret="initial",
+                                             timeout=SCREENSHOT_TIMEOUT_MS, mask=secret_masks(page),
+                                             mask_color=MASK_COLOR)  # fmt: skip
     except Exception as exc:  # a step without a picture is fine; a crash is not
         log.info("step screenshot failed: %s", exc)
         return None

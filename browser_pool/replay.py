@@ -5,7 +5,8 @@ call it (label for fields, text for buttons and links), its stable attributes, t
 Hive's page model gives it, and the page's address. Finding it again tries each way in turn, from the most specific
 to the most forgiving, and takes the first that matches exactly one element that agrees with the record (same tag,
 and the same name or a same stable attribute); that element then gets an index, so the action runs as if it had
-been pointed at from get_elements.
+been pointed at from get_elements. It must also be ready for the action: displayed (a file input may be hidden) and,
+for an action that works it, enabled.
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from playwright.async_api import ElementHandle, Locator, Page
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Locator, Page
 
 from browser_pool.observe.api import get_element_details
-from browser_pool.observe.bridge import index_for
+from browser_pool.observe.bridge import check_element, index_for
 
 # Attributes that usually survive a redesign (ids and classes often do not, but an id is worth a try).
 STABLE_ATTRIBUTES = ("data-testid", "data-test", "data-qa", "name", "aria-label", "placeholder", "id", "type",
@@ -64,6 +65,19 @@ def _implicit_role(tag: str, input_type: str) -> str:
 
 def _css_string(value: str) -> str:
     return json.dumps(value)  # a JSON string is a valid CSS string (quotes and backslashes escaped)
+
+
+# Actions that work the element (not just look at or scroll to it): it must be enabled.
+_WORKING = frozenset({"click", "double_click", "type", "select", "upload_file", "drag"})
+_GONE = "el => !el.isConnected || !(el.offsetWidth || el.offsetHeight || el.getClientRects().length)"
+
+
+async def element_gone(handle: ElementHandle) -> bool:
+    """Whether the element is no longer on the page or no longer displayed (a dialog's button after it closed it)."""
+    try:
+        return bool(await handle.evaluate(_GONE))
+    except PlaywrightError:
+        return True  # detached with its document
 
 
 @dataclass(slots=True)
@@ -114,8 +128,17 @@ def _ways(page: Page, target: dict[str, Any]) -> list[tuple[str, Locator]]:
     return ways
 
 
-async def find_target(page: Page, target: dict[str, Any]) -> Found:
-    """The recorded element on the page as it is now, given an index; or why it could not be found."""
+async def _not_ready(handle: ElementHandle, action: str) -> str:
+    state = await check_element(handle)
+    if not state["rendered"] and not (action == "upload_file" and state["fileInput"]):
+        return "it is there but hidden"
+    if action in _WORKING and not state["enabled"]:
+        return "it is there but disabled"
+    return ""
+
+
+async def find_target(page: Page, target: dict[str, Any], action: str = "") -> Found:
+    """The recorded element on the page as it is now, ready for `action` and given an index; or why not."""
     tried: list[str] = []
     for how, locator in _ways(page, target):
         try:
@@ -129,6 +152,9 @@ async def find_target(page: Page, target: dict[str, Any]) -> Found:
             if not await handle.evaluate(_AGREE, target):
                 tried.append(f"{how}: a different element")
                 continue
+            problem = await _not_ready(handle, action)
+            if problem:
+                return Found(None, f"found by {how}, but {problem}", tried)
             return Found(await index_for(page, handle), how, tried)
         except PlaywrightError as exc:
             tried.append(f"{how}: {exc.message.splitlines()[0]}")

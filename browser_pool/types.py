@@ -5,7 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from playwright.async_api import Page
+from playwright.async_api import Locator, Page
+
+# Password fields are covered by a grey box in every screenshot Hive keeps, whatever they hold.
+SECRET_FIELDS = "input[type=password]"
+MASK_COLOR = "#888888"
+
+
+def secret_masks(page: Page) -> list[Locator]:
+    return [page.locator(SECRET_FIELDS)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -85,12 +86,28 @@ def _db_path() -> str:
     return str(settings.DATABASES["default"]["NAME"])
 
 
+# Where the services' e-mails go (one file per message batch), and the address their links name.
+PUBLIC_URL = "https://hive.example"
+
+
 @pytest.fixture(scope="session")
-def services_env(redis_url: str, scripted_llm_server: ScriptedLLM, django_db_setup: None) -> dict[str, str]:
+def mail_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("mail")
+
+
+@pytest.fixture(scope="session")
+def services_env(
+    redis_url: str, scripted_llm_server: ScriptedLLM, django_db_setup: None, mail_dir: Path
+) -> dict[str, str]:
     return service_env(
         redis_url=redis_url,
         db_path=_db_path(),
-        extra={"HIVE_LLM_BASE_URL": scripted_llm_server.base_url, "HIVE_LLM_MODEL": "scripted"},
+        extra={
+            "HIVE_LLM_BASE_URL": scripted_llm_server.base_url,
+            "HIVE_LLM_MODEL": "scripted",
+            "HIVE_EMAIL_URL": f"filemail:///{mail_dir}",
+            "HIVE_PUBLIC_URL": PUBLIC_URL,
+        },
     )
 
 

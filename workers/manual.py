@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from channels.db import database_sync_to_async
@@ -29,6 +31,7 @@ from browser_pool.extract import extract_page
 from browser_pool.net.proxy import listener_for
 from browser_pool.observe import ObservationError, get_summary, observe
 from browser_pool.session import Session
+from browser_pool.types import MASK_COLOR, secret_masks
 from browser_pool.webmcp import call_tool
 from webapp.conversations.browser_selectors import conversation_uploads
 from webapp.conversations.browser_services import conversation_file_add
@@ -72,12 +75,23 @@ async def _page_facts(session: Session) -> PageFacts:
         return PageFacts(url=session.active_page.url)
 
 
+@dataclass(frozen=True, slots=True)
+class Asking:
+    """How a confirm-level step asks for the user's yes: `refuse` says why it is not asked at all; otherwise it waits
+    `timeout_s` (HIVE_CONFIRM_TIMEOUT_S when 0) after `tell` told someone it waits."""
+
+    refuse: str = ""
+    timeout_s: float = 0.0
+    tell: Callable[[ConfirmationRequest, float], Awaitable[None]] | None = None
+
+
 async def policy_refusal(
     run: Run, session: Session, sink: WorkerSink, step_id: int, name: str, arguments: dict[str, object], *,
-    source: str, read_only: bool,
+    source: str, read_only: bool, asking: Asking | None = None,
 ) -> str:  # fmt: skip
     """For an MCP client's call, the agent's safety policy: "" when it may go ahead, else why not. A confirm-level
-    call asks in the dashboard (pending confirmation, as for the agent) and is refused without a yes in time."""
+    call asks in the dashboard (pending confirmation, as for the agent) and is refused without a yes in time;
+    `asking` changes how (a scheduled replay: refuse at once, or wait longer and tell the owner)."""
     conversation = await database_sync_to_async(Conversation.objects.get)(pk=run.conversation_id)
     policy = SafetyPolicy(safety_config(conversation))
     page = await _page_facts(session)
@@ -96,9 +110,15 @@ async def policy_refusal(
     request = ConfirmationRequest(
         step_id=step_id, action=name, arguments=dict(arguments), reason=decision.reason, url=page.url
     )
+    asking = asking or Asking()
+    if asking.refuse:
+        return f"Not done: it needs the user's yes ({decision.reason}), and {asking.refuse}."
+    timeout_s = asking.timeout_s or settings.HIVE_CONFIRM_TIMEOUT_S
+    if asking.tell is not None:
+        await asking.tell(request, timeout_s)
     try:
-        async with asyncio.timeout(settings.HIVE_CONFIRM_TIMEOUT_S + 30):
-            if await sink.confirm(request):
+        async with asyncio.timeout(timeout_s + 30):
+            if await sink.confirm(request, timeout_s):
                 return ""
     except TimeoutError:
         pass
@@ -107,7 +127,9 @@ async def policy_refusal(
 
 async def page_screenshot(session: Session) -> bytes | None:
     try:
-        return await session.active_page.screenshot(type="jpeg", quality=SCREENSHOT_QUALITY, timeout=5_000)
+        page = session.active_page
+        return await page.screenshot(type="jpeg", quality=SCREENSHOT_QUALITY, timeout=5_000,
+                                     mask=secret_masks(page), mask_color=MASK_COLOR)  # fmt: skip
     except Exception:
         return None
 

@@ -2,7 +2,9 @@
 
 Each recorded step is found again on the page as it is now (browser_pool.replay: the recorded selector, stable
 attributes, role and name, label, text, XPath, in that order, accepting only an element that agrees with the
-record) and done with its parameters filled in, recorded as a step with a screenshot like any other.
+record, displayed and enabled) on the page its URL check names, and done with its parameters filled in, recorded as
+a step with a screenshot like any other; its effect is checked after (webapp.workflows.steps: navigated, value
+held, element gone). An extraction step asks the model to read the page and keeps the result as the run's output.
 
 Each step follows the agent's safety policy: a blocked address is refused, and a confirm-level step (execute_js,
 upload_file, a submit on a sensitive page) waits for the user's yes in the dashboard; no answer in time is a no.
@@ -15,36 +17,39 @@ When healing fails (no model configured, or the agent says it cannot), the repla
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import fnmatch
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from channels.db import database_sync_to_async
+from django.conf import settings
 from playwright.async_api import Error as PlaywrightError
 
-from agents.llm import LLMError, NoModelConfiguredError
+from agents.events import ConfirmationRequest
+from agents.llm import LLMClient, LLMError, NoModelConfiguredError, Usage
 from agents.loop import run_agent_turn
-from agents.tools.base import SOURCE_BROWSER, Tool
+from agents.tools.base import SOURCE_BROWSER, Tool, ToolContext, ToolError
+from agents.tools.content import content_tools
 from browser_pool.actions import ACTIONS, execute_action
 from browser_pool.errors import BrowserCrashedError
 from browser_pool.replay import find_target
 from browser_pool.session import Session
+from browser_pool.types import ActionResult
 from webapp.conversations.browser_selectors import conversation_uploads
 from webapp.conversations.models import Conversation
 from webapp.core.exceptions import ApplicationError
 from webapp.llm.selectors import models_for_conversation
 from webapp.runs.models import Run, Step
 from webapp.workflows.models import WorkflowVersion
-from webapp.workflows.services import (
-    SECRET_MASK,
-    fill,
-    healed_steps,
-    masked,
-    secrets_resolve,
-    workflow_version_add,
-)
-from workers.manual import page_screenshot, policy_refusal
+from webapp.workflows.notify import confirmation_wanted
+from webapp.workflows.selectors import SECRET_MASK
+from webapp.workflows.services import masked, run_output_set, secrets_resolve, workflow_version_add
+from webapp.workflows.steps import EXTRACT, checks_of, fill, healed_steps, is_secret_field, value_held
+from workers.manual import Asking, page_screenshot, policy_refusal
 from workers.policy import agent_config
 from workers.sink import WorkerSink
 from workers.turns import finish
@@ -77,19 +82,46 @@ class Healing:
     completion_tokens: int = 0
 
 
-async def _find(session: Session, target: dict[str, object]) -> tuple[int | None, str]:
+def _url_now(session: Session) -> str:
+    return session.active_page.url.split("#", 1)[0]
+
+
+async def _find(session: Session, recorded: dict[str, object]) -> tuple[int | None, str]:
+    """The step's preconditions: the page's address fits the recorded pattern, and its element is there, unique,
+    displayed and (for an action that works it) enabled; polled a moment while the page draws itself."""
+    pattern = str(checks_of(recorded).get("url") or "")
+    target = recorded.get("target")
     deadline = time.monotonic() + FIND_WAIT_S
     while True:
         page = session.active_page
         with contextlib.suppress(PlaywrightError):
             await page.wait_for_load_state("load", timeout=LOAD_WAIT_S * 1000)
-        found = await find_target(page, dict(target))
-        if found.index is not None or time.monotonic() > deadline:
-            reason = (
-                found.how if found.index is not None else f"{found.how} ({'; '.join(found.tried) or 'no way to try'})"
-            )
-            return found.index, reason
+        index, reason = None, ""
+        if pattern and not fnmatch.fnmatchcase(_url_now(session), pattern):
+            reason = f"the page is {_url_now(session)}, not {pattern} where the step was recorded"
+        elif target:
+            found = await find_target(page, dict(target), str(recorded["action"]))  # type: ignore[call-overload]
+            index = found.index
+            if index is None:
+                reason = f"its element is not on {page.url}: {found.how} ({'; '.join(found.tried) or 'no way to try'})"
+        if not reason or time.monotonic() > deadline:
+            return index, reason
         await page.wait_for_timeout(FIND_POLL_S * 1000)
+
+
+def _effect_missing(recorded: dict[str, object], arguments: dict[str, object], result: ActionResult) -> str:
+    """Why the step did not have the effect it had when recorded, or ""."""
+    checks = checks_of(recorded)
+    action = str(recorded["action"])
+    if checks.get("navigated") and not result.navigated:
+        return "it did not lead to another page, as it did when recorded"
+    if checks.get("value"):
+        password = is_secret_field(dict(recorded.get("target") or {}))  # type: ignore[call-overload]
+        if not value_held(action, arguments, result.data, password):
+            return "the field does not hold the value afterwards, as it did when recorded"
+    if checks.get("gone") and not (result.navigated or (result.target or {}).get("gone_after")):
+        return "the element is still there afterwards; when recorded, it went away"
+    return ""
 
 
 def _last_index(run_id: int) -> int:
@@ -142,6 +174,47 @@ async def heal(
     return Healing(steps, **tokens)  # type: ignore[arg-type]
 
 
+def _asking(run: Run, mask: Callable[[str], str]) -> Asking | None:
+    """A scheduled replay: nobody watches it, so its schedule says whether a step that needs a yes waits for the
+    owner (who is told by e-mail and the webhook) or is refused at once."""
+    if not run.metadata.get("schedule"):
+        return None
+    if run.metadata.get("confirmations") == "refuse":
+        return Asking(refuse="this scheduled replay does not wait for one (its schedule says refuse)")
+
+    async def tell(request: ConfirmationRequest, timeout_s: float) -> None:
+        await database_sync_to_async(confirmation_wanted)(
+            run_id=run.pk, action=request.action, reason=mask(request.reason), url=request.url, timeout_s=timeout_s
+        )
+
+    return Asking(timeout_s=settings.HIVE_SCHEDULED_CONFIRM_TIMEOUT_S, tell=tell)
+
+
+async def extract(run: Run, session: Session, sink: WorkerSink, recorded: dict[str, object]) -> tuple[object, Usage]:
+    """An extraction step: the agent's extract_data with the step's instruction, its result made to fit the kept
+    schema. The one kind of step that asks the model: reading meaning off a page is what it is for."""
+    conversation = await database_sync_to_async(Conversation.objects.get)(pk=run.conversation_id)
+    model, _ = await database_sync_to_async(models_for_conversation)(profile_id=conversation.model_profile_id)
+    tool = next(
+        t
+        for t in content_tools(
+            limit_chars=settings.HIVE_CONTENT_LIMIT,
+            model_client_factory=lambda: LLMClient(model),
+            budget_tokens=settings.HIVE_AGENT_CHUNK_TOKENS,
+        )
+        if t.name == EXTRACT
+    )
+    arguments = dict(recorded.get("arguments") or {})  # type: ignore[call-overload]
+    schema = (recorded.get("output") or {}).get("schema")  # type: ignore[attr-defined]
+    if schema and arguments.get("format", "json") == "json":
+        arguments["schema"] = schema
+    ctx = ToolContext(tabs=session, sink=sink, uploads={}, action_timeout_ms=5000)
+    async with asyncio.timeout(tool.timeout_s or 120):
+        output = await tool.handler(arguments, ctx)
+    used = output.data.get("usage") or {}
+    return output.data.get("value"), Usage(int(used.get("prompt_tokens", 0)), int(used.get("completion_tokens", 0)))
+
+
 async def replay_workflow(run: Run, session: Session, sink: WorkerSink) -> None:
     version = await database_sync_to_async(WorkflowVersion.objects.select_related("workflow").get)(
         pk=run.metadata["version_id"]
@@ -166,6 +239,7 @@ async def replay_workflow(run: Run, session: Session, sink: WorkerSink) -> None:
         return text
 
     uploads = await database_sync_to_async(conversation_uploads)(conversation_id=run.conversation_id)
+    asking = _asking(run, mask)
     total = len(version.steps)
     kept: list[dict[str, object]] = []
     healed: list[int] = []
@@ -182,39 +256,53 @@ async def replay_workflow(run: Run, session: Session, sink: WorkerSink) -> None:
             kind=Step.Kind.ACTION, action=action, arguments=fill(dict(recorded.get("arguments") or {}), shown)
         )
         started = time.monotonic()
-        problem = ""
-        if recorded.get("target"):
-            index, how = await _find(session, recorded["target"])
-            if index is None:
-                problem = f"its element is not on {session.active_page.url}: {how}"
-            else:
-                arguments = {**arguments, "index": index}
+
+        def took() -> int:
+            return int((time.monotonic() - started) * 1000)  # noqa: B023 (called within the iteration)
+
+        if action == EXTRACT:
+            try:
+                value, usage = await extract(run, session, sink, recorded)
+            except (ToolError, LLMError, NoModelConfiguredError, TimeoutError) as exc:
+                error = f"Step {number} of {total} ({intent}): the extraction failed: {getattr(exc, 'error', exc)}"
+                await sink.step_finished(step_id, ok=False, error=mask(error), duration_ms=took())
+                await fail(mask(error))
+                return
+            tokens[0] += usage.prompt_tokens
+            tokens[1] += usage.completion_tokens
+            name = str((recorded.get("output") or {}).get("name") or f"step_{number}")  # type: ignore[attr-defined]
+            await database_sync_to_async(run_output_set)(run_id=run.pk, name=name, value=value)
+            observation = json.dumps({"ok": True, "action": action, "output": name, "value": value},
+                                     ensure_ascii=False, default=str)  # fmt: skip
+            await sink.step_finished(step_id, ok=True, observation=mask(observation), duration_ms=took())
+            kept.append(recorded)
+            continue
+        index, problem = await _find(session, recorded)
+        if index is not None:
+            arguments = {**arguments, "index": index}
         if not problem:
             spec = ACTIONS.get(action)
             refusal = await policy_refusal(
                 run, session, sink, step_id, action, arguments, source=SOURCE_BROWSER,
-                read_only=bool(spec and spec.read_only),
+                read_only=bool(spec and spec.read_only), asking=asking,
             )  # fmt: skip
             if refusal:
                 # A "no" from the user (or the policy) is an answer, not a page change: nothing to heal.
                 error = f"Step {number} of {total} ({intent}): {mask(refusal)}"
-                await sink.step_finished(step_id, ok=False, error=error,
-                                         duration_ms=int((time.monotonic() - started) * 1000))  # fmt: skip
+                await sink.step_finished(step_id, ok=False, error=error, duration_ms=took())
                 await fail(error)
                 return
             result = await execute_action(session, action, arguments, uploads=uploads)
             if not result.ok and await session.lost_within(1.0):
                 raise BrowserCrashedError(session.lost_reason or "the browser crashed")
-            if not result.ok:
-                problem = f"it failed: {mask(result.error)}"
-            elif (recorded.get("expect") or {}).get("navigated") and not result.navigated:
-                problem = "it did not lead to another page, as it did when recorded"
+            problem = f"it failed: {mask(result.error)}" if not result.ok else _effect_missing(recorded, arguments,
+                                                                                               result)  # fmt: skip
             await sink.step_finished(
                 step_id,
                 ok=not problem,
                 observation=mask(json.dumps(result.as_dict(), ensure_ascii=False, default=str)),
                 error=f"Step {number} of {total} ({intent}): {problem}" if problem else "",
-                duration_ms=int((time.monotonic() - started) * 1000),
+                duration_ms=took(),
                 screenshot=result.screenshot or await page_screenshot(session),
                 target=result.target,
             )
@@ -223,8 +311,8 @@ async def replay_workflow(run: Run, session: Session, sink: WorkerSink) -> None:
                 continue
         else:
             await sink.step_finished(
-                step_id, ok=False, error=f"Step {number} of {total} ({intent}): {problem}",
-                duration_ms=int((time.monotonic() - started) * 1000), screenshot=await page_screenshot(session),
+                step_id, ok=False, error=f"Step {number} of {total} ({intent}): {problem}", duration_ms=took(),
+                screenshot=await page_screenshot(session),
             )  # fmt: skip
         await sink.notify(f"Step {number} ({intent}) no longer fits the page; the agent heals it.")
         healing = await heal(run, session, sink, recorded, shown, number=number, total=total, reason=problem)

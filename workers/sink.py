@@ -130,11 +130,11 @@ class WorkerSink:
         payload = [{"id": s.id, "title": s.title, "depends_on": list(s.depends_on), "status": s.status} for s in steps]
         await database_sync_to_async(run_plan_set)(run_id=self.run_id, steps=payload)
 
-    async def confirm(self, request: ConfirmationRequest) -> bool:
+    async def confirm(self, request: ConfirmationRequest, timeout_s: float | None = None) -> bool:
         """Ask, then wait for the answer: pushed by the web over the command channel, or read back from the
-        database. No answer before the timeout is a no."""
+        database. No answer before the timeout (HIVE_CONFIRM_TIMEOUT_S unless given) is a no."""
         await self.flush()
-        timeout_s = settings.HIVE_CONFIRM_TIMEOUT_S
+        timeout_s = timeout_s or settings.HIVE_CONFIRM_TIMEOUT_S
         confirmation = await database_sync_to_async(confirmation_request)(
             run_id=self.run_id,
             step_id=request.step_id or None,

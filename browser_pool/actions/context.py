@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import Page
+from playwright.async_api import ElementHandle, Page
 
 from browser_pool.actions.watch import PageWatch
 from browser_pool.types import TabControl, TabInfo
@@ -24,6 +24,8 @@ class ActionContext:
     subject: str = ""
     # Set when the target opens another window (a[target=_blank]): the popup arrives after the click returns.
     expects_popup: bool = False
+    # The element a click aimed at, so the result can say whether it was gone afterwards (a workflow's check).
+    handle: ElementHandle | None = None
 
 
 @dataclass(slots=True)

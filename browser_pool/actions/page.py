@@ -16,6 +16,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from browser_pool.actions.context import ActionContext, Outcome
 from browser_pool.actions.errors import ActionError
 from browser_pool.actions.watch import stop_page_scripts
+from browser_pool.types import MASK_COLOR, secret_masks
 
 NAVIGATION_TIMEOUT_MS = 15_000
 WAIT_CAP_MS = 10_000
@@ -125,8 +126,9 @@ async def screenshot(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
         if height > SCREENSHOT_MAX_HEIGHT:
             clip = {"x": 0, "y": 0, "width": width, "height": SCREENSHOT_MAX_HEIGHT}
     image = await ctx.page.screenshot(
-        type="jpeg", quality=SCREENSHOT_QUALITY, full_page=full_page, clip=clip, timeout=max(ctx.timeout_ms, 10_000)
-    )
+        type="jpeg", quality=SCREENSHOT_QUALITY, full_page=full_page, clip=clip, timeout=max(ctx.timeout_ms, 10_000),
+        mask=secret_masks(ctx.page), mask_color=MASK_COLOR,
+    )  # fmt: skip
     data: dict[str, Any] = {"bytes": len(image), "full_page": full_page}
     if clip is not None:
         data["note"] = f"the page is taller than {SCREENSHOT_MAX_HEIGHT} px; the picture shows its top part"

@@ -32,6 +32,7 @@ async def click(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
     else:
         ctx.subject = target.subject
         ctx.expects_popup = target.state["opensWindow"]
+        ctx.handle = target.handle
         await target.handle.click(timeout=ctx.timeout_ms)
     return Outcome({"target": target.subject})
 

@@ -23,7 +23,7 @@ from browser_pool.actions.errors import REFRESH_HINT, ActionError, explain_playw
 from browser_pool.actions.watch import PageWatch, prepare_script_stopper, stop_page_scripts, take_dialogs
 from browser_pool.net.proxy import BlockedRequest, listener_for
 from browser_pool.observe import ObservationError
-from browser_pool.replay import describe_target
+from browser_pool.replay import describe_target, element_gone
 from browser_pool.types import ActionResult, TabControl, TabInfo
 
 Handler = Callable[[ActionContext, dict[str, Any]], Awaitable[Outcome]]
@@ -186,6 +186,8 @@ async def execute_action(
     finally:
         watch.stop()
     await _report_changes(result, watch, tabs, tabs_before, timeout_ms)
+    if result.ok and result.target is not None and ctx.handle is not None and not result.navigated:
+        result.target["gone_after"] = await element_gone(ctx.handle)
     if firewall is not None:
         _report_blocked(result, firewall.blocked_since(blocked_before), ctx.subject)
     return result

@@ -227,4 +227,9 @@ def workflow_outcome(*, run: Run) -> tuple[bool, str]:
         return False, _stopped_reason(run)
     steps = run.steps.filter(kind="action").count()
     where = run_end_url(run=run)
-    return True, f"Replayed {steps} steps without a model." + (f" The page is now {where}." if where else "")
+    how = "without a model" if not run.prompt_tokens else f"({run.prompt_tokens} prompt tokens for healing or reading)"
+    text = f"Replayed {steps} steps {how}." + (f" The page is now {where}." if where else "")
+    outputs = run.metadata.get("outputs")
+    if outputs:
+        text += "\nOutputs: " + json.dumps(outputs, ensure_ascii=False)
+    return True, text

@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -33,10 +33,53 @@ from webapp.workflows.services import (
     workflow_delete,
     workflow_run_start,
     workflow_save_from_run,
+    workflow_save_from_steps,
     workflow_share,
     workflow_update,
 )
+from webapp.workflows.steps import checks_of
 from webapp.workflows.webhooks import webhook_remove, webhook_set
+
+
+class TargetOutput(serializers.Serializer):
+    tag = serializers.CharField()
+    role = serializers.CharField()
+    name = serializers.CharField()
+
+
+class ChecksOutput(serializers.Serializer):
+    url = serializers.CharField(required=False, help_text="An fnmatch pattern the page's address must match first.")
+    navigated = serializers.BooleanField(required=False, help_text="The step must lead to another page.")
+    value = serializers.BooleanField(required=False, help_text="The field must hold the value afterwards.")
+    gone = serializers.BooleanField(required=False, help_text="The element must be gone afterwards.")
+
+
+class OutputOutput(serializers.Serializer):
+    name = serializers.CharField()
+    schema = serializers.DictField(help_text="The JSON schema the extracted data must fit.")
+
+
+class StepOutput(serializers.Serializer):
+    action = serializers.CharField()
+    arguments = serializers.DictField()
+    intent = serializers.CharField()
+    url = serializers.CharField(help_text="The page the step was recorded on.")
+    target = TargetOutput(allow_null=True, help_text="The element it aims at, as recorded.")
+    checks = ChecksOutput()
+    output = OutputOutput(allow_null=True, help_text="For a step that extracts data: where its result is kept.")
+
+
+def step_shown(step: dict[str, Any]) -> dict[str, Any]:
+    target = step.get("target") or {}
+    return {
+        "action": step["action"],
+        "arguments": step["arguments"],
+        "intent": step.get("intent", ""),
+        "url": step.get("url", ""),
+        "target": {k: str(target.get(k) or "") for k in ("tag", "role", "name")} if target else None,
+        "checks": checks_of(step),
+        "output": step.get("output"),
+    }
 
 
 class WorkflowOutput(serializers.ModelSerializer[Workflow]):
@@ -61,12 +104,10 @@ class WorkflowOutput(serializers.ModelSerializer[Workflow]):
         latest = workflow_latest(workflow=obj)
         return list(latest.parameters) if latest else []
 
+    @extend_schema_field(StepOutput(many=True))
     def get_steps(self, obj: Workflow) -> list[dict[str, Any]]:
         latest = workflow_latest(workflow=obj)
-        return [
-            {"action": s["action"], "arguments": s["arguments"], "intent": s.get("intent", ""), "url": s.get("url", "")}
-            for s in (latest.steps if latest else [])
-        ]
+        return [step_shown(s) for s in (latest.steps if latest else [])]
 
 
 class SaveInput(serializers.Serializer):
@@ -83,6 +124,28 @@ class RunSaveApi(APIView):
         return Response(WorkflowOutput(workflow).data, status=status.HTTP_201_CREATED)
 
 
+class StepsSaveInput(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    first_step = serializers.IntegerField(help_text="The id of the first step to keep.")
+    last_step = serializers.IntegerField(help_text="The id of the last step to keep.")
+
+
+class ConversationSaveApi(APIView):
+    @extend_schema(request=StepsSaveInput, responses={201: WorkflowOutput})
+    def post(self, request: Request, conversation_id: int) -> Response:
+        conversation = conversation_get(user=request.user, conversation_id=conversation_id, need="owner")
+        data = StepsSaveInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        workflow = workflow_save_from_steps(
+            conversation=conversation,
+            user=request.user,  # type: ignore[arg-type]
+            name=data.validated_data["name"],
+            first=data.validated_data["first_step"],
+            last=data.validated_data["last_step"],
+        )
+        return Response(WorkflowOutput(workflow).data, status=status.HTTP_201_CREATED)
+
+
 class WorkflowListApi(APIView):
     @extend_schema(responses={200: WorkflowOutput(many=True)})
     def get(self, request: Request) -> Response:
@@ -94,6 +157,16 @@ class WorkflowUpdateInput(serializers.Serializer):
     description = serializers.CharField(max_length=5000, required=False, allow_blank=True)
     rename = serializers.DictField(child=serializers.CharField(max_length=40), required=False, help_text="old → new")
     defaults = serializers.DictField(child=serializers.CharField(allow_blank=True), required=False)
+    steps = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        max_length=500,
+        help_text=(
+            "The whole list of steps in its new order, written with the parameters' current names. Each: from (the "
+            "0-based position of a current step: it keeps that step's element and whatever is not given), action, "
+            "arguments, intent, checks, output. A step left out is removed; a new step (no from) aims at no element."
+        ),
+    )
 
 
 class WorkflowDetailApi(APIView):
@@ -132,6 +205,7 @@ class WorkflowRunOutput(serializers.Serializer):
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
     prompt_tokens = serializers.IntegerField(help_text="Tokens a healing used; 0 for a replay without the model.")
+    outputs = serializers.DictField(help_text="What the extraction steps returned, by output name.")
 
 
 class WorkflowRunApi(APIView):
@@ -242,12 +316,17 @@ class ScheduleInput(serializers.Serializer):
     cron = serializers.CharField(max_length=200, help_text="minute hour day-of-month month day-of-week")
     timezone = serializers.CharField(max_length=64, required=False, default="UTC")
     parameters = serializers.DictField(child=serializers.CharField(allow_blank=True), required=False, default=dict)
+    confirmations = serializers.ChoiceField(
+        choices=["wait", "refuse"],
+        default="wait",
+        help_text="A step that needs a yes: wait for the owner (told by e-mail and the webhook), or refuse it.",
+    )
 
 
 class ScheduleOutput(serializers.ModelSerializer[WorkflowSchedule]):
     class Meta:
         model = WorkflowSchedule
-        fields = ["id", "cron", "timezone", "parameters", "last_run", "created_at"]
+        fields = ["id", "cron", "timezone", "parameters", "confirmations", "last_run", "created_at"]
 
 
 class ScheduleListApi(APIView):

@@ -79,6 +79,10 @@ class WorkflowSchedule(models.Model):
     cron = models.CharField(max_length=200)  # minute hour day-of-month month day-of-week
     timezone = models.CharField(max_length=64, default="UTC")
     parameters = models.JSONField(default=dict, blank=True)
+    # A step that needs the user's yes: "wait" for it (the owner is told), or "refuse" (the replay stops there).
+    confirmations = models.CharField(
+        max_length=6, choices=[("wait", "wait and notify the owner"), ("refuse", "refuse")], default="wait"
+    )
     periodic_task = models.OneToOneField(
         "django_celery_beat.PeriodicTask", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

@@ -46,14 +46,17 @@ def _crontab(cron: str, timezone: str) -> CrontabSchedule:
 
 
 @transaction.atomic
-def schedule_create(*, workflow: Workflow, cron: str, timezone: str, parameters: dict[str, Any]) -> WorkflowSchedule:
+def schedule_create(
+    *, workflow: Workflow, cron: str, timezone: str, parameters: dict[str, Any], confirmations: str = "wait"
+) -> WorkflowSchedule:
     version = workflow.versions.order_by("-number").first()
     if version is None:
         raise ApplicationError("This workflow has no steps.")
     values = parameters_resolve(version, parameters)  # unknown names are refused now, not at 3 a.m.
     crontab = _crontab(cron.strip(), timezone.strip() or "UTC")
     schedule = WorkflowSchedule.objects.create(workflow=workflow, cron=" ".join(cron.split()),
-                                               timezone=str(crontab.timezone), parameters=values)  # fmt: skip
+                                               timezone=str(crontab.timezone), parameters=values,
+                                               confirmations=confirmations)  # fmt: skip
     schedule.periodic_task = PeriodicTask.objects.create(
         name=f"workflow-schedule-{schedule.pk}",
         task=FIRE_TASK,
@@ -80,7 +83,12 @@ def schedule_fire(*, schedule_id: int) -> Run | None:
         return None
     workflow = schedule.workflow
     try:
-        run = workflow_run_start(workflow=workflow, user=workflow.owner, parameters=schedule.parameters)
+        run = workflow_run_start(
+            workflow=workflow,
+            user=workflow.owner,
+            parameters=schedule.parameters,
+            extra={"schedule": schedule.pk, "confirmations": schedule.confirmations},
+        )
     except ApplicationError as exc:
         log.warning("scheduled replay of workflow %s did not start: %s", workflow.pk, exc.message)
         return None

@@ -90,7 +90,8 @@ def workflow_runs(
         out.append({"id": run.pk, "conversation": run.conversation_id, "status": run.status, "error": run.error,
                     "version": run.metadata.get("version"), "parameters": parameters, "url": url,
                     "created_at": run.created_at, "finished_at": run.finished_at,
-                    "prompt_tokens": run.prompt_tokens})  # fmt: skip
+                    "prompt_tokens": run.prompt_tokens,
+                    "outputs": run.metadata.get("outputs") or {}})  # fmt: skip
     return out
 
 

@@ -9,8 +9,6 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from rest_framework import status
 
-from browser_pool.actions import ACTIONS
-from browser_pool.actions.registry import NAVIGATING_ACTIONS
 from webapp.conversations.models import Conversation
 from webapp.conversations.services import conversation_create
 from webapp.core.crypto import decrypt, encrypt
@@ -19,69 +17,7 @@ from webapp.runs.models import Run, Step
 from webapp.runs.services import run_create, run_ensure_idle
 from webapp.workflows.models import Credential, Workflow, WorkflowShare, WorkflowVersion
 from webapp.workflows.selectors import SECRET_MASK
-
-# Actions that only look: a replay does not need them.
-LOOKING = frozenset({"get_elements", "get_element_details", "screenshot", "list_tabs"})
-# The arguments of these actions that hold what the user typed or chose: they become parameters.
-TYPED = {"type": ("text",), "select": ("value", "label")}
-PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
-
-
-def _is_secret_field(target: dict[str, Any]) -> bool:
-    attributes = target.get("attributes") or {}
-    return attributes.get("type") == "password" or "password" in str(attributes.get("autocomplete", ""))
-
-
-def _parameter_name(target: dict[str, Any], taken: set[str]) -> str:
-    attributes = target.get("attributes") or {}
-    words = attributes.get("name") or target.get("name") or attributes.get("placeholder") or attributes.get("id")
-    base = re.sub(r"[^a-z0-9]+", "_", str(words or "value").lower()).strip("_")[:40] or "value"
-    if base[0].isdigit():
-        base = f"field_{base}"
-    name, n = base, 2
-    while name in taken:
-        name, n = f"{base}_{n}", n + 1
-    taken.add(name)
-    return name
-
-
-def _replayable(step: Step) -> bool:
-    return (
-        step.kind == Step.Kind.ACTION
-        and step.status == Step.Status.SUCCEEDED
-        and step.action in ACTIONS
-        and step.action not in LOOKING
-    )
-
-
-def _recorded(step: Step, arguments: dict[str, Any], intent: str) -> dict[str, Any]:
-    recorded: dict[str, Any] = {
-        "action": step.action,
-        "arguments": arguments,
-        "target": step.target or {},
-        "url": (step.target or {}).get("url", ""),
-        "intent": intent,
-    }
-    # The step's effect, checked when it is replayed: it led to another page.
-    if step.action in NAVIGATING_ACTIONS and step.action != "navigate" and '"navigated": true' in step.observation:
-        recorded["expect"] = {"navigated": True}
-    return recorded
-
-
-def healed_steps(steps: list[Step], values: dict[str, str], intent: str) -> list[dict[str, Any]]:
-    """What the agent did to get a step done, as steps to replay next time: a value it typed that is a parameter's
-    value becomes that parameter again."""
-    out = []
-    by_value = {value: name for name, value in values.items() if value}
-    for step in steps:
-        if not _replayable(step) or ("index" in (step.arguments or {}) and not step.target):
-            continue
-        arguments = {key: value for key, value in (step.arguments or {}).items() if key != "index"}
-        for key in TYPED.get(step.action, ()):
-            if isinstance(arguments.get(key), str) and arguments[key] in by_value:
-                arguments[key] = "{{" + by_value[arguments[key]] + "}}"
-        out.append(_recorded(step, arguments, f"{_intent(step, '')} (healed from: {intent})"))
-    return out
+from webapp.workflows.steps import PLACEHOLDER, placeholders, steps_edit, steps_from
 
 
 @transaction.atomic
@@ -95,60 +31,38 @@ def workflow_version_add(*, version: WorkflowVersion, steps: list[dict[str, Any]
     return created
 
 
-def _intent(step: Step, thought: str) -> str:
-    target = step.target or {}
-    aim = f' "{target.get("name")}"' if target.get("name") else ""
-    what = f"{step.action}{aim}"
-    return f"{what} — {thought}" if thought else what
-
-
-def steps_from_run(run: Run) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The replayable steps of a run and the parameters made of what was typed in it."""
-    steps: list[dict[str, Any]] = []
-    parameters: list[dict[str, Any]] = []
-    taken: set[str] = set()
-    thought = ""
-    for step in run.steps.order_by("index"):
-        if step.kind == Step.Kind.THOUGHT:
-            thought = step.observation.strip()[:300]
-            continue
-        if not _replayable(step):
-            continue
-        arguments = {key: value for key, value in (step.arguments or {}).items() if key != "index"}
-        if "index" in (step.arguments or {}) and not step.target:
-            raise ApplicationError(
-                f"Step {step.index} ({step.action}) aimed at an element Hive could not record (inside a frame, or "
-                "gone before it was described); this run cannot be saved as a workflow."
-            )
-        for key in TYPED.get(step.action, ()):
-            if isinstance(arguments.get(key), str):
-                name = _parameter_name(step.target or {}, taken)
-                label = (step.target or {}).get("name", "")
-                if _is_secret_field(step.target or {}):
-                    # Never kept: a replay names a credential from the user's store instead.
-                    parameters.append({"name": name, "type": "secret", "default": "", "label": label})
-                else:
-                    parameters.append({"name": name, "type": "string", "default": arguments[key], "label": label})
-                arguments[key] = "{{" + name + "}}"
-        steps.append(_recorded(step, arguments, _intent(step, thought)))
-        thought = ""
-    if not steps:
-        raise ApplicationError("This run did nothing a workflow could replay (no successful browser actions).")
-    return steps, parameters
+def _workflow_create(*, user: User, name: str, source: Any, source_run: Run | None, note: str) -> Workflow:
+    name = name.strip()
+    if not name:
+        raise ApplicationError("Give the workflow a name.")
+    steps, parameters = steps_from(source)
+    workflow = Workflow.objects.create(owner=user, name=name[:200])
+    WorkflowVersion.objects.create(workflow=workflow, number=1, steps=steps, parameters=parameters,
+                                   source_run=source_run, note=note)  # fmt: skip
+    return workflow
 
 
 @transaction.atomic
 def workflow_save_from_run(*, run: Run, user: User, name: str) -> Workflow:
-    name = name.strip()
-    if not name:
-        raise ApplicationError("Give the workflow a name.")
     if run.status != Run.Status.SUCCEEDED:
         raise ApplicationError("Only a run that succeeded can be saved as a workflow.")
-    steps, parameters = steps_from_run(run)
-    workflow = Workflow.objects.create(owner=user, name=name[:200])
-    WorkflowVersion.objects.create(workflow=workflow, number=1, steps=steps, parameters=parameters, source_run=run,
-                                   note=f"Saved from run {run.pk}")  # fmt: skip
-    return workflow
+    return _workflow_create(user=user, name=name, source=run.steps.order_by("index"), source_run=run,
+                            note=f"Saved from run {run.pk}")  # fmt: skip
+
+
+@transaction.atomic
+def workflow_save_from_steps(*, conversation: Conversation, user: User, name: str, first: int, last: int) -> Workflow:
+    """A workflow of the steps of a conversation from `first` to `last` (step ids, both kept), whatever runs they
+    were in: the agent's, or actions done by hand. Steps that failed or only looked are left out."""
+    steps = Step.objects.filter(run__conversation=conversation)
+    ends = set(steps.filter(pk__in=[first, last]).values_list("pk", flat=True))
+    if ends != {first, last}:
+        raise ApplicationError("Both ends of the range must be steps of this conversation.")
+    if first > last:
+        raise ApplicationError("The range starts after it ends: give the earlier step first.")
+    source = steps.filter(pk__gte=first, pk__lte=last).order_by("pk")
+    return _workflow_create(user=user, name=name, source=source, source_run=None,
+                            note=f"Saved from steps {first}–{last} of conversation {conversation.pk}")  # fmt: skip
 
 
 def secret_names(version: WorkflowVersion) -> set[str]:
@@ -204,9 +118,15 @@ def parameters_resolve(version: WorkflowVersion, given: dict[str, Any]) -> dict[
 
 @transaction.atomic
 def workflow_run_start(
-    *, workflow: Workflow, user: User, parameters: dict[str, Any], conversation: Conversation | None = None
+    *,
+    workflow: Workflow,
+    user: User,
+    parameters: dict[str, Any],
+    conversation: Conversation | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> Run:
-    """Queue a replay of the workflow's latest version, in the given conversation or a new one."""
+    """Queue a replay of the workflow's latest version, in the given conversation or a new one; `extra` goes into the
+    run's metadata (a schedule's id and how it treats confirmations)."""
     version = workflow.versions.order_by("-number").first()
     if version is None:
         raise ApplicationError("This workflow has no steps.", status_code=status.HTTP_409_CONFLICT)
@@ -215,19 +135,9 @@ def workflow_run_start(
         conversation = conversation_create(owner=user, title=f"Workflow: {workflow.name}"[:200])
     conversation = Conversation.objects.select_for_update().get(pk=conversation.pk)
     run_ensure_idle(conversation=conversation)
-    metadata = {"workflow": workflow.pk, "version": version.number, "version_id": version.pk, "parameters": values}
+    metadata = {"workflow": workflow.pk, "version": version.number, "version_id": version.pk, "parameters": values,
+                **(extra or {})}  # fmt: skip
     return run_create(conversation=conversation, kind=Run.Kind.WORKFLOW, metadata=metadata)
-
-
-def fill(arguments: dict[str, Any], values: dict[str, str]) -> dict[str, Any]:
-    """Arguments with `{{name}}` replaced by the parameter's value."""
-
-    def one(value: Any) -> Any:
-        if isinstance(value, str):
-            return PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), value)
-        return value
-
-    return {key: one(value) for key, value in arguments.items()}
 
 
 PARAMETER_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")
@@ -241,9 +151,11 @@ def workflow_update(
     description: str | None = None,
     rename: dict[str, str] | None = None,
     defaults: dict[str, str] | None = None,
+    steps: list[Any] | None = None,
 ) -> Workflow:
-    """Rename the workflow, describe it, rename parameters (their `{{placeholders}}` in the steps follow) or change
-    their defaults. A change to the parameters is a new version."""
+    """Rename the workflow, describe it, edit its steps (webapp.workflows.steps.steps_edit: written with the
+    parameters' current names), rename parameters (their `{{placeholders}}` follow) or change their defaults. A change
+    to the steps or parameters is a new version; a parameter no step uses any more is dropped."""
     if name is not None:
         if not name.strip():
             raise ApplicationError("Give the workflow a name.")
@@ -252,7 +164,7 @@ def workflow_update(
         workflow.description = description.strip()
     workflow.save()
     rename, defaults = rename or {}, defaults or {}
-    if not rename and not defaults:
+    if not rename and not defaults and steps is None:
         return workflow
     version = workflow.versions.order_by("-number").first()
     if version is None:
@@ -270,20 +182,30 @@ def workflow_update(
     secret = {p["name"] for p in version.parameters if p.get("type") == "secret"}
     if set(defaults) & secret:
         raise ApplicationError("A secret parameter has no default: it names a credential when the workflow runs.")
+    changes: list[str] = []
+    edited = list(version.steps)
+    if steps is not None:
+        examples = {p["name"]: str(p.get("default") or "x") for p in version.parameters}
+        edited = steps_edit(version.steps, steps, examples)
+        changes.append("steps edited")
+    used = set().union(*(placeholders(s.get("arguments") or {}) for s in edited))
     parameters = [
         {**p, "name": rename.get(p["name"], p["name"]), "default": str(defaults.get(p["name"], p.get("default", "")))}
         for p in version.parameters
+        if p["name"] in used
     ]
+    dropped = sorted(known - used)
 
     def renamed(value: Any) -> Any:
         if isinstance(value, str):
             return PLACEHOLDER.sub(lambda m: "{{" + rename.get(m.group(1), m.group(1)) + "}}", value)
         return value
 
-    steps = [{**s, "arguments": {k: renamed(v) for k, v in (s.get("arguments") or {}).items()}} for s in version.steps]
-    changes = [f"renamed {old} to {new}" for old, new in rename.items()] + [f"new default for {n}" for n in defaults]
-    WorkflowVersion.objects.create(workflow=workflow, number=version.number + 1, steps=steps, parameters=parameters,
-                                   note=("Edited: " + ", ".join(changes))[:500])  # fmt: skip
+    edited = [{**s, "arguments": {k: renamed(v) for k, v in (s.get("arguments") or {}).items()}} for s in edited]
+    changes += [f"renamed {old} to {new}" for old, new in rename.items() if old != new]
+    changes += [f"new default for {n}" for n in defaults] + [f"dropped {n} (no step uses it)" for n in dropped]
+    WorkflowVersion.objects.create(workflow=workflow, number=version.number + 1, steps=edited, parameters=parameters,
+                                   note=("Edited: " + ", ".join(changes or ["no change"]))[:500])  # fmt: skip
     return workflow
 
 
@@ -307,3 +229,11 @@ def workflow_share(*, workflow: Workflow, username: str, role: str) -> WorkflowS
         raise ApplicationError("That is the workflow's owner.")
     share, _ = WorkflowShare.objects.update_or_create(workflow=workflow, user=user, defaults={"role": role})
     return share
+
+
+@transaction.atomic
+def run_output_set(*, run_id: int, name: str, value: Any) -> None:
+    """Keep what a replay's extraction step returned, under the step's output name."""
+    run = Run.objects.select_for_update().get(pk=run_id)
+    run.metadata = {**run.metadata, "outputs": {**(run.metadata.get("outputs") or {}), name: value}}
+    run.save(update_fields=["metadata"])

@@ -4,6 +4,11 @@ from webapp.workflows import apis
 
 urlpatterns = [
     path("runs/<int:run_id>/workflow/", apis.RunSaveApi.as_view(), name="run-save-workflow"),
+    path(
+        "conversations/<int:conversation_id>/workflow/",
+        apis.ConversationSaveApi.as_view(),
+        name="conversation-save-workflow",
+    ),
     path("workflows/", apis.WorkflowListApi.as_view(), name="workflow-list"),
     path("credentials/", apis.CredentialListApi.as_view(), name="credential-list"),
     path("credentials/<int:credential_id>/", apis.CredentialDetailApi.as_view(), name="credential-detail"),

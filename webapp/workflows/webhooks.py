@@ -29,6 +29,8 @@ from webapp.workflows.models import WebhookDelivery, Workflow
 
 DELIVER_TASK = "workers.tasks.deliver_webhook"
 EVENT = "workflow.run.finished"
+# A scheduled replay waits for the owner's yes (its schedule says "wait").
+CONFIRMATION_EVENT = "workflow.run.confirmation_requested"
 TIMEOUT_S = 10.0
 
 
@@ -53,9 +55,9 @@ def webhook_remove(*, workflow: Workflow) -> None:
     workflow.save(update_fields=["webhook_url", "webhook_secret", "updated_at"])
 
 
-def _payload(run: Run, workflow: Workflow, delivery_id: int) -> dict[str, Any]:
+def _payload(run: Run, workflow: Workflow, delivery_id: int, event: str) -> dict[str, Any]:
     return {
-        "event": EVENT,
+        "event": event,
         "delivery": delivery_id,
         "workflow": {"id": workflow.pk, "name": workflow.name, "version": run.metadata.get("version")},
         "run": {
@@ -67,16 +69,17 @@ def _payload(run: Run, workflow: Workflow, delivery_id: int) -> dict[str, Any]:
             "finished_at": run.finished_at.isoformat() if run.finished_at else None,
         },
         "parameters": run.metadata.get("parameters") or {},
+        "outputs": run.metadata.get("outputs") or {},
     }
 
 
-def delivery_schedule(*, run: Run) -> WebhookDelivery | None:
-    """On a replay's end: record the delivery and send it after the commit."""
+def delivery_schedule(*, run: Run, event: str = EVENT, extra: dict[str, Any] | None = None) -> WebhookDelivery | None:
+    """On a replay's end (or another event of it): record the delivery and send it after the commit."""
     workflow = Workflow.objects.filter(pk=run.metadata.get("workflow")).first()
     if workflow is None or not workflow.webhook_url:
         return None
     delivery = WebhookDelivery.objects.create(workflow=workflow, run=run, url=workflow.webhook_url, payload={})
-    delivery.payload = _payload(run, workflow, delivery.pk)
+    delivery.payload = {**_payload(run, workflow, delivery.pk, event), **(extra or {})}
     delivery.save(update_fields=["payload"])
     transaction.on_commit(lambda: enqueue(DELIVER_TASK, delivery.pk))
     return delivery
@@ -92,7 +95,7 @@ def deliver(delivery_id: int) -> bool:
     headers = {
         "Content-Type": "application/json",
         "User-Agent": "Hive-Webhook/1",
-        "X-Hive-Event": EVENT,
+        "X-Hive-Event": str(delivery.payload.get("event", EVENT)),
         "X-Hive-Delivery": str(delivery.pk),
         "X-Hive-Timestamp": timestamp,
         "X-Hive-Signature-256": sign(decrypt(delivery.workflow.webhook_secret), timestamp, body),

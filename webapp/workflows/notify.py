@@ -1,0 +1,49 @@
+"""Telling a workflow's owner that a scheduled replay waits for their yes: an e-mail to their address (when they
+have one) and the workflow's webhook (event `workflow.run.confirmation_requested`). Nobody is watching a replay that
+runs at 3 a.m., so the dashboard's confirmation card alone would go unseen."""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import transaction
+
+from webapp.runs.models import Run
+from webapp.workflows.models import Workflow
+from webapp.workflows.webhooks import CONFIRMATION_EVENT, delivery_schedule
+
+log = logging.getLogger(__name__)
+
+
+def dashboard_url(conversation_id: int) -> str:
+    base = settings.HIVE_PUBLIC_URL or (settings.HIVE_OWN_ORIGINS or ["http://localhost:8000"])[0]
+    return f"{base.rstrip('/')}/c/{conversation_id}"
+
+
+def confirmation_wanted(*, run_id: int, action: str, reason: str, url: str, timeout_s: float) -> None:
+    run = Run.objects.select_related("conversation__owner").get(pk=run_id)
+    workflow = Workflow.objects.filter(pk=run.metadata.get("workflow")).first()
+    name = workflow.name if workflow else "a workflow"
+    link = dashboard_url(run.conversation_id)
+    minutes = max(1, round(timeout_s / 60))
+    owner = run.conversation.owner
+    if owner.email:
+        try:
+            send_mail(
+                subject=f"Hive: the scheduled replay of {name} waits for your yes",
+                message=(
+                    f"The scheduled replay of the workflow {name!r} wants to {action} on {url or 'the page'}, and "
+                    f"that needs your yes: {reason}.\n\nAnswer in the dashboard within {minutes} minutes, or the "
+                    f"replay stops there:\n{link}\n"
+                ),
+                from_email=None,
+                recipient_list=[owner.email],
+            )
+        except Exception as exc:  # a mail server that is down must not end the replay
+            log.warning("could not e-mail %s about run %s: %s", owner.email, run_id, exc)
+    extra = {"confirmation": {"action": action, "reason": reason, "url": url, "dashboard": link,
+                              "timeout_s": timeout_s}}  # fmt: skip
+    with transaction.atomic():
+        delivery_schedule(run=run, event=CONFIRMATION_EVENT, extra=extra)

@@ -1,0 +1,341 @@
+"""A workflow's steps: made from the steps of a run (what identifies each element, and what a replay checks before
+and after it), and edited by their owner.
+
+A step is a dict: `action`, `arguments` (typed values as `{{parameter}}`), `target` (browser_pool.replay's record of
+the element, or none), `url` (the page it was recorded on), `intent` (in words), `checks` and, for a step that
+extracts data, `output` (`{"name", "schema"}`: its result is kept under that name and must fit the schema).
+
+Checks: `url`, an fnmatch pattern the page's address must match before the step (the recorded page, any query);
+`navigated`, the step must lead to another page; `value`, a typed or chosen value must be what the field holds
+afterwards; `gone`, the element clicked must be gone afterwards (a dialog's button). Each is recorded only when it
+held when the run was made.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import re
+from collections.abc import Iterable
+from typing import Any
+from urllib.parse import urlsplit
+
+from genson import SchemaBuilder
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+
+from browser_pool.actions import ACTIONS
+from browser_pool.actions.registry import NAVIGATING_ACTIONS, validate_arguments
+from webapp.core.exceptions import ApplicationError
+from webapp.runs.models import Step
+
+# Actions that only look: a replay does not need them.
+LOOKING = frozenset({"get_elements", "get_element_details", "screenshot", "list_tabs"})
+# The agent's tool that reads data off the page (with the model): kept, with the schema of what it returns.
+EXTRACT = "extract_data"
+# The arguments of these actions that hold what the user typed or chose: they become parameters.
+TYPED = {"type": ("text",), "select": ("value", "label")}
+PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+CHECKS = {"url": str, "navigated": bool, "value": bool, "gone": bool}
+_EXTRACTED = re.compile(r'source="extracted json">\n(.*)\n</', re.DOTALL)
+# The value a type action reports for a password field (browser_pool.actions.forms).
+_DOT = "•"
+
+
+def url_pattern(url: str) -> str:
+    """The recorded page as a pattern: its address without query or fragment, then anything."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https"):
+        return ""
+    return glob.escape(f"{parts.scheme}://{parts.netloc}{parts.path}") + "*"
+
+
+def checks_of(step: dict[str, Any]) -> dict[str, Any]:
+    """The step's checks (`expect` is what the first saved workflows called them)."""
+    return dict(step.get("checks") or step.get("expect") or {})
+
+
+def _reported(step: Step) -> dict[str, Any]:
+    """What the action reported (the JSON its observation starts with, inside the agent's fence), or nothing."""
+    text = step.observation.lstrip()
+    if text.startswith("<"):  # the agent's steps: <untrusted_page_data source="click result">\n{...}
+        text = text.partition("\n")[2]
+    try:
+        value, _ = json.JSONDecoder().raw_decode(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def value_shown(action: str, arguments: dict[str, Any], password: bool) -> dict[str, str]:
+    """What the action's report says the field holds when the value went in (compared by a replay)."""
+    if action == "type":
+        text = str(arguments.get("text", ""))
+        return {"value": _DOT * len(text) if password else text}
+    if action == "select":
+        return {"value": str(arguments["value"])} if "value" in arguments else {"selected": str(arguments["label"])}
+    return {}
+
+
+def value_held(action: str, arguments: dict[str, Any], data: dict[str, Any], password: bool) -> bool:
+    want = value_shown(action, arguments, password)
+    if action == "type" and len(str(arguments.get("text", ""))) > 200:
+        return True  # the report cuts long values
+    return bool(want) and all(str(data.get(key)) == value for key, value in want.items())
+
+
+def is_secret_field(target: dict[str, Any]) -> bool:
+    attributes = target.get("attributes") or {}
+    return attributes.get("type") == "password" or "password" in str(attributes.get("autocomplete", ""))
+
+
+def recorded(step: Step, arguments: dict[str, Any], intent: str, typed: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One workflow step made of a run's step; `typed` are its arguments as they were typed (for the value check)."""
+    target = step.target or {}
+    out: dict[str, Any] = {"action": step.action, "arguments": arguments, "target": target,
+                           "url": target.get("url", ""), "intent": intent}  # fmt: skip
+    checks: dict[str, Any] = {}
+    if target.get("url") and url_pattern(target["url"]):
+        checks["url"] = url_pattern(target["url"])
+    report = _reported(step)
+    if step.action in NAVIGATING_ACTIONS and step.action != "navigate" and report.get("navigated"):
+        checks["navigated"] = True
+    if target.get("gone_after"):
+        checks["gone"] = True
+    if step.action in TYPED and value_held(step.action, typed or arguments, report.get("data") or {},
+                                           is_secret_field(target)):  # fmt: skip
+        checks["value"] = True
+    if checks:
+        out["checks"] = checks
+    return out
+
+
+def _extracted_value(step: Step) -> Any:
+    match = _EXTRACTED.search(step.observation)
+    if match is None:
+        return None
+    try:
+        return json.loads(match.group(1))
+    except ValueError:
+        return None
+
+
+def extraction(step: Step, intent: str, taken: set[str]) -> dict[str, Any]:
+    """An extract_data step, with the schema its output must fit: the one the agent gave, or one inferred from what
+    it extracted (genson)."""
+    arguments = {key: value for key, value in (step.arguments or {}).items() if key in ("instruction", "format",
+                                                                                        "schema")}  # fmt: skip
+    schema = arguments.get("schema")
+    if schema is None and arguments.get("format", "json") == "json":
+        value = _extracted_value(step)
+        if value is not None:
+            builder = SchemaBuilder(schema_uri=False)
+            builder.add_object(value)
+            schema = builder.to_schema()
+    name, n = "data", 2
+    while name in taken:
+        name, n = f"data_{n}", n + 1
+    taken.add(name)
+    return {"action": EXTRACT, "arguments": arguments, "target": {}, "url": "", "intent": intent,
+            "output": {"name": name, "schema": schema or {}}}  # fmt: skip
+
+
+def replayable(step: Step) -> bool:
+    return (
+        step.kind == Step.Kind.ACTION
+        and step.status == Step.Status.SUCCEEDED
+        and ((step.action in ACTIONS and step.action not in LOOKING) or step.action == EXTRACT)
+    )
+
+
+def intent_of(step: Step, thought: str) -> str:
+    target = step.target or {}
+    aim = f' "{target.get("name")}"' if target.get("name") else ""
+    what = f"{step.action}{aim}"
+    return f"{what} — {thought}" if thought else what
+
+
+def _parameter_name(target: dict[str, Any], taken: set[str]) -> str:
+    attributes = target.get("attributes") or {}
+    words = attributes.get("name") or target.get("name") or attributes.get("placeholder") or attributes.get("id")
+    base = re.sub(r"[^a-z0-9]+", "_", str(words or "value").lower()).strip("_")[:40] or "value"
+    if base[0].isdigit():
+        base = f"field_{base}"
+    name, n = base, 2
+    while name in taken:
+        name, n = f"{base}_{n}", n + 1
+    taken.add(name)
+    return name
+
+
+def steps_from(source: Iterable[Step]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The replayable steps among these (in order) and the parameters made of what was typed in them."""
+    steps: list[dict[str, Any]] = []
+    parameters: list[dict[str, Any]] = []
+    taken: set[str] = set()
+    outputs: set[str] = set()
+    thought = ""
+    for step in source:
+        if step.kind == Step.Kind.THOUGHT:
+            thought = step.observation.strip()[:300]
+            continue
+        if not replayable(step):
+            continue
+        if step.action == EXTRACT:
+            steps.append(extraction(step, intent_of(step, thought), outputs))
+            thought = ""
+            continue
+        typed = {key: value for key, value in (step.arguments or {}).items() if key != "index"}
+        arguments = dict(typed)
+        if "index" in (step.arguments or {}) and not step.target:
+            raise ApplicationError(
+                f"Step {step.index} ({step.action}) aimed at an element Hive could not record (inside a frame, or "
+                "gone before it was described); these steps cannot be saved as a workflow."
+            )
+        for key in TYPED.get(step.action, ()):
+            if isinstance(arguments.get(key), str):
+                name = _parameter_name(step.target or {}, taken)
+                label = (step.target or {}).get("name", "")
+                if is_secret_field(step.target or {}):
+                    # Never kept: a replay names a credential from the user's store instead.
+                    parameters.append({"name": name, "type": "secret", "default": "", "label": label})
+                else:
+                    parameters.append({"name": name, "type": "string", "default": arguments[key], "label": label})
+                arguments[key] = "{{" + name + "}}"
+        steps.append(recorded(step, arguments, intent_of(step, thought), typed))
+        thought = ""
+    if not steps:
+        raise ApplicationError("There is nothing a workflow could replay here (no successful browser actions).")
+    return steps, parameters
+
+
+def healed_steps(steps: list[Step], values: dict[str, str], intent: str) -> list[dict[str, Any]]:
+    """What the agent did to get a step done, as steps to replay next time: a value it typed that is a parameter's
+    value becomes that parameter again."""
+    out = []
+    by_value = {value: name for name, value in values.items() if value}
+    for step in steps:
+        if not replayable(step) or step.action == EXTRACT or ("index" in (step.arguments or {}) and not step.target):
+            continue
+        typed = {key: value for key, value in (step.arguments or {}).items() if key != "index"}
+        arguments = dict(typed)
+        for key in TYPED.get(step.action, ()):
+            if isinstance(arguments.get(key), str) and arguments[key] in by_value:
+                arguments[key] = "{{" + by_value[arguments[key]] + "}}"
+        out.append(recorded(step, arguments, f"{intent_of(step, '')} (healed from: {intent})", typed))
+    return out
+
+
+def fill(arguments: dict[str, Any], values: dict[str, str]) -> dict[str, Any]:
+    """Arguments with `{{name}}` replaced by the parameter's value."""
+
+    def one(value: Any) -> Any:
+        if isinstance(value, str):
+            return PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), value)
+        return value
+
+    return {key: one(value) for key, value in arguments.items()}
+
+
+def placeholders(value: Any) -> set[str]:
+    if isinstance(value, str):
+        return set(PLACEHOLDER.findall(value))
+    if isinstance(value, dict):
+        return set().union(*(placeholders(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(placeholders(v) for v in value)) if value else set()
+    return set()
+
+
+def _checked_checks(number: int, checks: Any) -> dict[str, Any]:
+    if not isinstance(checks, dict):
+        raise ApplicationError(f'Step {number}: checks is an object, e.g. {{"url": "https://example.com/*"}}.')
+    for key, value in checks.items():
+        if key not in CHECKS:
+            raise ApplicationError(f"Step {number}: there is no check {key!r} (there are: {', '.join(CHECKS)}).")
+        if not isinstance(value, CHECKS[key]):
+            raise ApplicationError(f"Step {number}: the check {key} is {CHECKS[key].__name__}.")
+    return {key: value for key, value in checks.items() if value not in ("", False)}
+
+
+def steps_edit(current: list[dict[str, Any]], edits: list[Any], parameters: dict[str, str]) -> list[dict[str, Any]]:
+    """The owner's edit of the steps: the whole list in its new order; an edit with `from` starts from that step of
+    the current version (its recorded element and anything not given); without it, a new step that aims at no
+    element. `parameters` are the names (with example values) a `{{placeholder}}` may use."""
+    if not edits:
+        raise ApplicationError("A workflow needs at least one step.")
+    out: list[dict[str, Any]] = []
+    for number, edit in enumerate(edits, 1):
+        if not isinstance(edit, dict):
+            raise ApplicationError(f"Step {number}: a step is an object.")
+        unknown = sorted(set(edit) - {"from", "action", "arguments", "intent", "checks", "output"})
+        if unknown:
+            raise ApplicationError(f"Step {number}: unknown field(s) {', '.join(unknown)}.")
+        origin = edit.get("from")
+        if origin is not None:
+            if not isinstance(origin, int) or isinstance(origin, bool) or not 0 <= origin < len(current):
+                raise ApplicationError(f"Step {number}: from is the position (0 to {len(current) - 1}) of a step.")
+            step = dict(current[origin])
+        else:
+            if "action" not in edit or "arguments" not in edit:
+                raise ApplicationError(f"Step {number}: a new step needs an action and its arguments.")
+            step = {"action": "", "arguments": {}, "target": {}, "url": "", "intent": ""}
+        action = edit.get("action", step["action"])
+        if not isinstance(action, str) or (action not in ACTIONS and action != EXTRACT) or action in LOOKING:
+            raise ApplicationError(f"Step {number}: {action!r} is not an action a workflow can replay.")
+        if action != step["action"] and step.get("target") and origin is not None:
+            raise ApplicationError(f"Step {number}: a step that aims at an element keeps its action.")
+        arguments = edit.get("arguments", step["arguments"])
+        if not isinstance(arguments, dict) or "index" in arguments:
+            raise ApplicationError(
+                f"Step {number}: arguments is an object without an index (a step keeps its element)."
+            )
+        missing = sorted(placeholders(arguments) - set(parameters))
+        if missing:
+            raise ApplicationError(f"Step {number}: no parameter named {', '.join(missing)}.")
+        if action == EXTRACT:
+            _check_extraction(number, arguments)
+        else:
+            example = fill(dict(arguments), parameters)
+            if step.get("target"):
+                example["index"] = 0
+            invalid = validate_arguments(action, example)
+            if invalid is not None:
+                raise ApplicationError(f"Step {number}: {invalid.error}.")
+            aims = "index" in ACTIONS[action].schema.get("properties", {})
+            if aims and not step.get("target") and not set(arguments) & {"selector", "x", "y", "from", "to"}:
+                raise ApplicationError(
+                    f"Step {number}: {action} needs an element, and a new step has no recorded one: give a selector."
+                )
+        intent = edit.get("intent", step.get("intent", ""))
+        if not isinstance(intent, str) or len(intent) > 1000:
+            raise ApplicationError(f"Step {number}: intent is text (at most 1,000 characters).")
+        step.update(action=action, arguments=arguments, intent=intent.strip())
+        if "checks" in edit:
+            step.pop("expect", None)
+            step["checks"] = _checked_checks(number, edit["checks"])
+        if action == EXTRACT:
+            step["output"] = _checked_output(number, edit.get("output", step.get("output")), out)
+        out.append(step)
+    return out
+
+
+def _check_extraction(number: int, arguments: dict[str, Any]) -> None:
+    if not isinstance(arguments.get("instruction"), str) or not arguments["instruction"].strip():
+        raise ApplicationError(f"Step {number}: an extraction needs an instruction.")
+    if set(arguments) - {"instruction", "format", "schema"}:
+        raise ApplicationError(f"Step {number}: an extraction takes instruction, format and schema.")
+
+
+def _checked_output(number: int, output: Any, before: list[dict[str, Any]]) -> dict[str, Any]:
+    taken = {s["output"]["name"] for s in before if s.get("output")}
+    if not isinstance(output, dict) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,39}", str(output.get("name"))):
+        raise ApplicationError(f"Step {number}: an extraction's output has a name (letters, digits, _).")
+    if output["name"] in taken:
+        raise ApplicationError(f"Step {number}: another step's output is already named {output['name']}.")
+    schema = output.get("schema") or {}
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as exc:
+        raise ApplicationError(f"Step {number}: the output's schema is not a JSON schema: {exc.message}") from exc
+    return {"name": output["name"], "schema": schema}
