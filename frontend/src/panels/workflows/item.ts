@@ -46,7 +46,7 @@ export class WorkflowItem {
     private workflow: Workflow,
     private readonly options: ItemOptions,
   ) {
-    this.el = h("li", { class: "record-item workflow-item", "data-testid": "workflow-item" });
+    this.el = h("li", { class: "record-item card workflow-item", "data-testid": "workflow-item" });
     this.render();
   }
 

@@ -89,7 +89,7 @@ export class WorkflowSchedules {
       h("option", { value: "refuse" }, "Refuse: the run stops there"),
     );
     const values = parameterFields(this.workflow, "workflow-schedule-param-");
-    const add = h("button", { class: "btn", type: "submit", "data-testid": "workflow-schedule-add" }, "Add schedule");
+    const add = h("button", { class: "btn btn-secondary", type: "submit", "data-testid": "workflow-schedule-add" }, "Add schedule");
     const labelled = (label: string, control: HTMLElement, hint?: string) =>
       h(
         "label",
@@ -101,10 +101,14 @@ export class WorkflowSchedules {
     const form = h(
       "form",
       { class: "wf-schedule-form", "aria-label": "Add a schedule" },
-      labelled("When (cron)", cron, "minute hour day-of-month month day-of-week: 30 9 * * 1-5 is 9:30 on weekdays"),
-      labelled("Time zone", timezone),
-      ...values.fields,
-      labelled("When a step needs a yes", confirmations),
+      h(
+        "div",
+        { class: "form-grid" },
+        labelled("When (cron)", cron, "minute hour day-of-month month day-of-week: 30 9 * * 1-5 is 9:30 on weekdays"),
+        labelled("Time zone", timezone),
+        ...values.fields,
+        labelled("When a step needs a yes", confirmations),
+      ),
       h("div", { class: "form-actions start" }, add),
     );
     form.addEventListener("submit", (event) => {

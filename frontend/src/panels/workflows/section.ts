@@ -19,7 +19,7 @@ export class WorkflowsSection {
   private readonly status: HTMLElement;
 
   constructor(private readonly options: WorkflowsOptions) {
-    this.listEl = h("ul", { class: "record-list", "data-testid": "workflow-list" });
+    this.listEl = h("ul", { class: "record-list workflow-list", "data-testid": "workflow-list" });
     this.status = h("p", { class: "settings-lead", role: "status" });
     this.el = h(
       "section",

@@ -14,7 +14,7 @@ export function shareForm(api: ApiClient, workflow: Workflow): HTMLFormElement {
     h("option", { value: "controller" }, "Controller: also runs it"),
   );
   const status = h("span", { class: "record-detail", role: "status", "data-testid": "workflow-share-status" });
-  const button = h("button", { class: "btn", type: "submit", "data-testid": "workflow-share" }, "Share");
+  const button = h("button", { class: "btn btn-secondary", type: "submit", "data-testid": "workflow-share" }, "Share");
   const form = h("form", { class: "workflow-share" }, username, role, button, status);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
