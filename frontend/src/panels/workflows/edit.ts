@@ -55,7 +55,8 @@ export function stepTarget(step: WorkflowStep): WorkflowStepTarget | null {
   return step.target && (step.target.name || step.target.tag) ? step.target : null;
 }
 
-function argumentText(step: WorkflowStep): string | null {
+/** The step's main argument as text ("" when it is not set), or null for an action without one. */
+export function argumentText(step: WorkflowStep): string | null {
   const key = mainArgument(step.action);
   if (key === null) return null;
   const value = step.arguments[key];
@@ -79,10 +80,10 @@ export function draftOf(workflow: Workflow): WorkflowDraft {
 /** Swaps the step at `index` with its neighbour (`-1` up, `+1` down); at either end nothing moves. */
 export function moveStep(draft: WorkflowDraft, index: number, by: -1 | 1): WorkflowDraft {
   const to = index + by;
-  if (index < 0 || to < 0 || index >= draft.steps.length || to >= draft.steps.length) return draft;
-  const steps = [...draft.steps];
-  [steps[index], steps[to]] = [steps[to]!, steps[index]!];
-  return { ...draft, steps };
+  const moving = draft.steps[index];
+  const other = draft.steps[to];
+  if (!moving || !other) return draft;
+  return { ...draft, steps: draft.steps.map((step, i) => (i === index ? other : i === to ? moving : step)) };
 }
 
 export function removeStep(draft: WorkflowDraft, index: number): WorkflowDraft {

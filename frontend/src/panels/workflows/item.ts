@@ -3,10 +3,10 @@
 // the item draws itself again from the new version.
 
 import type { ApiClient } from "../../api/client";
-import type { Id, Workflow } from "../../api/types";
+import type { Id, Workflow, WorkflowStep } from "../../api/types";
 import { h, replaceChildren, setText } from "../../dom";
 import { errorText } from "../../errors";
-import { mainArgument, stepTarget } from "./edit";
+import { argumentText, stepTarget } from "./edit";
 import { WorkflowEditor } from "./editor";
 import { parameterFields } from "./fields";
 import { workflowSummary } from "./format";
@@ -23,12 +23,10 @@ export interface ItemOptions {
   deleted: () => void;
 }
 
-/** "type “Email”: {{email}}" and the intent, for the read-only list of steps. */
-function stepLine(workflow: Workflow, index: number): HTMLElement {
-  const step = workflow.steps[index]!;
+/** "type “Email” {{email}} — type the email", for the read-only list of steps. */
+function stepLine(step: WorkflowStep): HTMLElement {
   const target = stepTarget(step);
-  const key = mainArgument(step.action);
-  const argument = key !== null && step.arguments[key] !== undefined ? String(step.arguments[key]) : "";
+  const argument = argumentText(step);
   return h(
     "li",
     { "data-testid": "workflow-step", "data-action": step.action },
@@ -72,7 +70,7 @@ export class WorkflowItem {
         "details",
         { class: "wf-details", "data-testid": "workflow-steps" },
         h("summary", null, "Steps"),
-        h("ol", { class: "wf-steps" }, ...workflow.steps.map((_, index) => stepLine(workflow, index))),
+        h("ol", { class: "wf-steps" }, ...workflow.steps.map(stepLine)),
       ),
       new WorkflowVersions(api, workflow.id, workflow.version).el,
       schedules?.el,

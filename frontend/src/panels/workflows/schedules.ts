@@ -12,6 +12,7 @@ export class WorkflowSchedules {
   readonly el: HTMLDetailsElement;
   private readonly list: HTMLUListElement;
   private readonly status: HTMLElement;
+  private readonly summary: HTMLElement;
 
   constructor(
     private readonly api: ApiClient,
@@ -19,10 +20,11 @@ export class WorkflowSchedules {
   ) {
     this.list = h("ul", { class: "wf-schedules", "data-testid": "workflow-schedules" });
     this.status = h("p", { class: "form-error", role: "alert", "data-testid": "workflow-schedule-error" });
+    this.summary = h("summary", null, "Schedules");
     this.el = h(
       "details",
       { class: "wf-details", "data-testid": "workflow-schedule-section" },
-      h("summary", null, "Schedules"),
+      this.summary,
       this.list,
       this.form(),
       this.status,
@@ -43,7 +45,7 @@ export class WorkflowSchedules {
     } else {
       replaceChildren(this.list, ...schedules.map((schedule) => this.item(schedule)));
     }
-    setText(this.el.querySelector("summary")!, schedules.length ? `Schedules (${schedules.length})` : "Schedules");
+    setText(this.summary, schedules.length ? `Schedules (${schedules.length})` : "Schedules");
   }
 
   private item(schedule: WorkflowSchedule): HTMLElement {
