@@ -41,32 +41,32 @@ from webapp.workflows.steps import checks_of
 from webapp.workflows.webhooks import webhook_remove, webhook_set
 
 
-class TargetOutput(serializers.Serializer):
+class WorkflowTargetOutput(serializers.Serializer):
     tag = serializers.CharField()
     role = serializers.CharField()
     name = serializers.CharField()
 
 
-class ChecksOutput(serializers.Serializer):
+class WorkflowChecksOutput(serializers.Serializer):
     url = serializers.CharField(required=False, help_text="An fnmatch pattern the page's address must match first.")
     navigated = serializers.BooleanField(required=False, help_text="The step must lead to another page.")
     value = serializers.BooleanField(required=False, help_text="The field must hold the value afterwards.")
     gone = serializers.BooleanField(required=False, help_text="The element must be gone afterwards.")
 
 
-class OutputOutput(serializers.Serializer):
+class WorkflowStepResultOutput(serializers.Serializer):
     name = serializers.CharField()
     schema = serializers.DictField(help_text="The JSON schema the extracted data must fit.")
 
 
-class StepOutput(serializers.Serializer):
+class WorkflowStepOutput(serializers.Serializer):
     action = serializers.CharField()
     arguments = serializers.DictField()
     intent = serializers.CharField()
     url = serializers.CharField(help_text="The page the step was recorded on.")
-    target = TargetOutput(allow_null=True, help_text="The element it aims at, as recorded.")
-    checks = ChecksOutput()
-    output = OutputOutput(allow_null=True, help_text="For a step that extracts data: where its result is kept.")
+    target = WorkflowTargetOutput(allow_null=True, help_text="The element it aims at, as recorded.")
+    checks = WorkflowChecksOutput()
+    output = WorkflowStepResultOutput(allow_null=True, help_text="For a step that extracts data: where its result is kept.")
 
 
 def step_shown(step: dict[str, Any]) -> dict[str, Any]:
@@ -104,7 +104,7 @@ class WorkflowOutput(serializers.ModelSerializer[Workflow]):
         latest = workflow_latest(workflow=obj)
         return list(latest.parameters) if latest else []
 
-    @extend_schema_field(StepOutput(many=True))
+    @extend_schema_field(WorkflowStepOutput(many=True))
     def get_steps(self, obj: Workflow) -> list[dict[str, Any]]:
         latest = workflow_latest(workflow=obj)
         return [step_shown(s) for s in (latest.steps if latest else [])]
