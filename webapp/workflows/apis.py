@@ -66,7 +66,9 @@ class WorkflowStepOutput(serializers.Serializer):
     url = serializers.CharField(help_text="The page the step was recorded on.")
     target = WorkflowTargetOutput(allow_null=True, help_text="The element it aims at, as recorded.")
     checks = WorkflowChecksOutput()
-    output = WorkflowStepResultOutput(allow_null=True, help_text="For a step that extracts data: where its result is kept.")
+    output = WorkflowStepResultOutput(
+        allow_null=True, help_text="For a step that extracts data: where its result is kept."
+    )
 
 
 def step_shown(step: dict[str, Any]) -> dict[str, Any]:
