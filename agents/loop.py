@@ -60,6 +60,7 @@ async def run_agent_turn(
     uploads: Mapping[str, Path] | None = None,
     context_messages: Sequence[dict[str, Any]] = (),
     page_tools: PageTools | None = None,
+    secrets: Mapping[str, str] | None = None,
 ) -> TurnResult:
     """One agent turn. Raises NoModelConfiguredError without a model, LLMError when the model service fails.
 
@@ -72,6 +73,7 @@ async def run_agent_turn(
     try:
         state = await prepare_turn(config, history, tabs, sink, extra_tools, uploads or {}, context_messages, clients)
         state.page_tools = page_tools
+        state.tool_ctx.secrets = dict(secrets or {})
         return await _loop(state)
     finally:
         for client in clients:

@@ -47,7 +47,7 @@ from webapp.runs.models import Run, Step
 from webapp.workflows.models import WorkflowVersion
 from webapp.workflows.notify import confirmation_wanted
 from webapp.workflows.selectors import SECRET_MASK
-from webapp.workflows.services import masked, run_output_set, secrets_resolve, workflow_version_add
+from webapp.workflows.services import masked, run_output_set, secret_names, secrets_resolve, workflow_version_add
 from webapp.workflows.steps import EXTRACT, checks_of, fill, healed_steps, is_secret_field, value_held
 from workers.manual import Asking, page_screenshot, policy_refusal
 from workers.policy import agent_config
@@ -61,13 +61,16 @@ FIND_POLL_S = 0.1
 # Tool calls the agent may make to heal one step.
 HEAL_MAX_TOOL_CALLS = 8
 CANNOT = "CANNOT:"
+SECRETS_NOTE = """
+Secret parameters are hidden from you; to type one, type its placeholder exactly ({names}): the browser fills in
+the value."""
 HEAL_PROMPT = """A saved workflow is being replayed in this browser, and one of its steps no longer fits the page.
 
 Step {number} of {total}: {intent}
 Recorded action: {action} with {arguments}
 It aimed at: {target}
 Why it could not be replayed: {reason}
-The workflow's parameters: {values}
+The workflow's parameters: {values}{secrets}
 
 Do what this one step was meant to do on the page as it is now (look at the page first: get_elements), and nothing
 after it: the replay goes on with the next step by itself. Then answer "done". If the step cannot be done on this
@@ -134,9 +137,10 @@ def _steps_after(run_id: int, index: int) -> list[Step]:
 
 async def heal(
     run: Run, session: Session, sink: WorkerSink, recorded: dict[str, object], values: dict[str, str], *,
-    number: int, total: int, reason: str,
+    number: int, total: int, reason: str, secrets: dict[str, str],
 ) -> Healing:  # fmt: skip
-    """The agent does the step the replay could not; its steps come back as the step's replacement."""
+    """The agent does the step the replay could not; its steps come back as the step's replacement. It never sees a
+    secret parameter's value: it types `{{name}}`, which the browser tools fill in (and mask in what they report)."""
     conversation = await database_sync_to_async(Conversation.objects.get)(pk=run.conversation_id)
     try:
         model, fallback = await database_sync_to_async(models_for_conversation)(
@@ -151,6 +155,7 @@ async def heal(
         arguments=json.dumps(fill(dict(recorded.get("arguments") or {}), values), ensure_ascii=False),  # type: ignore[call-overload]
         target=json.dumps({k: target.get(k) for k in ("tag", "role", "name", "attributes")}, ensure_ascii=False),
         reason=reason, values=json.dumps(values, ensure_ascii=False), cannot=CANNOT,
+        secrets=SECRETS_NOTE.format(names=", ".join("{{" + name + "}}" for name in secrets)) if secrets else "",
     )  # fmt: skip
     before = await database_sync_to_async(_last_index)(run.pk)
     web_tools = sink.web_tools
@@ -161,7 +166,7 @@ async def heal(
     uploads = await database_sync_to_async(conversation_uploads)(conversation_id=run.conversation_id)
     try:
         result = await run_agent_turn(config=config, history=[("user", prompt)], tabs=session, sink=sink,
-                                      uploads=uploads, page_tools=page_tools)  # fmt: skip
+                                      uploads=uploads, page_tools=page_tools, secrets=secrets)  # fmt: skip
     except LLMError as exc:
         return Healing([], f"healing it failed: {exc}")
     tokens = {"prompt_tokens": result.usage.prompt_tokens, "completion_tokens": result.usage.completion_tokens}
@@ -315,7 +320,9 @@ async def replay_workflow(run: Run, session: Session, sink: WorkerSink) -> None:
                 screenshot=await page_screenshot(session),
             )  # fmt: skip
         await sink.notify(f"Step {number} ({intent}) no longer fits the page; the agent heals it.")
-        healing = await heal(run, session, sink, recorded, shown, number=number, total=total, reason=problem)
+        secrets = {name: values[name] for name in secret_names(version)}
+        healing = await heal(run, session, sink, recorded, shown, number=number, total=total, reason=problem,
+                             secrets=secrets)  # fmt: skip
         tokens[0] += healing.prompt_tokens
         tokens[1] += healing.completion_tokens
         if healing.error:

@@ -77,6 +77,9 @@ class ToolContext:
     action_timeout_ms: int
     # Per-turn values tools share (the plan lives here); keyed by the owning module's name.
     state: dict[str, Any] = field(default_factory=dict)
+    # Values the model may type without seeing them: `{{name}}` in a browser action's text becomes the value, and the
+    # value is masked in what the action reports (a workflow's secret parameters while the agent heals a step).
+    secrets: Mapping[str, str] = field(default_factory=dict)
 
 
 ToolHandler = Callable[[dict[str, Any], ToolContext], Awaitable[ToolOutput]]

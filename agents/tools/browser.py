@@ -4,6 +4,8 @@ single tool with an `action` switch)."""
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Mapping
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -45,8 +47,38 @@ def _render(result: ActionResult) -> str:
     return _json(summary)
 
 
+SECRET_MASK = "••••••••"
+_PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+
+
+def with_secrets(arguments: dict[str, Any], secrets: Mapping[str, str]) -> dict[str, Any]:
+    """`{{name}}` in string arguments replaced by the secret's value (other placeholders stay as they are)."""
+
+    def one(value: Any) -> Any:
+        if isinstance(value, str):
+            return _PLACEHOLDER.sub(lambda m: secrets.get(m.group(1), m.group(0)), value)
+        return value
+
+    return {key: one(value) for key, value in arguments.items()}
+
+
+def without_secrets(text: str, secrets: Mapping[str, str]) -> str:
+    for value in secrets.values():
+        if value:
+            text = text.replace(value, SECRET_MASK)
+    return text
+
+
 def _handler(spec: ActionSpec) -> ToolHandler:
     async def run(arguments: dict[str, Any], ctx: ToolContext) -> ToolOutput:
+        if ctx.secrets:
+            output = await act(with_secrets(arguments, ctx.secrets), ctx)
+            output.text = without_secrets(output.text, ctx.secrets)
+            output.error = without_secrets(output.error, ctx.secrets)
+            return output
+        return await act(arguments, ctx)
+
+    async def act(arguments: dict[str, Any], ctx: ToolContext) -> ToolOutput:
         try:
             result = await execute_action(
                 ctx.tabs, spec.name, arguments, uploads=ctx.uploads, timeout_ms=ctx.action_timeout_ms

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from tests.agents.support import calls_made, find_index
 from tests.conftest import PUBLIC_URL
 from tests.factories import ConversationFactory
 from tests.integration.conftest import signed_in
@@ -22,7 +23,7 @@ from tests.support.llm_server import Reply, ScriptedLLM
 from tests.support.processes import wait_until
 from tests.support.runs import act
 from tests.support.static_server import serve_directory
-from tests.support.workflows import step, workflow_with
+from tests.support.workflows import parameter, step, workflow_with
 from webapp.runs.models import Confirmation, ModelCall, Run
 from webapp.workflows.models import WebhookDelivery, WorkflowSchedule
 from webapp.workflows.schedules import schedule_fire
@@ -73,9 +74,13 @@ def _index(elements: Run, label: str) -> int:
     return int(match.group(1))
 
 
+def _out_of(client: APIClient, conversation_id: int, element_id: str) -> str:
+    code = f"return document.getElementById({element_id!r}).textContent"
+    return str(json.loads(act(client, conversation_id, "execute_js", code=code).steps.get().observation)["data"])
+
+
 def _out(client: APIClient, conversation_id: int) -> str:
-    read = act(client, conversation_id, "execute_js", code="return document.getElementById('out').textContent")
-    return str(json.loads(read.steps.get().observation)["data"])
+    return _out_of(client, conversation_id, "out")
 
 
 def _cannot(request: dict[str, Any]) -> Reply:
@@ -247,3 +252,57 @@ def test_a_scheduled_replay_that_needs_a_yes_refuses_or_waits_and_tells_the_owne
         server.server_close()
     assert WorkflowSchedule.objects.filter(workflow_id=workflow_id).count() == 2
     assert WebhookDelivery.objects.filter(workflow_id=workflow_id, payload__event="workflow.run.finished").count() == 2
+
+
+LOGIN = Path(__file__).resolve().parent / "pages" / "workflow" / "login.html"
+
+
+def _heals_the_password_step(request: dict[str, Any]) -> Reply:
+    """Asked to heal: looks, then types the secret by its placeholder (it is never shown the value)."""
+    made = calls_made(request)
+    if not made:
+        return Reply(tool_calls=[{"name": "get_elements", "arguments": {}}])
+    if len(made) == 1:
+        index = find_index(request, "Secret phrase")
+        return Reply(tool_calls=[{"name": "type", "arguments": {"index": index, "text": "{{password}}"}}])
+    return Reply(content="done")
+
+
+def test_a_step_that_types_a_secret_is_healed_without_the_agent_seeing_the_secret(
+    llm: ScriptedLLM, tmp_path: Path
+) -> None:
+    secret = "correct horse battery staple"
+    (tmp_path / "login.html").write_text(LOGIN.read_text())
+    llm.script(_heals_the_password_step)
+    conversation = ConversationFactory()
+    client = signed_in(conversation.owner)
+    assert client.post("/api/credentials/", {"name": "club", "value": secret}, format="json").status_code == 201
+    with serve_directory(tmp_path) as base:
+        steps = [
+            step("navigate", "open", url=f"{base}/login.html"),
+            step("type", "type the username", tag="input", role="textbox", name="Username",
+                 attributes={"name": "username"}, text="{{username}}"),
+            step("type", "type the password", tag="input", role="textbox", name="Password",
+                 attributes={"type": "password"}, text="{{password}}"),
+            step("click", "sign in", tag="button", role="button", name="Sign in"),
+        ]  # fmt: skip
+        parameters = [parameter("username", "Username", "ada"), parameter("password", "Password", secret=True)]
+        workflow_id = workflow_with(conversation.owner, "Sign in", steps, parameters)
+        relabelled = LOGIN.read_text().replace(">Password<", ">Secret phrase<").replace('name="password"', 'name="pp"')
+        (tmp_path / "login.html").write_text(relabelled.replace("e.target.password.value", "e.target.pp.value"))
+
+        healed = _replay(client, workflow_id, password="club")
+        assert healed.status == "succeeded", healed.error
+        assert "Hello ada" in _out_of(client, healed.conversation_id, "result")
+        assert llm.requests, "the agent healed the step"
+        assert secret not in json.dumps(llm.requests)  # typed, never shown to the model
+        assert secret not in json.dumps(client.get(f"/api/runs/{healed.pk}/").json())
+        version = client.get(f"/api/workflows/{workflow_id}/").json()
+        assert version["version"] == 2
+        assert version["steps"][2]["arguments"] == {"text": "{{password}}"}
+
+        asked = len(llm.requests)
+        again = _replay(client, workflow_id, password="club")
+        assert again.status == "succeeded", again.error
+        assert "Hello ada" in _out_of(client, again.conversation_id, "result")
+        assert len(llm.requests) == asked

@@ -11,12 +11,10 @@ from django.db.models import Case, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.shortcuts import get_object_or_404
 from rest_framework import status
 
+from agents.tools.browser import SECRET_MASK  # how a secret parameter's value shows anywhere (steps, history, prompts)
 from webapp.core.exceptions import ApplicationError
 from webapp.sharing.selectors import RANK, Access
 from webapp.workflows.models import Workflow, WorkflowShare, WorkflowVersion
-
-# How a secret parameter's value shows anywhere (steps, history, prompts).
-SECRET_MASK = "••••••••"
 
 _TOO_LITTLE = {
     "controller": "You can see this workflow but not run it: ask its owner to make you a controller.",

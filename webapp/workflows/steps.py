@@ -28,6 +28,7 @@ from browser_pool.actions import ACTIONS
 from browser_pool.actions.registry import NAVIGATING_ACTIONS, validate_arguments
 from webapp.core.exceptions import ApplicationError
 from webapp.runs.models import Step
+from webapp.workflows.selectors import SECRET_MASK
 
 # Actions that only look: a replay does not need them.
 LOOKING = frozenset({"get_elements", "get_element_details", "screenshot", "list_tabs"})
@@ -213,7 +214,7 @@ def healed_steps(steps: list[Step], values: dict[str, str], intent: str) -> list
     """What the agent did to get a step done, as steps to replay next time: a value it typed that is a parameter's
     value becomes that parameter again."""
     out = []
-    by_value = {value: name for name, value in values.items() if value}
+    by_value = {value: name for name, value in values.items() if value and value != SECRET_MASK}
     for step in steps:
         if not replayable(step) or step.action == EXTRACT or ("index" in (step.arguments or {}) and not step.target):
             continue
