@@ -5,19 +5,20 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from browser_pool.flags import own_switches
 from browser_pool.net.policy import EgressPolicy
 
 CHROMIUM_PATH = "/usr/bin/chromium"
 
 # Background networking, component updates and sync reach out to Google; this network is closed and the
-# pool must never phone home, so they are off. WebMCP is behind a feature flag in Chromium 146+.
+# pool must never phone home, so they are off. Feature switches (WebMCP on, autofill queries off): browser_pool.flags.
 BASE_ARGS = (
     "--disable-background-networking",
     "--disable-component-update",
     "--no-first-run",
     "--disable-sync",
     "--disable-dev-shm-usage",
-    "--enable-features=WebMCP",
+    *own_switches(),
 )
 # With the egress firewall on, nothing may leave outside the proxy: no QUIC (UDP), no WebRTC UDP.
 EGRESS_ARGS = (

@@ -7,18 +7,21 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 import pytest_asyncio
 
 from browser_pool.actions import execute_action
 from browser_pool.config import BrowserConfig
+from browser_pool.flags import command_line
 from browser_pool.net import BlockedRequest, EgressPolicy
 from browser_pool.observe import get_summary
 from browser_pool.pool import BrowserPool
 from browser_pool.session import Session
 from browser_pool.webmcp import PageToolWatcher, call_tool
 from tests.support.listeners import CountingListener, counting_listener, ipv6_loopback_works
+from tests.support.static_server import serve_directory
 from tests.support.waiting import eventually
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio]
@@ -202,3 +205,32 @@ async def test_the_library_without_a_policy_runs_without_the_proxy(internal: Cou
         assert internal.connections >= 1
     finally:
         await pool.stop(save_sessions=False)
+
+
+async def test_a_form_page_reports_nothing_blocked_that_the_page_did_not_ask_for(tmp_path: Path) -> None:
+    """Chromium asks Google what a form's fields are (autofill); that request is not the page's, and with the
+    firewall refusing it every form page used to tell the model "Requests blocked by the network firewall: 2"."""
+    (tmp_path / "form.html").write_text(
+        "<!doctype html><title>Join</title><form><label>Email <input name=email autocomplete=email></label>"
+        "<label>Name <input name=name autocomplete=name></label><input type=password name=pw><button>Join</button></form>"
+    )
+    with serve_directory(tmp_path) as base:
+        pool = BrowserPool(BrowserConfig(max_sessions=2, warm_contexts=0, egress=EgressPolicy(allow=(base,))))
+        await pool.start()
+        try:
+            session = await pool.acquire("form")
+            opened = await execute_action(session, "navigate", {"url": f"{base}/form.html"})
+            typed = await execute_action(session, "type", {"selector": "input[name=email]", "text": "ada@example.com"})
+            assert opened.ok, opened.error
+            assert typed.ok, typed.error
+            assert opened.blocked == typed.blocked == []
+            summary = await get_summary(session.active_page)
+            assert summary.blocked_requests == 0
+            assert "blocked" not in summary.render()
+            # WebMCP (on by our switch) and Playwright's own switches both hold: one list of each, merged.
+            switches = [a for a in command_line(pool.browser_pid) if a.startswith("--") and "-features=" in a]
+            assert len(switches) == 2, switches
+            assert "WebMCP" in switches[0]
+            assert "AutofillServerCommunication" in switches[1]
+        finally:
+            await pool.stop(save_sessions=False)
