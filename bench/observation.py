@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script 
 from playwright.async_api import Browser, Route, async_playwright  # noqa: E402
 
 from browser_pool.config import BrowserConfig  # noqa: E402
+from browser_pool.flags import launch
 from browser_pool.observe import get_elements, observe  # noqa: E402
 from tests.support.static_server import serve_directory  # noqa: E402
 
@@ -184,8 +185,8 @@ async def run(verbose: bool, smoke: bool = False) -> None:
         with serve_directory(root) as base:
             async with async_playwright() as playwright:
                 config = BrowserConfig()
-                browser = await playwright.chromium.launch(
-                    executable_path=config.executable_path, args=config.args, headless=True
+                browser = await launch(
+                    playwright.chromium, executable_path=config.executable_path, args=config.args, headless=True
                 )
                 try:
                     for page_set in page_sets(real_names):

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from playwright.async_api import Browser, BrowserType
 
 ENABLE = "--enable-features="
 DISABLE = "--disable-features="
@@ -62,3 +65,35 @@ def command_line(pid: int | None) -> list[str]:
         return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
     except OSError:
         return []
+
+
+# Playwright's feature switches merged with ours, learned from the first launch in this process.
+_learned: FeatureSwitches | None = None
+
+
+async def browser_pid(browser: Browser) -> int | None:
+    """The browser process's id: Playwright keeps it to itself; Chromium tells it over CDP."""
+    cdp = await browser.new_browser_cdp_session()
+    try:
+        info = await cdp.send("SystemInfo.getProcessInfo")
+    finally:
+        await cdp.detach()
+    return next((int(p["id"]) for p in info.get("processInfo", []) if p.get("type") == "browser"), None)
+
+
+async def launch(chromium: BrowserType, *, args: list[str], **options: Any) -> Browser:
+    """Chromium launched with `args` and the feature switches merged (see above); every launch goes through here."""
+    global _learned
+    known = _learned
+    browser = await chromium.launch(
+        args=known.launch_args(args) if known else args,
+        ignore_default_args=list(known.leave_out) if known else None,
+        **options,
+    )
+    if known is None:
+        merged = merge(command_line(await browser_pid(browser)))
+        if merged is not None:  # ours replaced Playwright's feature switches: launch again with both
+            _learned = merged
+            await browser.close()
+            return await launch(chromium, args=args, **options)
+    return browser

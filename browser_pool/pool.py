@@ -20,7 +20,7 @@ from playwright.async_api import Error as PlaywrightError
 from browser_pool.background import BackgroundTasks
 from browser_pool.config import BrowserConfig
 from browser_pool.errors import BrowserCrashedError, PoolError, PoolFullError, PoolNotStartedError
-from browser_pool.flags import FeatureSwitches, command_line, merge
+from browser_pool.flags import browser_pid, launch
 from browser_pool.net.proxy import BlockedCallback, EgressProxy, ProxyListener, bind_context, listener_for
 from browser_pool.observe.bridge import install_observers
 from browser_pool.screencast import ScreencastOptions
@@ -37,8 +37,6 @@ CRASH_REASON = "the browser crashed; this session will be restored from its last
 # How long an acquire waits for a relaunch after a crash before telling the caller to try later.
 READY_TIMEOUT_S = 30.0
 _RELAUNCH_BACKOFF_S = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
-# Playwright's feature switches merged with ours, learned from the first launch (browser_pool.flags).
-_feature_switches: FeatureSwitches | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,36 +155,16 @@ class BrowserPool:
         # Playwright makes Chromium send loopback traffic through the proxy too (it adds `<-loopback>` to the
         # bypass rules), so no address escapes the firewall; each context gets its own listener below.
         proxy = {"server": self._browser_listener.server_url} if self._browser_listener is not None else None
-        global _feature_switches
-        known = _feature_switches
-        browser = await self._playwright.chromium.launch(
+        browser = await launch(
+            self._playwright.chromium,
             executable_path=self.config.executable_path,
             headless=self.config.headless,
-            args=known.launch_args(self.config.args) if known else self.config.args,
-            ignore_default_args=list(known.leave_out) if known else None,
-            proxy=proxy,  # type: ignore[arg-type]  # ProxySettings is a TypedDict
+            args=self.config.args,
+            proxy=proxy,
         )
-        pid = await self._find_browser_pid(browser)
-        if known is None:
-            merged = merge(command_line(pid))
-            if merged is not None:  # ours replaced Playwright's feature switches: launch again with both
-                _feature_switches = merged
-                await browser.close()
-                await self._launch()
-                return
         browser.on("disconnected", self._on_disconnected)
         self._browser = browser
-        self.browser_pid = pid
-
-    @staticmethod
-    async def _find_browser_pid(browser: Browser) -> int | None:
-        # Playwright keeps the pid to itself; Chromium tells it over CDP.
-        cdp = await browser.new_browser_cdp_session()
-        try:
-            info = await cdp.send("SystemInfo.getProcessInfo")
-        finally:
-            await cdp.detach()
-        return next((int(p["id"]) for p in info.get("processInfo", []) if p.get("type") == "browser"), None)
+        self.browser_pid = await browser_pid(browser)
 
     # -- sessions --------------------------------------------------------------------------------------------
 

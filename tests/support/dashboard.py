@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 from playwright.async_api import Browser, Page, async_playwright, expect
 
 from browser_pool.config import BrowserConfig
+from browser_pool.flags import launch
 
 
 async def sign_up(page: Page, base_url: str, username: str) -> None:
@@ -23,8 +24,8 @@ async def launch_browser() -> AsyncIterator[Browser]:
     """A real Chromium that drives the dashboard the way a person would."""
     config = BrowserConfig()
     async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(
-            executable_path=config.executable_path, headless=True, args=config.args
+        browser = await launch(
+            playwright.chromium, executable_path=config.executable_path, headless=True, args=config.args
         )
         try:
             yield browser

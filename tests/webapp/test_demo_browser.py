@@ -22,6 +22,7 @@ from django.core.handlers.wsgi import WSGIHandler
 from playwright.async_api import Browser, Error, Page, async_playwright
 
 from browser_pool.config import BrowserConfig
+from browser_pool.flags import launch
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
 
@@ -53,7 +54,7 @@ def hive() -> Iterator[str]:
 async def browser() -> AsyncIterator[Browser]:
     config = BrowserConfig()
     async with async_playwright() as playwright:
-        chromium = await playwright.chromium.launch(executable_path=config.executable_path, args=config.args)
+        chromium = await launch(playwright.chromium, executable_path=config.executable_path, args=config.args)
         yield chromium
         await chromium.close()
 

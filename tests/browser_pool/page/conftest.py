@@ -11,6 +11,7 @@ import pytest_asyncio
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
 from browser_pool.config import BrowserConfig
+from browser_pool.flags import launch
 from browser_pool.observe.bridge import install_observers
 from browser_pool.types import TabInfo
 from tests.support.static_server import serve_directory
@@ -88,8 +89,8 @@ def site() -> Iterator[str]:
 async def browser() -> AsyncIterator[Browser]:
     async with async_playwright() as playwright:
         config = BrowserConfig()
-        chromium = await playwright.chromium.launch(
-            executable_path=config.executable_path, args=config.args, headless=True
+        chromium = await launch(
+            playwright.chromium, executable_path=config.executable_path, args=config.args, headless=True
         )
         yield chromium
         await chromium.close()
