@@ -1,6 +1,16 @@
+"""Workflows in Django admin: each with its versions, schedules, shares and webhook delivery log. Nothing secret is
+shown: the webhook's signing secret and credentials' values are never listed."""
+
 from django.contrib import admin
 
-from webapp.workflows.models import Workflow, WorkflowVersion
+from webapp.workflows.models import (
+    Credential,
+    WebhookDelivery,
+    Workflow,
+    WorkflowSchedule,
+    WorkflowShare,
+    WorkflowVersion,
+)
 
 
 class VersionInline(admin.TabularInline):
@@ -10,8 +20,44 @@ class VersionInline(admin.TabularInline):
     readonly_fields = ("number", "note", "source_run", "created_at")
 
 
+class ScheduleInline(admin.TabularInline):
+    model = WorkflowSchedule
+    extra = 0
+    fields = ("cron", "timezone", "confirmations", "last_run", "created_at")
+    readonly_fields = ("cron", "timezone", "confirmations", "last_run", "created_at")
+
+
+class ShareInline(admin.TabularInline):
+    model = WorkflowShare
+    extra = 0
+    fields = ("user", "role", "created_at")
+    readonly_fields = ("created_at",)
+
+
 @admin.register(Workflow)
 class WorkflowAdmin(admin.ModelAdmin):
     list_display = ("name", "owner", "updated_at")
     search_fields = ("name", "owner__username")
-    inlines = [VersionInline]
+    exclude = ("webhook_secret",)
+    inlines = [VersionInline, ScheduleInline, ShareInline]
+
+
+@admin.register(WebhookDelivery)
+class WebhookDeliveryAdmin(admin.ModelAdmin):
+    list_display = ("workflow", "run", "status", "attempts", "updated_at")
+    list_filter = ("status",)
+    search_fields = ("workflow__name", "url")
+    readonly_fields = ("workflow", "run", "url", "payload", "status", "attempts", "log", "created_at", "updated_at")
+
+
+@admin.register(Credential)
+class CredentialAdmin(admin.ModelAdmin):
+    """Names only: the value stays encrypted and is never shown."""
+
+    list_display = ("name", "owner", "updated_at")
+    search_fields = ("name", "owner__username")
+    fields = ("owner", "name", "created_at", "updated_at")
+    readonly_fields = ("owner", "name", "created_at", "updated_at")
+
+    def has_add_permission(self, request: object) -> bool:
+        return False
