@@ -5,6 +5,8 @@ workflow's parameters and steps, sees the new version, and schedules it."""
 from __future__ import annotations
 
 import re
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -15,7 +17,9 @@ from tests.agents.support import form_filler
 from tests.factories import UserFactory
 from tests.support.dashboard import sign_up
 from tests.support.llm_server import ScriptedLLM
+from tests.support.processes import wait_until
 from tests.support.workflows import parameter, step, workflow_with
+from webapp.workflows.models import WebhookDelivery
 
 pytestmark = [
     pytest.mark.e2e,
@@ -194,3 +198,51 @@ async def test_the_owner_schedules_a_workflow_and_deletes_the_schedule(
     await expect(schedules.get_by_test_id("workflow-schedules")).to_have_text("Not scheduled.")
     await page.reload()
     await expect(page.get_by_test_id("workflow-schedules")).to_have_text("Not scheduled.")
+
+
+class _Receiver(BaseHTTPRequestHandler):
+    def do_POST(self) -> None:  # noqa: N802 (the http.server name)
+        self.rfile.read(int(self.headers["Content-Length"]))
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+async def test_the_owner_sets_a_webhook_and_sees_each_replays_delivery(
+    web_server: str, browser: Browser, site: str
+) -> None:
+    receiver = ThreadingHTTPServer(("127.0.0.1", 0), _Receiver)
+    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    try:
+        page = await _settings_with_a_workflow(browser, web_server, site)
+        hook = page.get_by_test_id("workflow-webhook")
+        await hook.locator("summary").click()
+        await expect(hook.get_by_test_id("workflow-webhook-url")).to_contain_text("No webhook")
+        await expect(hook.get_by_test_id("workflow-deliveries")).to_have_text("Nothing sent yet.")
+        url = f"http://127.0.0.1:{receiver.server_address[1]}/done"
+        await hook.get_by_test_id("workflow-webhook-input").fill(url)
+        await hook.get_by_test_id("workflow-webhook-save").click()
+        await expect(hook.get_by_test_id("workflow-webhook-url")).to_have_text(
+            f"When a replay ends, Hive POSTs to {url}."
+        )
+        await expect(hook.get_by_test_id("workflow-webhook-secret")).to_contain_text("Signing secret (shown this once")
+
+        await page.get_by_test_id("workflow-run").click()
+        await expect(page).to_have_url(re.compile(r"/c/\d+$"))
+        replay = page.locator("section.run").filter(has_text="Workflow replay")
+        await expect(replay).to_have_attribute("data-status", "succeeded", timeout=30_000)
+        await sync_to_async(wait_until)(
+            lambda: WebhookDelivery.objects.filter(status="delivered").exists(), 30, "the webhook to be delivered"
+        )
+        await page.get_by_role("link", name="Settings").click()
+        hook = page.get_by_test_id("workflow-webhook")
+        await hook.locator("summary").click()
+        delivered = hook.get_by_test_id("workflow-delivery")
+        await expect(delivered).to_have_count(1)
+        await expect(delivered).to_contain_text("Delivered after 1 attempt · run ")
+        await expect(hook.get_by_test_id("workflow-webhook-secret")).to_have_text("")  # never shown again
+    finally:
+        receiver.shutdown()
+        receiver.server_close()

@@ -36,8 +36,10 @@ import type {
   Workflow,
   WorkflowPatch,
   WorkflowRun,
+  WebhookDelivery,
   WorkflowSchedule,
   WorkflowScheduleInput,
+  WorkflowWebhook,
   WorkflowVersion,
 } from "./types";
 
@@ -298,6 +300,15 @@ export class ApiClient {
   }
   listWorkflowVersions(workflowId: Id): Promise<WorkflowVersion[]> {
     return this.request<WorkflowVersion[]>("GET", `/workflows/${workflowId}/versions/`);
+  }
+  setWorkflowWebhook(workflowId: Id, url: string): Promise<WorkflowWebhook> {
+    return this.request<WorkflowWebhook>("POST", `/workflows/${workflowId}/webhook/`, { url });
+  }
+  removeWorkflowWebhook(workflowId: Id): Promise<void> {
+    return this.request<undefined>("DELETE", `/workflows/${workflowId}/webhook/`);
+  }
+  listWebhookDeliveries(workflowId: Id): Promise<WebhookDelivery[]> {
+    return this.request<WebhookDelivery[]>("GET", `/workflows/${workflowId}/deliveries/`);
   }
   listWorkflowSchedules(workflowId: Id): Promise<WorkflowSchedule[]> {
     return this.request<WorkflowSchedule[]>("GET", `/workflows/${workflowId}/schedules/`);

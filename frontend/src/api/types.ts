@@ -688,6 +688,32 @@ export interface WorkflowSchedule {
   created_at: string;
 }
 
+/** A webhook set on a workflow: its secret is shown this once. */
+export interface WorkflowWebhook {
+  url: string;
+  secret: string;
+}
+
+export interface WebhookAttempt {
+  at: string;
+  status_code: number | null;
+  error: string;
+  ms: number;
+}
+
+/** One replay's webhook: what was sent and every attempt. */
+export interface WebhookDelivery {
+  id: Id;
+  run: Id;
+  url: string;
+  status: "pending" | "delivered" | "failed";
+  attempts: number;
+  log: WebhookAttempt[];
+  payload: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface WorkflowScheduleInput {
   cron: string;
   timezone: string;

@@ -14,6 +14,7 @@ import { WorkflowHistory } from "./history";
 import { WorkflowSchedules } from "./schedules";
 import { shareForm } from "./share";
 import { WorkflowVersions } from "./versions";
+import { WorkflowWebhook } from "./webhook";
 
 export interface ItemOptions {
   api: ApiClient;
@@ -74,6 +75,7 @@ export class WorkflowItem {
       ),
       new WorkflowVersions(api, workflow.id, workflow.version).el,
       schedules?.el,
+      this.owner ? new WorkflowWebhook(api, workflow).el : null,
       this.owner ? shareForm(api, workflow) : null,
       h("h3", { class: "wf-subtitle" }, "Replays"),
       history.el,
