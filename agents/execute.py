@@ -10,7 +10,7 @@ from typing import Any
 
 from agents.events import ConfirmationRequest
 from agents.llm.toolcalls import ToolCall
-from agents.observation import PageView, fence, observe_page, screenshot
+from agents.observation import PageView, elements_change, fence, observe_page, screenshot
 from agents.prompts import LOOP_NOTE
 from agents.safety import SafetyDecision, origin_of
 from agents.state import STOP_LOOP, StepRecord, StopTurn, TurnState
@@ -213,8 +213,10 @@ async def _observe_after(state: TurnState) -> str:
                 )
                 if view.available and origin_of(view.url) == origin:  # still there: show nothing of it
                     view = PageView(available=False, text="The page is not shown: its address is not allowed.")
+    change = elements_change(state.page, view) if view.available else ""
     state.page = view
-    body = f"Page after the action:\n{fence(view.text)}" if view.available else view.text
+    shown = f"{view.text}\n{change}" if change else view.text
+    body = f"Page after the action:\n{fence(shown)}" if view.available else view.text
     return f"{note}\n{body}" if note else body
 
 

@@ -97,7 +97,7 @@ async def prepare_turn(
     transcript = Transcript(
         history=history,
         context_messages=context_messages,
-        page_context=fence(page.text) if page.available else page.text,
+        page_context=fence(f"{page.text}\n{page.elements_text}".strip()) if page.available else page.text,
         keep_full_observations=config.keep_full_observations,
         old_observation_chars=config.old_observation_chars,
     )

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from agents.safety import PageFacts
-from browser_pool.observe import get_summary
+from browser_pool.observe import get_elements, get_summary
 from browser_pool.types import MASK_COLOR, TabControl, secret_masks
 
 log = logging.getLogger(__name__)
@@ -31,6 +31,9 @@ class PageView:
     facts: PageFacts = PageFacts()
     # Changes when what the page shows changes; the loop detector compares it.
     fingerprint: str = ""
+    # The interactive elements in view: the list as the model reads it, and its element lines.
+    elements_text: str = ""
+    elements: tuple[str, ...] = ()
 
 
 def fence(text: str, *, label: str = "page") -> str:
@@ -54,6 +57,37 @@ CONTROL_STATE_JS = """() => {
 }"""
 
 
+# The elements in view shown with each observation, cut to this (the list says how many more there are).
+ELEMENTS_CHARS = 2500
+_LINE_INDEX = re.compile(r"^\*?\[(\d+)\]")
+
+
+def _line_key(line: str) -> tuple[str, str]:
+    """An element line's index and its text without the "new since the last list" star."""
+    match = _LINE_INDEX.match(line)
+    return (match.group(1) if match else line, line.removeprefix("*"))
+
+
+def elements_change(before: PageView | None, after: PageView) -> str:
+    """The interactive elements as the model reads them after an action, so that looking them up again is rare: on
+    another page, the whole list; on the same page, the elements that appeared or changed (value, state, text) and
+    the indices gone, or that nothing changed."""
+    if not after.elements_text:
+        return ""
+    if before is None or not before.elements_text or before.url != after.url:
+        return after.elements_text
+    old = dict(_line_key(line) for line in before.elements)
+    new = dict(_line_key(line) for line in after.elements)
+    changed = [line for line in after.elements if old.get(_line_key(line)[0]) != _line_key(line)[1]]
+    gone = [index for index in old if index not in new]
+    if not changed and not gone:
+        return "Interactive elements in view: as before."
+    lines = ["Interactive elements in view that appeared or changed:", *changed] if changed else []
+    if gone:
+        lines.append("Gone from view: " + ", ".join(f"[{index}]" for index in gone))
+    return "\n".join(lines)
+
+
 def _unavailable(reason: str) -> PageView:
     return PageView(available=False, text=f"The page could not be observed: {reason}")
 
@@ -69,8 +103,9 @@ async def observe_page(tabs: TabControl, *, text_chars: int, safety_text_chars: 
     shown = dataclasses.replace(summary, visible_text=summary.visible_text[:text_chars])
     try:
         controls = str(await page.evaluate(CONTROL_STATE_JS))
+        listing = await get_elements(page, "all", visible_only=True, budget_chars=ELEMENTS_CHARS)
     except Exception:  # the page navigated meanwhile: the summary's parts still tell states apart
-        controls = ""
+        controls, listing = "", None
     state = "|".join(
         (
             summary.url,
@@ -87,6 +122,8 @@ async def observe_page(tabs: TabControl, *, text_chars: int, safety_text_chars: 
         url=summary.url,
         facts=PageFacts(url=summary.url, text=summary.visible_text),
         fingerprint=hashlib.sha1(state.encode(), usedforsecurity=False).hexdigest(),
+        elements_text=listing.text if listing is not None else "",
+        elements=tuple(listing.lines) if listing is not None else (),
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +24,7 @@ from tests.agents.support import (
     last_observation,
     message_text,
     observations,
+    user_request,
 )
 from tests.support.llm_server import Reply, ScriptedLLM
 
@@ -193,3 +195,40 @@ async def test_abort_during_a_slow_browser_action_halts_within_100_ms(
     assert first.ok
     assert not waiting.finished
     assert await session.active_page.title() == "Flight club card"  # the browser is still fine to use
+
+
+def _fills_without_looking(request: dict[str, Any]) -> Reply:
+    """The order form again, but the model never calls get_elements: each index comes from what the last action's
+    result showed of the page (the whole list after navigating, what changed after typing)."""
+    made = calls_made(request)
+    if not made:
+        url = re.search(r"http://\S+", user_request(request))
+        assert url is not None
+        return Reply(tool_calls=[{"name": "navigate", "arguments": {"url": url.group(0)}}])
+    plan = [("type", "Name", "input", {"text": "Ada Lovelace"}), ("type", "Email", "input", {"text": "ada@example.com"}),
+            ("click", "Submit", "button", {})]  # fmt: skip
+    if len(made) <= len(plan):
+        name, label, kind, extra = plan[len(made) - 1]
+        return Reply(tool_calls=[{"name": name, "arguments": {"index": find_index(request, label, kind), **extra}}])
+    return Reply(content="Done.")
+
+
+async def test_each_action_shows_what_changed_so_a_form_needs_no_look_up(
+    model_server: ScriptedLLM, sink: RecordingSink, site: str, session: Session
+) -> None:
+    model_server.script(_fills_without_looking)
+    cfg = config(model_server.base_url, safety=safe_for(site))
+    result = await order_turn(site, session, sink, cfg)
+
+    assert result.reply == "Done."
+    steps = sink.actions()
+    assert [(s.action, s.ok) for s in steps] == [("navigate", True), ("type", True), ("type", True), ("click", True)]
+    assert len(model_server.requests) == len(steps) + 1  # acting steps + the answer: no look-ups
+    opened, typed = steps[0].observation, steps[1].observation
+    assert "Interactive elements in view: " in opened
+    assert '"Submit"' in opened
+    assert "Interactive elements in view that appeared or changed:" in typed
+    changed = typed.split("appeared or changed:", 1)[1]
+    assert 'value="Ada Lovelace"' in changed
+    assert '"Submit"' not in changed  # what did not change is not repeated
+    assert "Order number HX-42" in steps[-1].observation
