@@ -1,0 +1,110 @@
+"""How much each model request carries on a small form task: the messages, the tool schemas, and how many calls.
+
+Run: .venv/bin/python bench/context_size.py [--smoke]
+
+The task is the order form of the agent tests (`tests/agents/pages/order.html`: two fields and a Submit button),
+done by two scripted models through the real agent loop and the pool's Chromium: one that looks the page up after
+navigating (get_elements, as models did when an action's result only counted the elements), and one that reads the
+indices from what each action returned (the whole element list after navigating, what changed after typing). For
+each, every request the model received is measured as sent: characters of its messages and of its tools (JSON).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from the repository root
+
+from agents import AgentConfig, ModelConfig, run_agent_turn  # noqa: E402
+from agents.safety import SafetyConfig  # noqa: E402
+from bench.agent_overhead import TimingSink  # noqa: E402
+from browser_pool.config import BrowserConfig  # noqa: E402
+from browser_pool.pool import BrowserPool  # noqa: E402
+from tests.agents.support import calls_made, find_index, form_filler, user_request  # noqa: E402
+from tests.support.llm_server import Reply, ScriptedLLM  # noqa: E402
+from tests.support.static_server import serve_directory  # noqa: E402
+
+PAGES = Path(__file__).resolve().parents[1] / "tests" / "agents" / "pages"
+TASK = "Order a flight club card at {site}/order.html for Ada Lovelace, ada@example.com."
+
+
+def reads_as_it_acts(request: dict[str, Any]) -> Reply:
+    """The order form without a look-up: each index from what the last action returned."""
+    made = calls_made(request)
+    if not made:
+        url = re.search(r"http://\S+", user_request(request))
+        assert url is not None
+        return Reply(tool_calls=[{"name": "navigate", "arguments": {"url": url.group(0)}}])
+    plan = [("type", "Name", "input", {"text": "Ada Lovelace"}), ("type", "Email", "input", {"text": "ada@example.com"}),
+            ("click", "Submit", "button", {})]  # fmt: skip
+    if len(made) <= len(plan):
+        name, label, kind, extra = plan[len(made) - 1]
+        return Reply(tool_calls=[{"name": name, "arguments": {"index": find_index(request, label, kind), **extra}}])
+    return Reply(content="Done: the card is ordered.")
+
+
+def sizes(request: dict[str, Any]) -> tuple[int, int]:
+    messages = len(json.dumps(request["messages"], ensure_ascii=False))
+    tools = len(json.dumps(request.get("tools", []), ensure_ascii=False))
+    return messages, tools
+
+
+async def measure(turns: int) -> dict[str, list[tuple[int, int]]]:
+    server = ScriptedLLM()
+    server.start()
+    pool = BrowserPool(BrowserConfig(max_sessions=2, warm_contexts=0))
+    out: dict[str, list[tuple[int, int]]] = {}
+    calls: dict[str, list[int]] = {}
+    with tempfile.TemporaryDirectory() as folder, serve_directory(Path(folder)) as site:
+        for name in ("order.html", "result.html"):
+            shutil.copy(PAGES / name, Path(folder) / name)
+        await pool.start()
+        session = await pool.acquire("bench")
+        config = AgentConfig(
+            model=ModelConfig(base_url=server.base_url, model="instant", provider="openai", supports_vision=False),
+            step_screenshots=False,
+            safety=SafetyConfig(always_allowed_origins=(site,)),
+        )
+        try:
+            for label, model in (("looks the page up", form_filler("native")), ("reads as it acts", reads_as_it_acts)):
+                server.script(model)
+                for _ in range(turns):
+                    server.requests.clear()
+                    await session.active_page.goto("about:blank")
+                    await run_agent_turn(config=config, history=[("user", TASK.format(site=site))], tabs=session,
+                                         sink=TimingSink())  # fmt: skip
+                    out.setdefault(label, []).extend(sizes(r) for r in server.requests)
+                    calls.setdefault(label, []).append(len(server.requests))
+        finally:
+            await pool.stop(save_sessions=False)
+            server.stop()
+    print(f"order form (2 fields and a button), {turns} turn(s) each; characters per model request")
+    print(f"{'model':<20} {'calls':>5} {'messages p50':>13} {'tools':>7} {'total p50':>10} {'total max':>10}")
+    for label, measured in out.items():
+        totals = [m + t for m, t in measured]
+        print(
+            f"{label:<20} {statistics.median(calls[label]):>5.0f} {statistics.median(m for m, _ in measured):>13.0f} "
+            f"{measured[0][1]:>7} {statistics.median(totals):>10.0f} {max(totals):>10}"
+        )
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--turns", type=int, default=3)
+    parser.add_argument("--smoke", action="store_true", help="one turn each")
+    args = parser.parse_args()
+    asyncio.run(measure(1 if args.smoke else args.turns))
+
+
+if __name__ == "__main__":
+    main()
