@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from typing import Any
 
 from playwright.async_api import ElementHandle
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from browser_pool.actions.context import ActionContext, Outcome
@@ -58,17 +60,28 @@ async def type_text(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
     return Outcome({"target": target.subject, "value": value if len(value) <= 200 else value[:199] + "…"})
 
 
+async def _navigated_while_typing(ctx: ActionContext, typed: int, total: int) -> ActionError:
+    with contextlib.suppress(PlaywrightError):  # the new document's address, once it has one
+        await ctx.page.wait_for_load_state("domcontentloaded", timeout=2000)
+    return ActionError(
+        f"the page navigated to {ctx.page.url} after {typed} of {total} characters were typed; the rest was not typed",
+        REFRESH_HINT,
+    )
+
+
 async def _type_like_a_person(ctx: ActionContext, target: ElementTarget, text: str) -> None:
     """One key at a time with a random pause, stopping as soon as the page moves on or steals focus, so the
     rest of the text is never typed into some other page or field."""
     for typed, char in enumerate(text):
         if ctx.watch.navigated:
-            raise ActionError(
-                f"the page navigated to {ctx.page.url} after {typed} of {len(text)} characters were typed; "
-                "the rest was not typed",
-                REFRESH_HINT,
-            )
-        if not await target.handle.evaluate(_HAS_FOCUS):
+            raise await _navigated_while_typing(ctx, typed, len(text))
+        try:
+            focused = await target.handle.evaluate(_HAS_FOCUS)
+        except PlaywrightError as exc:  # the page is leaving between two keys: the same story, told the same way
+            if ctx.watch.navigated or "context was destroyed" in exc.message or "detached" in exc.message:
+                raise await _navigated_while_typing(ctx, typed, len(text)) from exc
+            raise
+        if not focused:
             raise ActionError(
                 f"{target.subject} lost the keyboard focus after {typed} of {len(text)} characters "
                 "(the page moved it); the rest was not typed",
