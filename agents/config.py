@@ -40,6 +40,9 @@ class AgentConfig:
     # Visible page text in the page summary; the safety policy reads more of it.
     page_text_chars: int = 500
     safety_text_chars: int = 3_000
+    # The interactive elements with each observation (what changed after an action), so look-ups are rare; this
+    # many characters of them at most (0: counts only, the model calls get_elements).
+    elements_chars: int = 2_500
     # One observation is cut to this size; observations older than the last few are cut much shorter.
     observation_max_chars: int = 12_000
     keep_full_observations: int = 4

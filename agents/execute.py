@@ -194,7 +194,10 @@ async def _observe_after(state: TurnState) -> str:
     """The fresh page summary for the observation, after taking the tab off an address it must not be on."""
     began = time.perf_counter()
     view = await observe_page(
-        state.tabs, text_chars=state.config.page_text_chars, safety_text_chars=state.config.safety_text_chars
+        state.tabs,
+        text_chars=state.config.page_text_chars,
+        safety_text_chars=state.config.safety_text_chars,
+        elements_chars=state.config.elements_chars,
     )
     state.timings["observe"].append(_ms(began))
     note = ""
@@ -210,6 +213,7 @@ async def _observe_after(state: TurnState) -> str:
                     state.tabs,
                     text_chars=state.config.page_text_chars,
                     safety_text_chars=state.config.safety_text_chars,
+                    elements_chars=state.config.elements_chars,
                 )
                 if view.available and origin_of(view.url) == origin:  # still there: show nothing of it
                     view = PageView(available=False, text="The page is not shown: its address is not allowed.")

@@ -93,7 +93,12 @@ async def prepare_turn(
     """Phase 1: tools, policy, and what the model is shown first (history, shared tabs, the current page)."""
     tools = [*(browser_tools() if config.browser_tools else ()), *(plan_tools() if config.plan_tools else ())]
     registry = ToolRegistry([*tools, *extra_tools])
-    page = await observe_page(tabs, text_chars=config.page_text_chars, safety_text_chars=config.safety_text_chars)
+    page = await observe_page(
+        tabs,
+        text_chars=config.page_text_chars,
+        safety_text_chars=config.safety_text_chars,
+        elements_chars=config.elements_chars,
+    )
     transcript = Transcript(
         history=history,
         context_messages=context_messages,

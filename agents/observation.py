@@ -57,8 +57,6 @@ CONTROL_STATE_JS = """() => {
 }"""
 
 
-# The elements in view shown with each observation, cut to this (the list says how many more there are).
-ELEMENTS_CHARS = 2500
 _LINE_INDEX = re.compile(r"^\*?\[(\d+)\]")
 
 
@@ -92,7 +90,9 @@ def _unavailable(reason: str) -> PageView:
     return PageView(available=False, text=f"The page could not be observed: {reason}")
 
 
-async def observe_page(tabs: TabControl, *, text_chars: int, safety_text_chars: int) -> PageView:
+async def observe_page(
+    tabs: TabControl, *, text_chars: int, safety_text_chars: int, elements_chars: int = 0
+) -> PageView:
     """The active tab's summary. Never raises for a missing browser, a closed tab or a page that will not answer."""
     try:
         page = tabs.active_page
@@ -103,7 +103,9 @@ async def observe_page(tabs: TabControl, *, text_chars: int, safety_text_chars: 
     shown = dataclasses.replace(summary, visible_text=summary.visible_text[:text_chars])
     try:
         controls = str(await page.evaluate(CONTROL_STATE_JS))
-        listing = await get_elements(page, "all", visible_only=True, budget_chars=ELEMENTS_CHARS)
+        listing = (
+            await get_elements(page, "all", visible_only=True, budget_chars=elements_chars) if elements_chars else None
+        )
     except Exception:  # the page navigated meanwhile: the summary's parts still tell states apart
         controls, listing = "", None
     state = "|".join(

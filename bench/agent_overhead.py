@@ -103,7 +103,7 @@ def scripted_steps(steps: int) -> Any:
     return handler
 
 
-async def run(turns: int, steps: int, screenshots: bool) -> dict[str, dict[str, list[float]]]:
+async def run(turns: int, steps: int, screenshots: bool, elements_chars: int) -> dict[str, dict[str, list[float]]]:
     server = ScriptedLLM()
     server.start()
     server.script(scripted_steps(steps))
@@ -118,6 +118,7 @@ async def run(turns: int, steps: int, screenshots: bool) -> dict[str, dict[str, 
             max_tool_calls=steps + 5,
             loop_repeat_limit=steps,
             step_screenshots=screenshots,
+            elements_chars=elements_chars,
             safety=SafetyConfig(always_allowed_origins=(site,)),
         )
         try:
@@ -161,14 +162,16 @@ def main() -> None:
     args = parser.parse_args()
     if args.smoke:
         args.turns, args.steps = 1, 4
-    per_kind = asyncio.run(run(args.turns, args.steps, not args.no_screenshots))
-    for kind, figures in per_kind.items():
-        count = len(figures["total"])
-        print(f"\n{kind} steps ({count}), milliseconds")
-        print(f"{'part':<28}{'p50':>8}{'p95':>8}{'mean':>8}")
-        for name, values in figures.items():
-            p50, p95 = percentile(values, 0.5), percentile(values, 0.95)
-            print(f"{name:<28}{p50:>8.1f}{p95:>8.1f}{statistics.fmean(values):>8.1f}")
+    # The reference in the same run: observations with element counts only (the model looks elements up itself).
+    for label, chars in (("with the elements that changed", AgentConfig(model=None).elements_chars), ("counts only", 0)):
+        per_kind = asyncio.run(run(args.turns, args.steps, not args.no_screenshots, chars))
+        for kind, figures in per_kind.items():
+            count = len(figures["total"])
+            print(f"\n{kind} steps ({count}), {label}, milliseconds")
+            print(f"{'part':<28}{'p50':>8}{'p95':>8}{'mean':>8}")
+            for name, values in figures.items():
+                p50, p95 = percentile(values, 0.5), percentile(values, 0.95)
+                print(f"{name:<28}{p50:>8.1f}{p95:>8.1f}{statistics.fmean(values):>8.1f}")
 
 
 if __name__ == "__main__":
