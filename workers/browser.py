@@ -120,7 +120,7 @@ class SessionHost:
         """Write again where each held session lives (a restarted Redis has forgotten it), so turns come here."""
         if self._held:
             homes = {placement.session_home_key(cid): self.worker_id for cid in self._held}
-            await asyncio.to_thread(placement.client().mset, homes)  # type: ignore[arg-type]
+            await asyncio.to_thread(placement.client().mset, homes)
 
     async def _let_go(self, conversation_id: int) -> None:
         async with self._lock:

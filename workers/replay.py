@@ -275,7 +275,7 @@ async def replay_workflow(run: Run, session: Session, sink: WorkerSink) -> None:
                 return
             tokens[0] += usage.prompt_tokens
             tokens[1] += usage.completion_tokens
-            name = str((recorded.get("output") or {}).get("name") or f"step_{number}")  # type: ignore[attr-defined]
+            name = str((recorded.get("output") or {}).get("name") or f"step_{number}")
             await database_sync_to_async(run_output_set)(run_id=run.pk, name=name, value=value)
             observation = json.dumps({"ok": True, "action": action, "output": name, "value": value},
                                      ensure_ascii=False, default=str)  # fmt: skip
@@ -332,5 +332,5 @@ async def replay_workflow(run: Run, session: Session, sink: WorkerSink) -> None:
         healed.append(number)
     if healed:
         note = f"Healed step{'s' if len(healed) > 1 else ''} {', '.join(map(str, healed))} in run {run.pk}"
-        await database_sync_to_async(workflow_version_add)(version=version, steps=kept, note=note)  # type: ignore[arg-type]
+        await database_sync_to_async(workflow_version_add)(version=version, steps=kept, note=note)
     await finish(run.pk, Run.Status.SUCCEEDED, prompt=tokens[0], completion=tokens[1])

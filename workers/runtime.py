@@ -179,7 +179,7 @@ class WorkerRuntime:
     async def reap_orphans(self) -> list[int]:
         """Fail runs whose worker died mid-turn; send queued runs stranded on a dead worker's queue elsewhere."""
         reaped = await database_sync_to_async(reap_once)(also_alive=self.worker_id)
-        return reaped.failed
+        return list(reaped.failed)
 
     async def _reap_forever(self) -> None:
         while True:

@@ -94,7 +94,7 @@ class WorkerSink:
         step = await database_sync_to_async(step_start)(
             run_id=self.run_id, kind=kind, action=action, arguments=arguments
         )
-        return step.pk
+        return int(step.pk)
 
     async def step_finished(
         self,
@@ -163,7 +163,7 @@ class WorkerSink:
                 except TimeoutError:
                     state = await database_sync_to_async(confirmation_state)(confirmation_id=confirmation.pk)
                     if state != Confirmation.Status.PENDING:
-                        return state == Confirmation.Status.APPROVED
+                        return bool(state == Confirmation.Status.APPROVED)
         finally:
             if self.people is not None:
                 self.people.forget_answer(confirmation.pk)
