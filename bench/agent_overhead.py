@@ -163,7 +163,10 @@ def main() -> None:
     if args.smoke:
         args.turns, args.steps = 1, 4
     # The reference in the same run: observations with element counts only (the model looks elements up itself).
-    for label, chars in (("with the elements that changed", AgentConfig(model=None).elements_chars), ("counts only", 0)):
+    for label, chars in (
+        ("with the elements that changed", AgentConfig(model=None).elements_chars),
+        ("counts only", 0),
+    ):
         per_kind = asyncio.run(run(args.turns, args.steps, not args.no_screenshots, chars))
         for kind, figures in per_kind.items():
             count = len(figures["total"])

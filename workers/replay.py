@@ -48,7 +48,16 @@ from webapp.workflows.models import WorkflowVersion
 from webapp.workflows.notify import confirmation_wanted
 from webapp.workflows.selectors import SECRET_MASK
 from webapp.workflows.services import masked, run_output_set, secret_names, secrets_resolve, workflow_version_add
-from webapp.workflows.steps import EXTRACT, checks_of, fill, healed_steps, is_secret_field, value_held
+from webapp.workflows.steps import (
+    EXTRACT,
+    WorkflowStep,
+    as_steps,
+    checks_of,
+    fill,
+    healed_steps,
+    is_secret_field,
+    value_held,
+)
 from workers.manual import Asking, page_screenshot, policy_refusal
 from workers.policy import agent_config
 from workers.sink import WorkerSink
@@ -79,7 +88,7 @@ page, do nothing and answer "{cannot} " followed by the reason."""
 
 @dataclass(slots=True)
 class Healing:
-    steps: list[dict[str, object]]
+    steps: list[WorkflowStep]
     error: str = ""
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -89,7 +98,7 @@ def _url_now(session: Session) -> str:
     return session.active_page.url.split("#", 1)[0]
 
 
-async def _find(session: Session, recorded: dict[str, object]) -> tuple[int | None, str]:
+async def _find(session: Session, recorded: WorkflowStep) -> tuple[int | None, str]:
     """The step's preconditions: the page's address fits the recorded pattern, and its element is there, unique,
     displayed and (for an action that works it) enabled; polled a moment while the page draws itself."""
     pattern = str(checks_of(recorded).get("url") or "")
@@ -103,7 +112,7 @@ async def _find(session: Session, recorded: dict[str, object]) -> tuple[int | No
         if pattern and not fnmatch.fnmatchcase(_url_now(session), pattern):
             reason = f"the page is {_url_now(session)}, not {pattern} where the step was recorded"
         elif target:
-            found = await find_target(page, dict(target), str(recorded["action"]))  # type: ignore[call-overload]
+            found = await find_target(page, target, recorded["action"])
             index = found.index
             if index is None:
                 reason = f"its element is not on {page.url}: {found.how} ({'; '.join(found.tried) or 'no way to try'})"
@@ -112,14 +121,14 @@ async def _find(session: Session, recorded: dict[str, object]) -> tuple[int | No
         await page.wait_for_timeout(FIND_POLL_S * 1000)
 
 
-def _effect_missing(recorded: dict[str, object], arguments: dict[str, object], result: ActionResult) -> str:
+def _effect_missing(recorded: WorkflowStep, arguments: dict[str, object], result: ActionResult) -> str:
     """Why the step did not have the effect it had when recorded, or ""."""
     checks = checks_of(recorded)
     action = str(recorded["action"])
     if checks.get("navigated") and not result.navigated:
         return "it did not lead to another page, as it did when recorded"
     if checks.get("value"):
-        password = is_secret_field(dict(recorded.get("target") or {}))  # type: ignore[call-overload]
+        password = is_secret_field(recorded["target"] or {})
         if not value_held(action, arguments, result.data, password):
             return "the field does not hold the value afterwards, as it did when recorded"
     if checks.get("gone") and not (result.navigated or (result.target or {}).get("gone_after")):
@@ -136,7 +145,7 @@ def _steps_after(run_id: int, index: int) -> list[Step]:
 
 
 async def heal(
-    run: Run, session: Session, sink: WorkerSink, recorded: dict[str, object], values: dict[str, str], *,
+    run: Run, session: Session, sink: WorkerSink, recorded: WorkflowStep, values: dict[str, str], *,
     number: int, total: int, reason: str, secrets: dict[str, str],
 ) -> Healing:  # fmt: skip
     """The agent does the step the replay could not; its steps come back as the step's replacement. It never sees a
@@ -149,10 +158,10 @@ async def heal(
     except NoModelConfiguredError as exc:
         return Healing([], f"it needs healing, and no model is configured to heal it ({exc})")
     config = agent_config(conversation, model, fallback, max_tool_calls=HEAL_MAX_TOOL_CALLS)
-    target = dict(recorded.get("target") or {})  # type: ignore[call-overload]
+    target = recorded["target"] or {}
     prompt = HEAL_PROMPT.format(
         number=number, total=total, intent=recorded.get("intent") or recorded["action"], action=recorded["action"],
-        arguments=json.dumps(fill(dict(recorded.get("arguments") or {}), values), ensure_ascii=False),  # type: ignore[call-overload]
+        arguments=json.dumps(fill(recorded["arguments"], values), ensure_ascii=False),
         target=json.dumps({k: target.get(k) for k in ("tag", "role", "name", "attributes")}, ensure_ascii=False),
         reason=reason, values=json.dumps(values, ensure_ascii=False), cannot=CANNOT,
         secrets=SECRETS_NOTE.format(names=", ".join("{{" + name + "}}" for name in secrets)) if secrets else "",
@@ -195,7 +204,7 @@ def _asking(run: Run, mask: Callable[[str], str]) -> Asking | None:
     return Asking(timeout_s=settings.HIVE_SCHEDULED_CONFIRM_TIMEOUT_S, tell=tell)
 
 
-async def extract(run: Run, session: Session, sink: WorkerSink, recorded: dict[str, object]) -> tuple[object, Usage]:
+async def extract(run: Run, session: Session, sink: WorkerSink, recorded: WorkflowStep) -> tuple[object, Usage]:
     """An extraction step: the agent's extract_data with the step's instruction, its result made to fit the kept
     schema. The one kind of step that asks the model: reading meaning off a page is what it is for."""
     conversation = await database_sync_to_async(Conversation.objects.get)(pk=run.conversation_id)
@@ -209,8 +218,9 @@ async def extract(run: Run, session: Session, sink: WorkerSink, recorded: dict[s
         )
         if t.name == EXTRACT
     )
-    arguments = dict(recorded.get("arguments") or {})  # type: ignore[call-overload]
-    schema = (recorded.get("output") or {}).get("schema")  # type: ignore[attr-defined]
+    arguments = dict(recorded["arguments"])
+    kept = recorded.get("output")
+    schema = kept["schema"] if kept else None
     if schema and arguments.get("format", "json") == "json":
         arguments["schema"] = schema
     ctx = ToolContext(tabs=session, sink=sink, uploads={}, action_timeout_ms=5000)
@@ -246,14 +256,14 @@ async def replay_workflow(run: Run, session: Session, sink: WorkerSink) -> None:
     uploads = await database_sync_to_async(conversation_uploads)(conversation_id=run.conversation_id)
     asking = _asking(run, mask)
     total = len(version.steps)
-    kept: list[dict[str, object]] = []
+    kept: list[WorkflowStep] = []
     healed: list[int] = []
     tokens = [0, 0]
 
     async def fail(error: str) -> None:
         await finish(run.pk, Run.Status.FAILED, error, prompt=tokens[0], completion=tokens[1])
 
-    for number, recorded in enumerate(version.steps, 1):
+    for number, recorded in enumerate(as_steps(version.steps), 1):
         action = str(recorded["action"])
         arguments = fill(dict(recorded.get("arguments") or {}), values)
         intent = recorded.get("intent") or action
@@ -275,7 +285,8 @@ async def replay_workflow(run: Run, session: Session, sink: WorkerSink) -> None:
                 return
             tokens[0] += usage.prompt_tokens
             tokens[1] += usage.completion_tokens
-            name = str((recorded.get("output") or {}).get("name") or f"step_{number}")
+            output = recorded.get("output")
+            name = output["name"] if output else f"step_{number}"
             await database_sync_to_async(run_output_set)(run_id=run.pk, name=name, value=value)
             observation = json.dumps({"ok": True, "action": action, "output": name, "value": value},
                                      ensure_ascii=False, default=str)  # fmt: skip

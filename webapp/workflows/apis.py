@@ -37,7 +37,7 @@ from webapp.workflows.services import (
     workflow_share,
     workflow_update,
 )
-from webapp.workflows.steps import checks_of
+from webapp.workflows.steps import WorkflowStep, as_steps, checks_of
 from webapp.workflows.webhooks import webhook_remove, webhook_set
 
 
@@ -71,7 +71,7 @@ class WorkflowStepOutput(serializers.Serializer):
     )
 
 
-def step_shown(step: dict[str, Any]) -> dict[str, Any]:
+def step_shown(step: WorkflowStep) -> dict[str, Any]:
     target = step.get("target") or {}
     return {
         "action": step["action"],
@@ -109,7 +109,7 @@ class WorkflowOutput(serializers.ModelSerializer[Workflow]):
     @extend_schema_field(WorkflowStepOutput(many=True))
     def get_steps(self, obj: Workflow) -> list[dict[str, Any]]:
         latest = workflow_latest(workflow=obj)
-        return [step_shown(s) for s in (latest.steps if latest else [])]
+        return [step_shown(s) for s in as_steps(latest.steps if latest else [])]
 
 
 class SaveInput(serializers.Serializer):

@@ -17,11 +17,11 @@ from webapp.runs.models import Run, Step
 from webapp.runs.services import run_create, run_ensure_idle
 from webapp.workflows.models import Credential, Workflow, WorkflowShare, WorkflowVersion
 from webapp.workflows.selectors import SECRET_MASK
-from webapp.workflows.steps import PLACEHOLDER, placeholders, steps_edit, steps_from
+from webapp.workflows.steps import PLACEHOLDER, WorkflowStep, placeholders, steps_edit, steps_from
 
 
 @transaction.atomic
-def workflow_version_add(*, version: WorkflowVersion, steps: list[dict[str, Any]], note: str) -> WorkflowVersion:
+def workflow_version_add(*, version: WorkflowVersion, steps: list[WorkflowStep], note: str) -> WorkflowVersion:
     """A new version of the workflow (the next number), keeping the parameters."""
     workflow = Workflow.objects.select_for_update().get(pk=version.workflow_id)
     latest = workflow.versions.order_by("-number").values_list("number", flat=True).first() or 0

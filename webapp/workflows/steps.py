@@ -17,7 +17,7 @@ import glob
 import json
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NotRequired, TypedDict, cast
 from urllib.parse import urlsplit
 
 from genson import SchemaBuilder
@@ -43,6 +43,41 @@ _EXTRACTED = re.compile(r'source="extracted json">\n(.*)\n</', re.DOTALL)
 _DOT = "•"
 
 
+class Checks(TypedDict, total=False):
+    url: str  # an fnmatch pattern the page's address must match before the step
+    navigated: bool  # the step leads to another page
+    value: bool  # the field holds the typed or chosen value afterwards
+    gone: bool  # the element clicked is gone afterwards
+
+
+class StepOutput(TypedDict):
+    name: str
+    schema: dict[str, Any]  # a JSON schema
+
+
+class WorkflowStep(TypedDict):
+    action: str
+    arguments: dict[str, Any]  # the action's JSON arguments, typed values as {{parameter}}
+    target: dict[str, Any]  # browser_pool.replay's record of the element, {} for none
+    url: str
+    intent: str
+    checks: NotRequired[Checks]
+    expect: NotRequired[Checks]  # what the first saved workflows called checks
+    output: NotRequired[StepOutput]
+
+
+class Parameter(TypedDict):
+    name: str
+    type: str  # "string" or "secret"
+    default: str
+    label: str
+
+
+def as_steps(raw: Any) -> list[WorkflowStep]:
+    """A version's stored steps (JSON) with their type."""
+    return cast(list[WorkflowStep], raw)
+
+
 def url_pattern(url: str) -> str:
     """The recorded page as a pattern: its address without query or fragment, then anything."""
     parts = urlsplit(url)
@@ -51,9 +86,9 @@ def url_pattern(url: str) -> str:
     return glob.escape(f"{parts.scheme}://{parts.netloc}{parts.path}") + "*"
 
 
-def checks_of(step: dict[str, Any]) -> dict[str, Any]:
+def checks_of(step: WorkflowStep) -> Checks:
     """The step's checks (`expect` is what the first saved workflows called them)."""
-    return dict(step.get("checks") or step.get("expect") or {})
+    return Checks(**(step.get("checks") or step.get("expect") or {}))
 
 
 def _reported(step: Step) -> dict[str, Any]:
@@ -90,12 +125,12 @@ def is_secret_field(target: dict[str, Any]) -> bool:
     return attributes.get("type") == "password" or "password" in str(attributes.get("autocomplete", ""))
 
 
-def recorded(step: Step, arguments: dict[str, Any], intent: str, typed: dict[str, Any] | None = None) -> dict[str, Any]:
+def recorded(step: Step, arguments: dict[str, Any], intent: str, typed: dict[str, Any] | None = None) -> WorkflowStep:
     """One workflow step made of a run's step; `typed` are its arguments as they were typed (for the value check)."""
     target = step.target or {}
-    out: dict[str, Any] = {"action": step.action, "arguments": arguments, "target": target,
-                           "url": target.get("url", ""), "intent": intent}  # fmt: skip
-    checks: dict[str, Any] = {}
+    out = WorkflowStep(action=step.action, arguments=arguments, target=target, url=target.get("url", ""),
+                       intent=intent)  # fmt: skip
+    checks = Checks()
     if target.get("url") and url_pattern(target["url"]):
         checks["url"] = url_pattern(target["url"])
     report = _reported(step)
@@ -121,7 +156,7 @@ def _extracted_value(step: Step) -> Any:
         return None
 
 
-def extraction(step: Step, intent: str, taken: set[str]) -> dict[str, Any]:
+def extraction(step: Step, intent: str, taken: set[str]) -> WorkflowStep:
     """An extract_data step, with the schema its output must fit: the one the agent gave, or one inferred from what
     it extracted (genson)."""
     arguments = {key: value for key, value in (step.arguments or {}).items() if key in ("instruction", "format",
@@ -137,8 +172,8 @@ def extraction(step: Step, intent: str, taken: set[str]) -> dict[str, Any]:
     while name in taken:
         name, n = f"data_{n}", n + 1
     taken.add(name)
-    return {"action": EXTRACT, "arguments": arguments, "target": {}, "url": "", "intent": intent,
-            "output": {"name": name, "schema": schema or {}}}  # fmt: skip
+    return WorkflowStep(action=EXTRACT, arguments=arguments, target={}, url="", intent=intent,
+                        output=StepOutput(name=name, schema=schema or {}))  # fmt: skip
 
 
 def replayable(step: Step) -> bool:
@@ -169,10 +204,10 @@ def _parameter_name(target: dict[str, Any], taken: set[str]) -> str:
     return name
 
 
-def steps_from(source: Iterable[Step]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def steps_from(source: Iterable[Step]) -> tuple[list[WorkflowStep], list[Parameter]]:
     """The replayable steps among these (in order) and the parameters made of what was typed in them."""
-    steps: list[dict[str, Any]] = []
-    parameters: list[dict[str, Any]] = []
+    steps: list[WorkflowStep] = []
+    parameters: list[Parameter] = []
     taken: set[str] = set()
     outputs: set[str] = set()
     thought = ""
@@ -199,9 +234,9 @@ def steps_from(source: Iterable[Step]) -> tuple[list[dict[str, Any]], list[dict[
                 label = (step.target or {}).get("name", "")
                 if is_secret_field(step.target or {}):
                     # Never kept: a replay names a credential from the user's store instead.
-                    parameters.append({"name": name, "type": "secret", "default": "", "label": label})
+                    parameters.append(Parameter(name=name, type="secret", default="", label=label))
                 else:
-                    parameters.append({"name": name, "type": "string", "default": arguments[key], "label": label})
+                    parameters.append(Parameter(name=name, type="string", default=arguments[key], label=label))
                 arguments[key] = "{{" + name + "}}"
         steps.append(recorded(step, arguments, intent_of(step, thought), typed))
         thought = ""
@@ -210,7 +245,7 @@ def steps_from(source: Iterable[Step]) -> tuple[list[dict[str, Any]], list[dict[
     return steps, parameters
 
 
-def healed_steps(steps: list[Step], values: dict[str, str], intent: str) -> list[dict[str, Any]]:
+def healed_steps(steps: list[Step], values: dict[str, str], intent: str) -> list[WorkflowStep]:
     """What the agent did to get a step done, as steps to replay next time: a value it typed that is a parameter's
     value becomes that parameter again."""
     out = []
@@ -248,7 +283,7 @@ def placeholders(value: Any) -> set[str]:
     return set()
 
 
-def _checked_checks(number: int, checks: Any) -> dict[str, Any]:
+def _checked_checks(number: int, checks: Any) -> Checks:
     if not isinstance(checks, dict):
         raise ApplicationError(f'Step {number}: checks is an object, e.g. {{"url": "https://example.com/*"}}.')
     for key, value in checks.items():
@@ -256,16 +291,16 @@ def _checked_checks(number: int, checks: Any) -> dict[str, Any]:
             raise ApplicationError(f"Step {number}: there is no check {key!r} (there are: {', '.join(CHECKS)}).")
         if not isinstance(value, CHECKS[key]):
             raise ApplicationError(f"Step {number}: the check {key} is {CHECKS[key].__name__}.")
-    return {key: value for key, value in checks.items() if value not in ("", False)}
+    return cast(Checks, {key: value for key, value in checks.items() if value not in ("", False)})
 
 
-def steps_edit(current: list[dict[str, Any]], edits: list[Any], parameters: dict[str, str]) -> list[dict[str, Any]]:
+def steps_edit(current: list[WorkflowStep], edits: list[Any], parameters: dict[str, str]) -> list[WorkflowStep]:
     """The owner's edit of the steps: the whole list in its new order; an edit with `from` starts from that step of
     the current version (its recorded element and anything not given); without it, a new step that aims at no
     element. `parameters` are the names (with example values) a `{{placeholder}}` may use."""
     if not edits:
         raise ApplicationError("A workflow needs at least one step.")
-    out: list[dict[str, Any]] = []
+    out: list[WorkflowStep] = []
     for number, edit in enumerate(edits, 1):
         if not isinstance(edit, dict):
             raise ApplicationError(f"Step {number}: a step is an object.")
@@ -276,11 +311,11 @@ def steps_edit(current: list[dict[str, Any]], edits: list[Any], parameters: dict
         if origin is not None:
             if not isinstance(origin, int) or isinstance(origin, bool) or not 0 <= origin < len(current):
                 raise ApplicationError(f"Step {number}: from is the position (0 to {len(current) - 1}) of a step.")
-            step = dict(current[origin])
+            step = WorkflowStep(**current[origin])
         else:
             if "action" not in edit or "arguments" not in edit:
                 raise ApplicationError(f"Step {number}: a new step needs an action and its arguments.")
-            step = {"action": "", "arguments": {}, "target": {}, "url": "", "intent": ""}
+            step = WorkflowStep(action="", arguments={}, target={}, url="", intent="")
         action = edit.get("action", step["action"])
         if not isinstance(action, str) or (action not in ACTIONS and action != EXTRACT) or action in LOOKING:
             raise ApplicationError(f"Step {number}: {action!r} is not an action a workflow can replay.")
@@ -311,7 +346,7 @@ def steps_edit(current: list[dict[str, Any]], edits: list[Any], parameters: dict
         intent = edit.get("intent", step.get("intent", ""))
         if not isinstance(intent, str) or len(intent) > 1000:
             raise ApplicationError(f"Step {number}: intent is text (at most 1,000 characters).")
-        step.update(action=action, arguments=arguments, intent=intent.strip())
+        step["action"], step["arguments"], step["intent"] = action, arguments, intent.strip()
         if "checks" in edit:
             step.pop("expect", None)
             step["checks"] = _checked_checks(number, edit["checks"])
@@ -328,7 +363,7 @@ def _check_extraction(number: int, arguments: dict[str, Any]) -> None:
         raise ApplicationError(f"Step {number}: an extraction takes instruction, format and schema.")
 
 
-def _checked_output(number: int, output: Any, before: list[dict[str, Any]]) -> dict[str, Any]:
+def _checked_output(number: int, output: Any, before: list[WorkflowStep]) -> StepOutput:
     taken = {s["output"]["name"] for s in before if s.get("output")}
     if not isinstance(output, dict) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,39}", str(output.get("name"))):
         raise ApplicationError(f"Step {number}: an extraction's output has a name (letters, digits, _).")
@@ -339,4 +374,4 @@ def _checked_output(number: int, output: Any, before: list[dict[str, Any]]) -> d
         Draft202012Validator.check_schema(schema)
     except SchemaError as exc:
         raise ApplicationError(f"Step {number}: the output's schema is not a JSON schema: {exc.message}") from exc
-    return {"name": output["name"], "schema": schema}
+    return StepOutput(name=output["name"], schema=schema)
