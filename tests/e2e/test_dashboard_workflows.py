@@ -246,3 +246,39 @@ async def test_the_owner_sets_a_webhook_and_sees_each_replays_delivery(
     finally:
         receiver.shutdown()
         receiver.server_close()
+
+
+async def test_the_owner_adds_a_step_and_switches_a_check_and_the_replay_follows(
+    web_server: str, browser: Browser, site: str
+) -> None:
+    page = await _settings_with_a_workflow(browser, web_server, site)
+    item = page.get_by_test_id("workflow-item")
+    await item.get_by_test_id("workflow-edit").click()
+    editor = item.get_by_test_id("workflow-editor")
+    steps = editor.get_by_test_id("workflow-edit-step")
+    submit = steps.nth(4)
+    await expect(submit.get_by_test_id("workflow-edit-check-navigated")).not_to_be_checked()
+    await submit.get_by_test_id("workflow-edit-check-navigated").check()
+    await steps.nth(3).get_by_test_id("workflow-edit-remove").click()
+
+    await editor.get_by_test_id("workflow-edit-new-action").select_option("navigate")
+    await editor.get_by_test_id("workflow-edit-add").click()
+    await expect(steps).to_have_count(5)
+    added = steps.nth(4)
+    await expect(added).to_contain_text("(new)")
+    await editor.get_by_test_id("workflow-edit-save").click()
+    await expect(editor.get_by_test_id("workflow-edit-error")).to_have_text("Step 5 needs its url.")
+    await added.get_by_test_id("workflow-edit-argument").fill(f"{site}/order.html")
+    await added.get_by_test_id("workflow-edit-intent").fill("back to the form")
+    await editor.get_by_test_id("workflow-edit-save").click()
+    await expect(item.get_by_test_id("workflow-summary")).to_have_text("5 steps · version 2")
+
+    # Kept: the editor opened again shows the check on, and the replay ends on the form the new step opened.
+    await item.get_by_test_id("workflow-edit").click()
+    await expect(steps.nth(3).get_by_test_id("workflow-edit-check-navigated")).to_be_checked()
+    await item.get_by_test_id("workflow-edit-cancel").click()
+    await item.get_by_test_id("workflow-run").click()
+    replay = page.locator("section.run").filter(has_text="Workflow replay")
+    await expect(replay).to_have_attribute("data-status", "succeeded", timeout=30_000)
+    actions = [await step.get_attribute("data-action") for step in await replay.get_by_test_id("step").all()]
+    assert actions == ["navigate", "type", "type", "click", "navigate"]

@@ -117,6 +117,7 @@ def test_the_owner_edits_steps_reorders_removes_and_adds_and_each_edit_is_checke
             "steps": [
                 {"from": 0},
                 {"action": "wait", "arguments": {"ms": 500}, "intent": "let the form settle"},
+                {"action": "press_key", "arguments": {"key": "Escape"}, "intent": "close the cookie banner"},
                 {"from": 2, "intent": "sign in", "checks": {"url": "https://club.example/*", "navigated": True}},
             ],
         },
@@ -125,10 +126,11 @@ def test_the_owner_edits_steps_reorders_removes_and_adds_and_each_edit_is_checke
     assert edited.status_code == 200, edited.content
     body = edited.json()
     assert [(s["action"], s["intent"]) for s in body["steps"]] == [
-        ("navigate", "navigate"), ("wait", "let the form settle"), ("click", "sign in"),
+        ("navigate", "navigate"), ("wait", "let the form settle"), ("press_key", "close the cookie banner"),
+        ("click", "sign in"),
     ]  # fmt: skip
-    assert body["steps"][2]["target"]["name"] == "Sign in"  # a step taken "from" keeps its element
-    assert body["steps"][2]["checks"] == {"url": "https://club.example/*", "navigated": True}
+    assert body["steps"][3]["target"]["name"] == "Sign in"  # a step taken "from" keeps its element
+    assert body["steps"][3]["checks"] == {"url": "https://club.example/*", "navigated": True}
     assert body["parameters"] == []  # the step that typed it is gone, so is the parameter
     assert workflow.versions.get(number=2).note == (
         "Edited: steps edited, renamed username to member, dropped username (no step uses it)"
@@ -136,10 +138,10 @@ def test_the_owner_edits_steps_reorders_removes_and_adds_and_each_edit_is_checke
 
     for steps, why in (
         ([], "A workflow needs at least one step."),
-        ([{"from": 9}], "Step 1: from is the position (0 to 2) of a step."),
+        ([{"from": 9}], "Step 1: from is the position (0 to 3) of a step."),
         ([{"from": 0, "arguments": {"url": "{{nobody}}"}}], "Step 1: no parameter named nobody."),
-        ([{"from": 2, "arguments": {"index": 4}}], "arguments is an object without an index"),
-        ([{"from": 2, "action": "hover"}], "Step 1: a step that aims at an element keeps its action."),
+        ([{"from": 3, "arguments": {"index": 4}}], "arguments is an object without an index"),
+        ([{"from": 3, "action": "hover"}], "Step 1: a step that aims at an element keeps its action."),
         ([{"action": "click", "arguments": {}}], "Step 1: click needs an element"),
         ([{"action": "get_elements", "arguments": {}}], "is not an action a workflow can replay"),
         ([{"from": 0, "checks": {"smell": True}}], "there is no check 'smell'"),

@@ -38,6 +38,8 @@ EXTRACT = "extract_data"
 TYPED = {"type": ("text",), "select": ("value", "label")}
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 CHECKS = {"url": str, "navigated": bool, "value": bool, "gone": bool}
+# Actions that may aim at an element but work on the whole page without one (a new step may use them so).
+WHOLE_PAGE_TOO = frozenset({"press_key", "scroll"})
 _EXTRACTED = re.compile(r'source="extracted json">\n(.*)\n</', re.DOTALL)
 # The value a type action reports for a password field (browser_pool.actions.forms).
 _DOT = "•"
@@ -338,7 +340,7 @@ def steps_edit(current: list[WorkflowStep], edits: list[Any], parameters: dict[s
             invalid = validate_arguments(action, example)
             if invalid is not None:
                 raise ApplicationError(f"Step {number}: {invalid.error}.")
-            aims = "index" in ACTIONS[action].schema.get("properties", {})
+            aims = "index" in ACTIONS[action].schema.get("properties", {}) and action not in WHOLE_PAGE_TOO
             if aims and not step.get("target") and not set(arguments) & {"selector", "x", "y", "from", "to"}:
                 raise ApplicationError(
                     f"Step {number}: {action} needs an element, and a new step has no recorded one: give a selector."

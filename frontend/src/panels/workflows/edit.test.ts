@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Workflow } from "../../api/types";
 import {
+  addStep,
   draftOf,
   draftProblem,
   inCurrentNames,
@@ -157,5 +158,32 @@ describe("inCurrentNames", () => {
   it("turns new names back into current ones and leaves the rest", () => {
     expect(inCurrentNames("{{b}} {{a}} {{c}}", { a: "b", b: "a" })).toBe("{{a}} {{b}} {{c}}");
     expect(inCurrentNames("{{fullname}}", { fullname: "member" })).toBe("{{fullname}}");
+  });
+});
+
+describe("effects and new steps", () => {
+  it("sends a step's checks when an effect is switched, keeping its address check", () => {
+    const draft = draftOf(workflow);
+    const typed = draft.steps[1];
+    const clicked = draft.steps[2];
+    if (!typed || !clicked) throw new Error("the fixture has three steps");
+    typed.effects.value = false;
+    clicked.effects.gone = true;
+    expect(patchBody(draft, 3).steps).toEqual([
+      { from: 0 },
+      { from: 1, checks: { url: "http://127.0.0.1:8000/order*" } },
+      { from: 2, checks: { navigated: true, gone: true } },
+    ]);
+  });
+
+  it("adds a step that aims at no element, sent with its action and argument", () => {
+    const draft = addStep(draftOf(workflow), "press_key");
+    const added = draft.steps[3];
+    if (!added) throw new Error("the step was added at the end");
+    expect(draftProblem(draft)).toBe("Step 4 needs its key.");
+    added.argument = "Enter";
+    added.intent = "confirm";
+    expect(draftProblem(draft)).toBeNull();
+    expect(patchBody(draft, 3).steps?.[3]).toEqual({ action: "press_key", arguments: { key: "Enter" }, intent: "confirm" });
   });
 });

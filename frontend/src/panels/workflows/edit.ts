@@ -31,8 +31,19 @@ export interface ParameterDraft {
   default: string;
 }
 
+/** The effects a replay may check after a step, and the actions they make sense for. */
+export type Effect = "navigated" | "value" | "gone";
+export const EFFECTS: readonly { effect: Effect; label: string; actions: readonly string[] }[] = [
+  { effect: "navigated", label: "must lead to another page", actions: ["click", "press_key"] },
+  { effect: "value", label: "the field must hold the value", actions: ["type", "select"] },
+  { effect: "gone", label: "the element must be gone", actions: ["click"] },
+];
+
+/** Actions a new step (one that aims at no element) may take, with the argument it needs. */
+export const NEW_STEP_ACTIONS: readonly string[] = ["navigate", "press_key"];
+
 export interface StepDraft {
-  /** The step's position in the saved version. */
+  /** The step's position in the saved version; -1 for a step added in the editor. */
   readonly from: number;
   readonly original: WorkflowStep;
   intent: string;
@@ -40,6 +51,8 @@ export interface StepDraft {
   argument: string | null;
   /** The URL check's fnmatch pattern ("" for none). */
   urlCheck: string;
+  /** The effects checked after the step. */
+  effects: Record<Effect, boolean>;
 }
 
 export interface WorkflowDraft {
@@ -73,8 +86,21 @@ export function draftOf(workflow: Workflow): WorkflowDraft {
       intent: step.intent,
       argument: argumentText(step),
       urlCheck: step.checks?.url ?? "",
+      effects: effectsOf(step),
     })),
   };
+}
+
+function effectsOf(step: WorkflowStep): Record<Effect, boolean> {
+  const checks = step.checks ?? {};
+  return { navigated: Boolean(checks.navigated), value: Boolean(checks.value), gone: Boolean(checks.gone) };
+}
+
+/** A step added at the end: `navigate` or `press_key`, aiming at no element. */
+export function addStep(draft: WorkflowDraft, action: string): WorkflowDraft {
+  const original: WorkflowStep = { action, arguments: {}, intent: "", url: "", target: null, checks: {}, output: null };
+  const step: StepDraft = { from: -1, original, intent: "", argument: "", urlCheck: "", effects: effectsOf(original) };
+  return { ...draft, steps: [...draft.steps, step] };
 }
 
 /** Swaps the step at `index` with its neighbour (`-1` up, `+1` down); at either end nothing moves. */
@@ -96,6 +122,8 @@ export function draftProblem(draft: WorkflowDraft): string | null {
   if (names.some((name) => !name)) return "Every parameter needs a name.";
   if (new Set(names).size !== names.length) return "Two parameters would have the same name.";
   if (draft.steps.length === 0) return "A workflow needs at least one step.";
+  const empty = draft.steps.findIndex((step) => step.from < 0 && !step.argument?.trim());
+  if (empty >= 0) return `Step ${empty + 1} needs its ${mainArgument(draft.steps[empty]?.original.action ?? "") ?? "argument"}.`;
   return null;
 }
 
@@ -124,13 +152,30 @@ function stepChanges(step: StepDraft, rename: Readonly<Record<string, string>>):
     changes.arguments = { ...original.arguments, [key]: inCurrentNames(step.argument, rename) };
   }
   const pattern = step.urlCheck.trim();
-  if (pattern !== (original.checks?.url ?? "")) {
-    const checks: WorkflowStepChecks = { ...original.checks };
+  const saved = effectsOf(original);
+  const effectsChanged = EFFECTS.some(({ effect }) => step.effects[effect] !== saved[effect]);
+  if (pattern !== (original.checks?.url ?? "") || effectsChanged) {
+    const checks: WorkflowStepChecks = {};
     if (pattern) checks.url = pattern;
-    else delete checks.url;
+    if (step.effects.navigated) checks.navigated = true;
+    if (step.effects.value) checks.value = true;
+    if (step.effects.gone) checks.gone = true;
     changes.checks = checks;
   }
   return Object.keys(changes).length ? changes : null;
+}
+
+/** A step added in the editor, as the API takes a new step: its action, argument, intent and checks. */
+function newStep(step: StepDraft, rename: Readonly<Record<string, string>>): WorkflowStepEdit {
+  const key = mainArgument(step.original.action) ?? "url";
+  const edit: WorkflowStepEdit = {
+    action: step.original.action,
+    arguments: { [key]: inCurrentNames(step.argument ?? "", rename) },
+    intent: step.intent,
+  };
+  const changes = stepChanges(step, rename);
+  if (changes?.checks) edit.checks = changes.checks;
+  return edit;
 }
 
 /**
@@ -150,7 +195,9 @@ export function patchBody(draft: WorkflowDraft, savedStepCount: number): Workflo
   }
   if (Object.keys(rename).length) body.rename = rename;
   if (Object.keys(defaults).length) body.defaults = defaults;
-  const edits = draft.steps.map((step) => ({ from: step.from, ...stepChanges(step, rename) }));
+  const edits = draft.steps.map((step) =>
+    step.from < 0 ? newStep(step, rename) : { from: step.from, ...stepChanges(step, rename) },
+  );
   const reordered = draft.steps.length !== savedStepCount || draft.steps.some((step, i) => step.from !== i);
   if (reordered || edits.some((edit) => Object.keys(edit).length > 1)) body.steps = edits;
   return body;

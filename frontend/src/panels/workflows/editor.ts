@@ -7,9 +7,12 @@ import type { Workflow } from "../../api/types";
 import { h, replaceChildren, setText } from "../../dom";
 import { errorText } from "../../errors";
 import {
+  EFFECTS,
+  NEW_STEP_ACTIONS,
   type ParameterDraft,
   type StepDraft,
   type WorkflowDraft,
+  addStep,
   draftOf,
   draftProblem,
   isEmptyPatch,
@@ -69,6 +72,7 @@ export class WorkflowEditor {
       this.parametersTable(),
       h("h3", null, "Steps"),
       this.stepsEl,
+      this.addControl(),
       h("div", { class: "form-actions start" }, this.save, cancel, this.error),
     );
     this.el.addEventListener("submit", (event) => {
@@ -76,6 +80,45 @@ export class WorkflowEditor {
       void this.submit();
     });
     this.renderSteps();
+  }
+
+  /** Adds a step at the end that aims at no element: open an address, or press a key. */
+  private addControl(): HTMLElement {
+    const action = h(
+      "select",
+      { class: "input", "aria-label": "Action of the new step", "data-testid": "workflow-edit-new-action" },
+      ...NEW_STEP_ACTIONS.map((name) => h("option", { value: name }, name)),
+    );
+    const add = h("button", { class: "btn btn-secondary btn-sm", type: "button", "data-testid": "workflow-edit-add" }, "Add a step");
+    add.addEventListener("click", () => {
+      this.draft = addStep(this.draft, action.value);
+      this.renderSteps();
+      this.stepsEl.lastElementChild?.querySelector<HTMLInputElement>('[data-testid="workflow-edit-argument"]')?.focus();
+    });
+    return h("div", { class: "form-actions start" }, action, add);
+  }
+
+  /** Checkboxes for the effects a replay checks after the step (those that make sense for its action). */
+  private effectBoxes(step: StepDraft, number: number): HTMLElement | null {
+    const offered = EFFECTS.filter(({ actions }) => actions.includes(step.original.action));
+    if (offered.length === 0) return null;
+    return h(
+      "div",
+      { class: "wf-edit-effects" },
+      h("span", { class: "field-label" }, "After it"),
+      ...offered.map(({ effect, label }) => {
+        const box = h("input", {
+          type: "checkbox",
+          "aria-label": `Step ${number}: ${label}`,
+          "data-testid": `workflow-edit-check-${effect}`,
+        });
+        box.checked = step.effects[effect];
+        box.addEventListener("change", () => {
+          step.effects[effect] = box.checked;
+        });
+        return h("label", { class: "wf-edit-effect" }, box, ` ${label}`);
+      }),
+    );
   }
 
   private parametersTable(): HTMLElement {
@@ -119,7 +162,7 @@ export class WorkflowEditor {
     const target = stepTarget(original);
     const key = mainArgument(original.action);
     const number = index + 1;
-    const moved = step.from !== index ? ` (was ${step.from + 1})` : "";
+    const moved = step.from < 0 ? " (new)" : step.from !== index ? ` (was ${step.from + 1})` : "";
     const argument =
       key !== null && step.argument !== null
         ? h(
@@ -175,6 +218,7 @@ export class WorkflowEditor {
             original.url ? `Any; e.g. ${original.url}*` : "Any address",
           ),
         ),
+        this.effectBoxes(step, number),
       ),
       h(
         "div",
