@@ -16,18 +16,22 @@
     button: "button", tab: "button", menuitem: "button", menuitemcheckbox: "button", menuitemradio: "button",
     option: "button", switch: "button", treeitem: "button", link: "link", checkbox: "input", radio: "input",
     textbox: "input", searchbox: "input", combobox: "input", slider: "input", spinbutton: "input",
-    listbox: "select", img: "image", image: "image",
+    gridcell: "button", listbox: "select", img: "image", image: "image",
   };
   const BUTTON_INPUT_TYPES = new Set(["button", "submit", "reset", "image"]);
   const NO_TEXT = "script,style,noscript,template";
   const TEXT_SKIP = new Set(["script", "style", "noscript", "template", "svg", "head", "title"]);
-  const TEXT_MAX = 50, HREF_MAX = 100, VALUE_MAX = 50, OPTIONS_MAX = 60, ATTR_MAX = 200, PARENT_TEXT_MAX = 200;
+  const TEXT_MAX = 50, HREF_MAX = 100, VALUE_MAX = 60, ATTR_MAX = 200, PARENT_TEXT_MAX = 200;
+  // A list line shows options until this many characters, then says how many more there are; details list them
+  // all (up to OPTIONS_DETAILS).
+  const OPTIONS_CHARS = 150, OPTIONS_DETAILS = 1000, OPTION_MAX = 80;
 
   const state = { refs: new Map(), indexOf: new WeakMap(), base: 1, next: 1, listWatermark: null };
 
   const clean = (s) => (s || "").replace(/\s+/g, " ").trim();
   const cut = (s, n) => (s.length > n ? s.slice(0, n - 1) + "…" : s);
-  const quote = (s) => '"' + s.replace(/"/g, "'") + '"';
+  // Quoted and escaped as JSON: a value's quotes, backslashes, line breaks and edge spaces survive exactly.
+  const quote = (s) => JSON.stringify(s);
 
   function setBase(base) {
     // A fresh document continues the tab's numbering, so an index from the previous page is recognisably old
@@ -231,46 +235,87 @@
     }
   }
 
+  // The text aria-labelledby points to; a referenced element counts even when hidden (accname 2B).
   function labelledBy(el) {
     const ids = el.getAttribute("aria-labelledby");
     if (!ids) return "";
     const root = el.getRootNode();
     return clean(ids.split(/\s+/).map((id) => (root.getElementById ? root.getElementById(id) : null))
-      .filter(Boolean).map((n) => n.textContent).join(" "));
+      .filter((ref) => ref && ref !== el).map((ref) => textOf(ref, el, 400, !ref.checkVisibility())).join(" "));
   }
 
-  // The element's text without what never shows: scripts, styles, and <noscript> (raw markup while scripts run).
-  function shortText(el) {
-    let t = "";
-    if (!el.querySelector(NO_TEXT)) {
-      t = el.textContent || "";
-    } else {
-      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node && t.length < 400; node = walker.nextNode()) {
-        if (!node.parentElement.closest(NO_TEXT)) t += " " + node.data;
+  // Roles whose name never comes from their content (accname "name from author" only): their content is a value
+  // or a list of other targets.
+  const NAME_NOT_FROM_CONTENT = new Set(["textbox", "searchbox", "combobox", "listbox", "slider", "spinbutton",
+    "tree", "treegrid", "grid", "menu", "menubar", "tablist", "radiogroup", "list", "table", "dialog"]);
+  const VISIBLE = { checkVisibilityCSS: true, visibilityProperty: true };
+
+  // An element's rendered text as accname computes it from content (steps 2C-2G, the parts pages rely on): hidden
+  // descendants left out, an embedded control counted by its value (the control being named, `self`, not at all),
+  // an element's aria-label or an image's alt in place of its content; inline elements joined without added spaces,
+  // blocks and <br> apart. Stops after about `limit` characters.
+  function textOf(root, self, limit, hiddenOk) {
+    let out = "";
+    const walk = (node) => {
+      for (let child = node.firstChild; child && out.length < limit; child = child.nextSibling) {
+        if (child.nodeType === 3) { out += child.data; continue; }
+        if (child.nodeType !== 1 || child === self) continue;
+        const tag = child.localName;
+        if (tag === "br") { out += "\n"; continue; }
+        if (tag === "svg") { const title = child.querySelector("title"); if (title) out += title.textContent; continue; }
+        if (TEXT_SKIP.has(tag) || child.getAttribute("aria-hidden") === "true") continue;
+        const style = getComputedStyle(child);
+        if (!hiddenOk && style.display !== "contents" && !child.checkVisibility(VISIBLE)) continue;
+        const block = !style.display.startsWith("inline") && style.display !== "contents";
+        if (block) out += " ";
+        const embedded = embeddedValue(child);
+        const aria = embedded === null ? clean(child.getAttribute("aria-label")) : "";
+        if (embedded !== null) out += embedded;
+        else if (aria) out += aria;
+        else if (tag === "img") out += child.getAttribute("alt") || "";
+        else walk(child);
+        if (block) out += " ";
       }
-    }
-    if (t.length > 400) t = t.slice(0, 400);
-    return clean(t);
+    };
+    walk(root);
+    return out;
   }
 
-  // What a person would call the element: its label for form fields, its text for buttons and links.
+  // The value an embedded control adds to the name of what contains it (accname 2C); null for anything else.
+  function embeddedValue(el) {
+    const tag = el.localName;
+    if (tag === "select") return Array.from(el.selectedOptions).map((o) => o.label || o.text).join(" ");
+    if (tag === "textarea") return el.value;
+    if (tag === "input") return ["checkbox", "radio", "file", "password"].includes(el.type) ? "" : el.value;
+    return null;
+  }
+
+  // The element's rendered text, on one line (parent text of details, captions beside controls ...).
+  const shortText = (el) => clean(textOf(el, null, 400, false));
+
+  const DEFAULT_BUTTON_VALUE = { submit: "Submit", reset: "Reset" };
+
+  // What a person would call the element, in accname's order: aria-labelledby, aria-label, the native label (a
+  // form field's <label>s, an input button's value, an image's alt), the content for roles named by their
+  // content, the title; for a form field with none of them, the text beside it.
   function nameOf(el, kind) {
-    const aria = clean(el.getAttribute("aria-label")) || labelledBy(el);
+    const aria = labelledBy(el) || clean(el.getAttribute("aria-label"));
     if (aria) return aria;
     const tag = el.localName;
+    if (tag === "input" && BUTTON_INPUT_TYPES.has(el.type)) {
+      return clean(el.type === "image" ? el.alt || el.value : el.value || DEFAULT_BUTTON_VALUE[el.type] || "") || clean(el.title);
+    }
     if (tag === "input" || tag === "textarea" || tag === "select") {
-      if (tag === "input" && BUTTON_INPUT_TYPES.has(el.type)) return clean(el.value || el.alt || el.title);
-      const label = el.labels && el.labels.length ? shortText(el.labels[0]) : "";
+      const label = el.labels ? clean(Array.from(el.labels).map((l) => textOf(l, el, 400, false)).join(" ")) : "";
       // A placeholder names the box already; a guess from nearby text is only for a box with nothing at all.
       return label || clean(el.title) || (el.getAttribute("placeholder") ? "" : nearbyLabel(el));
     }
     if (kind === "image") return clean(el.getAttribute("alt") || el.title);
-    const text = shortText(el);
-    if (text) return text;
-    const img = el.querySelector("img[alt],svg title,[aria-label]");
-    if (img) return clean(img.getAttribute("alt") || img.getAttribute("aria-label") || img.textContent);
-    return clean(el.title);
+    const role = el.getAttribute("role");
+    if (NAME_NOT_FROM_CONTENT.has(role) || (el.isContentEditable && !role)) {
+      return clean(el.title) || nearbyLabel(el);  // its content is its value, not its name
+    }
+    return clean(textOf(el, null, 400, false)) || clean(el.title);
   }
 
   // A control without a label element often has its words next to it: text just before it (or before the wrapper it
@@ -314,20 +359,33 @@
     return cut(shown, HREF_MAX);
   }
 
+  const TEXT_ROLES = new Set(["textbox", "searchbox", "combobox"]);
+
+  // The value exactly as the field holds it (not trimmed, line breaks kept); a password only says it is filled.
   function valueOf(el) {
     const tag = el.localName;
-    if (tag === "select") {
-      const chosen = Array.from(el.selectedOptions || []).map((o) => clean(o.label || o.text));
-      return cut(chosen.join(", "), VALUE_MAX);
-    }
+    if (tag === "select") return Array.from(el.selectedOptions || []).map((o) => clean(o.label || o.text)).join(", ");
     if (tag === "input" || tag === "textarea") {
       if (tag === "input" && (BUTTON_INPUT_TYPES.has(el.type) || el.type === "checkbox" || el.type === "radio")) return "";
       if (el.type === "password") return el.value ? "•••" : "";
-      if (el.type === "file") return cut(Array.from(el.files || []).map((f) => f.name).join(", "), VALUE_MAX);
-      return cut(clean(el.value), VALUE_MAX);
+      if (el.type === "file") return Array.from(el.files || []).map((f) => f.name).join(", ");
+      return el.value;
     }
-    if (el.isContentEditable && el.localName !== "body") return cut(shortText(el), VALUE_MAX);
+    if ((el.isContentEditable && tag !== "body") || TEXT_ROLES.has(el.getAttribute("role"))) {
+      return el.innerText.replace(/\n$/, "");  // an editor's last line ends with a break of its own
+    }
     return "";
+  }
+
+  // A select's or listbox's option labels (the first `limit`) and how many there are.
+  function optionsOf(el, limit) {
+    const items = el.localName === "select" ? el.options : el.querySelectorAll("[role=option]");
+    const labels = [];
+    for (let i = 0; i < items.length && i < limit; i++) {
+      const o = items[i];
+      labels.push(cut(o.localName === "option" ? clean(o.label || o.text) : nameOf(o, "button"), OPTION_MAX));
+    }
+    return { labels, count: items.length };
   }
 
   function isEnabled(el) {
@@ -335,7 +393,13 @@
     return el.closest("[aria-disabled=true]") === null || el.getAttribute("aria-disabled") === "false";
   }
 
-  function describe(rec, isNew) {
+  const ariaState = (el, name) => {
+    const v = el.getAttribute(name);
+    return v === "true" ? true : v === "false" ? false : undefined;
+  };
+
+  // `full`: every option (for details) instead of the first few a list line shows.
+  function describe(rec, isNew, active, full) {
     const el = rec.el, tag = el.localName;
     const info = {
       index: rec.index, tag, kind: rec.kind, text: cut(nameOf(el, rec.kind), TEXT_MAX),
@@ -350,18 +414,47 @@
     if (placeholder) info.placeholder = cut(clean(placeholder), TEXT_MAX);
     if (tag === "a" || tag === "area") { const h = hrefOf(el); if (h) info.href = h; }
     const value = valueOf(el);
-    if (value) info.value = value;
+    if (value.length > VALUE_MAX) {
+      info.value = value.slice(0, VALUE_MAX - 1) + "…";
+      info.value_length = value.length;
+    } else if (value) info.value = value;
     if (tag === "input" && (el.type === "checkbox" || el.type === "radio")) info.checked = el.checked;
     else if (el.hasAttribute("aria-checked")) info.checked = el.getAttribute("aria-checked") === "true";
-    if (tag === "select") info.options = Array.from(el.options).map((o) => clean(o.label || o.text));
+    if (tag === "select" || role === "listbox") {
+      const { labels, count } = optionsOf(el, full ? OPTIONS_DETAILS : 40);
+      info.options = labels;
+      info.option_count = count;
+      if (el.multiple || el.getAttribute("aria-multiselectable") === "true") info.multiple = true;
+    }
     if (tag === "input" || tag === "textarea" || tag === "select") {
       const name = el.getAttribute("name");
       if (name && !info.text && !info.placeholder) info.name = cut(name, TEXT_MAX);
     }
-    if (el.readOnly) info.readonly = true;
+    if (el.isContentEditable && tag !== "input" && tag !== "textarea") info.editable = true;
+    if (ariaState(el, "aria-selected")) info.selected = true;
+    const expanded = tag === "summary" && el.parentElement && el.parentElement.localName === "details"
+      ? el.parentElement.open : ariaState(el, "aria-expanded");
+    if (expanded !== undefined) info.expanded = expanded;
+    const pressed = ariaState(el, "aria-pressed");
+    if (pressed !== undefined) info.pressed = pressed;
+    if (el.required || ariaState(el, "aria-required")) info.required = true;
+    if ((el.readOnly && (tag === "input" || tag === "textarea")) || ariaState(el, "aria-readonly")) info.readonly = true;
+    if (el === active) info.focused = true;
     if (rec.frame) info.in_frame = true;
     if (el.getRootNode() instanceof ShadowRoot) info.in_shadow = true;
     return info;
+  }
+
+  // Option labels up to OPTIONS_CHARS, then how many more there are and where to see them: never a silent cut.
+  function renderOptions(info) {
+    let shown = "", n = 0;
+    for (const label of info.options) {
+      if (n && shown.length + label.length + 1 > OPTIONS_CHARS) break;
+      shown += (n ? "|" : "") + label;
+      n++;
+    }
+    const more = info.option_count - n;
+    return " options(" + info.option_count + ")=" + quote(shown) + (more > 0 ? " +" + more + " more (get_element_details lists all)" : "");
   }
 
   // One compact line per element, e.g. `[13] input type=email "Email" placeholder="you@x" value="a@b"`.
@@ -372,12 +465,19 @@
     if (info.text) line += " " + quote(info.text);
     if (info.name) line += " name=" + quote(info.name);
     if (info.placeholder && info.placeholder !== info.text) line += " placeholder=" + quote(info.placeholder);
-    if (info.value) line += " value=" + quote(info.value);
-    if (info.options) line += " options=" + quote(cut(info.options.join("|"), OPTIONS_MAX));
+    if (info.editable) line += " editable";
+    if (info.value) line += " value=" + quote(info.value) + (info.value_length ? " (" + info.value_length + " chars)" : "");
+    if (info.options) line += renderOptions(info);
     if (info.href) line += " href=" + info.href;
     if (info.checked) line += " checked";
+    if (info.selected) line += " selected";
+    if (info.pressed) line += " pressed";
+    if (info.expanded !== undefined) line += info.expanded ? " expanded" : " collapsed";
+    if (info.multiple) line += " multiple";
+    if (info.required) line += " required";
     if (!info.enabled) line += " disabled";
     if (info.readonly) line += " readonly";
+    if (info.focused) line += " focused";
     if (showOffscreen && !info.visible) line += " offscreen";
     return line;
   }
@@ -410,10 +510,16 @@
     const body = document.body || document.documentElement;
     if (!body) return "";
     const vh = innerHeight, vw = innerWidth;
-    const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+    // Text nodes, and the <br>s between them (a line break inside a block).
+    const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT,
+      (n) => (n.nodeType === 3 || n.localName === "br" ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP));
     let out = "";
-    let lastParent = null, lastVisible = false, lastBlock = null, block = null, space = false;
+    let lastParent = null, lastVisible = false, lastBlock = null, block = null, space = false, lineBreak = false;
     for (let node = walker.nextNode(); node && out.length < limit; node = walker.nextNode()) {
+      if (node.nodeType === 1) {
+        lineBreak = lineBreak || node.checkVisibility();
+        continue;
+      }
       const text = node.data;
       if (!/\S/.test(text)) {
         space = true;
@@ -423,7 +529,8 @@
       if (parent !== lastParent) {
         lastParent = parent;
         lastVisible = false;
-        if (parent && !TEXT_SKIP.has(parent.localName)) {
+        // A textarea's text is its value (listed with the field), not text of the page.
+        if (parent && !TEXT_SKIP.has(parent.localName) && parent.localName !== "textarea") {
           const r = parent.getBoundingClientRect();
           lastVisible = r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < vh && r.right > 0 && r.left < vw &&
             parent.checkVisibility({ checkVisibilityCSS: true, visibilityProperty: true, opacityProperty: true });
@@ -433,9 +540,10 @@
       if (!lastVisible) continue;
       const flowed = text.replace(/\s+/g, " ");
       if (out) {
-        if (block !== lastBlock) out += "\n";
+        if (block !== lastBlock || lineBreak) out += "\n";
         else if (space || flowed.startsWith(" ")) out += " ";
       }
+      lineBreak = false;
       out += flowed.trim();
       space = flowed.endsWith(" ");
       lastBlock = block;
@@ -478,9 +586,10 @@
       (opts.kind === "all" ? rec.kind !== "image" || listedImage(rec.el) : rec.kind === opts.kind) &&
       (!opts.visibleOnly || rec.inView));
     const lines = [], items = [];
+    const active = deepActiveElement();
     let size = 0;
     for (const rec of matching) {
-      const info = describe(rec, watermark !== null && rec.index >= watermark);
+      const info = describe(rec, watermark !== null && rec.index >= watermark, active, false);
       const line = renderLine(info, !opts.visibleOnly);
       if (size + line.length + 1 > opts.budget && items.length) break;
       lines.push(line);
@@ -522,7 +631,7 @@
     return {
       tag, rendered: isRendered(el, r), enabled: isEnabled(el), readonly: !!el.readOnly,
       editable: tag === "textarea" || (tag === "input" && !BUTTON_INPUT_TYPES.has(el.type)) || el.isContentEditable,
-      select: tag === "select", fileInput: tag === "input" && el.type === "file",
+      select: tag === "select", multiple: tag === "select" && el.multiple, fileInput: tag === "input" && el.type === "file",
       options: tag === "select" ? Array.from(el.options).map((o) => ({ value: o.value, label: clean(o.label || o.text) })) : [],
       name: cut(nameOf(el, kindOf(el) || "other"), TEXT_MAX),
       // A link or a form's button that targets another window opens its tab a moment after the click returns.
