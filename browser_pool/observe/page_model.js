@@ -635,7 +635,7 @@
       options: tag === "select" ? Array.from(el.options).map((o) => ({ value: o.value, label: clean(o.label || o.text) })) : [],
       name: cut(nameOf(el, kindOf(el) || "other"), TEXT_MAX),
       // A link or a form's button that targets another window opens its tab a moment after the click returns.
-      opensWindow: opensWindow(el),
+      opensWindow: opensWindow(el), inLink: el.closest("a[href]") !== null,
     };
   }
 
