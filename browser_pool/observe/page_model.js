@@ -510,16 +510,13 @@
     const body = document.body || document.documentElement;
     if (!body) return "";
     const vh = innerHeight, vw = innerWidth;
-    // Text nodes, and the <br>s between them (a line break inside a block).
-    const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT,
-      (n) => (n.nodeType === 3 || n.localName === "br" ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP));
+    const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
     let out = "";
     let lastParent = null, lastVisible = false, lastBlock = null, block = null, space = false, lineBreak = false;
     for (let node = walker.nextNode(); node && out.length < limit; node = walker.nextNode()) {
-      if (node.nodeType === 1) {
-        lineBreak = lineBreak || node.checkVisibility();
-        continue;
-      }
+      // A <br> just before the text (or before the inline element it opens) breaks the line inside a block.
+      const before = node.previousSibling || (node.parentNode.firstChild === node ? node.parentNode.previousSibling : null);
+      if (before && before.localName === "br") lineBreak = true;
       const text = node.data;
       if (!/\S/.test(text)) {
         space = true;
@@ -532,7 +529,8 @@
         // A textarea's text is its value (listed with the field), not text of the page.
         if (parent && !TEXT_SKIP.has(parent.localName) && parent.localName !== "textarea") {
           const r = parent.getBoundingClientRect();
-          lastVisible = r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < vh && r.right > 0 && r.left < vw &&
+          // A 1-pixel box is text kept for screen readers only ("sr-only"): nobody sees it.
+          lastVisible = r.width > 0 && r.height > 0 && (r.width > 1 || r.height > 1) && r.bottom > 0 && r.top < vh && r.right > 0 && r.left < vw &&
             parent.checkVisibility({ checkVisibilityCSS: true, visibilityProperty: true, opacityProperty: true });
           if (lastVisible) block = blockOf(parent, body);
         }

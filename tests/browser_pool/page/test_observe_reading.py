@@ -17,12 +17,15 @@ pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
 async def test_the_text_keeps_line_breaks_and_leaves_out_field_contents(page: Page) -> None:
     await page.set_content(
         "<p>Flight AF 12<br>Gate <b>K</b>42</p><textarea>draft text</textarea><p>Seat <span hidden>9Z</span>4C</p>"
+        '<p>Row<br>\n  <i>7</i></p><a href="/seat">Change<span style="position:absolute;width:1px;height:1px;'
+        'overflow:hidden;clip:rect(0 0 0 0)"> seat for screen readers</span></a>'
     )
 
     summary = await get_summary(page)
 
-    # A <br> is a line break; a textarea's content is its value, not page text; hidden words are left out.
-    assert summary.visible_text == "Flight AF 12\nGate K42\nSeat 4C"
+    # A <br> is a line break; a textarea's content is its value, not page text; hidden words are left out, and so
+    # is the text kept for screen readers only.
+    assert summary.visible_text == "Flight AF 12\nGate K42\nSeat 4C\nRow\n7\nChange"
 
 
 async def test_values_are_shown_exactly_quoted_and_escaped(page: Page) -> None:
