@@ -105,7 +105,7 @@
   // iframes spliced in where their host sits), with its kind, top-level box and whether it is in view.
   function scan(wantDialogs) {
     const vw = innerWidth, vh = innerHeight;
-    const result = { records: [], forms: 0, crossOriginFrames: 0, dialogs: [] };
+    const result = { records: [], forms: 0, crossOriginFrames: 0, dialogs: [], shadowRoots: 0 };
     const top = { dx: 0, dy: 0, clip: { l: 0, t: 0, r: vw, b: vh }, frame: null };
     result.records = scanRoot(document, top, result, wantDialogs);
     // Registered after splicing so a page's first indices follow reading order.
@@ -176,7 +176,10 @@
 
     const nested = [];
     for (const el of root.querySelectorAll("*")) {
-      if (el.shadowRoot) nested.push([el, scanRoot(el.shadowRoot, ctx, result, wantDialogs)]);
+      if (el.shadowRoot) {
+        if (root === document) result.shadowRoots++;
+        nested.push([el, scanRoot(el.shadowRoot, ctx, result, wantDialogs)]);
+      }
       if (el.localName === "iframe" || el.localName === "frame") {
         const inner = frameContext(el, ctx);
         if (inner === "cross-origin") result.crossOriginFrames++;
@@ -257,7 +260,8 @@
   function textOf(root, self, limit, hiddenOk) {
     let out = "";
     const walk = (node) => {
-      for (let child = node.firstChild; child && out.length < limit; child = child.nextSibling) {
+      for (const child of childrenOf(node)) {
+        if (out.length >= limit) break;
         if (child.nodeType === 3) { out += child.data; continue; }
         if (child.nodeType !== 1 || child === self) continue;
         const tag = child.localName;
@@ -279,6 +283,15 @@
     };
     walk(root);
     return out;
+  }
+
+  // The nodes rendered in an element's place: its open shadow tree's, the nodes assigned to a slot, or its own.
+  function childrenOf(node) {
+    if (node.localName === "slot") {
+      const assigned = node.assignedNodes({ flatten: true });
+      return assigned.length ? assigned : node.childNodes;
+    }
+    return (node.shadowRoot || node).childNodes;
   }
 
   // The value an embedded control adds to the name of what contains it (accname 2C); null for anything else.
@@ -497,7 +510,7 @@
 
   // The block box a text belongs to: text in the same block flows on one line, a new block starts a new line.
   function blockOf(el, body) {
-    for (let e = el; e && e !== body; e = e.parentElement) {
+    for (let e = el; e && e !== body; e = e.assignedSlot || parentOf(e)) {
       const display = getComputedStyle(e).display;
       if (!display.startsWith("inline") && display !== "contents") return e;
     }
@@ -506,14 +519,28 @@
 
   // The visible text as a person reads it: inline elements joined without added spaces ("<b>Ada</b>," reads
   // "Ada,"), the white space the page has kept as one space, block boundaries as line breaks.
-  function visibleText(limit) {
+  // The text nodes of the page in the order they show: through open shadow roots and into slots when the page has
+  // any (`flat`), else the plain document order, which a TreeWalker gives much faster.
+  function* textNodes(body, flat) {
+    if (!flat) {
+      const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) yield node;
+      return;
+    }
+    for (const child of childrenOf(body)) {
+      if (child.nodeType === 3) yield child;
+      else if (child.nodeType === 1 && !TEXT_SKIP.has(child.localName)) yield* textNodes(child, true);
+    }
+  }
+
+  function visibleText(limit, flat) {
     const body = document.body || document.documentElement;
     if (!body) return "";
     const vh = innerHeight, vw = innerWidth;
-    const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
     let out = "";
     let lastParent = null, lastVisible = false, lastBlock = null, block = null, space = false, lineBreak = false;
-    for (let node = walker.nextNode(); node && out.length < limit; node = walker.nextNode()) {
+    for (const node of textNodes(body, flat)) {
+      if (out.length >= limit) break;
       // A <br> just before the text (or before the inline element it opens) breaks the line inside a block.
       const before = node.previousSibling || (node.parentNode.firstChild === node ? node.parentNode.previousSibling : null);
       if (before && before.localName === "br") lineBreak = true;
@@ -567,7 +594,7 @@
       url: location.href, title: document.title.replace(/\s+/g, " ").trim(),
       viewport: [innerWidth, innerHeight], scroll: [Math.round(scrollX), Math.round(scrollY)],
       page: [scroller.scrollWidth, scroller.scrollHeight],
-      counts, text: visibleText(opts.textLimit), focused, dialogs: found.dialogs,
+      counts, text: visibleText(opts.textLimit, found.shadowRoots > 0), focused, dialogs: found.dialogs,
       crossOriginFrames: found.crossOriginFrames, next: state.next,
     };
   }

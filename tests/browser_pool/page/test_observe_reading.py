@@ -167,3 +167,28 @@ async def test_long_option_lists_say_how_many_and_details_list_them_all(page: Pa
     options = details.found[0].info.options
     assert len(options) == 250
     assert options[-1] == "Airport number 249 with a rather long descriptive name"
+
+
+async def test_text_and_names_inside_shadow_roots(page: Page) -> None:
+    await page.set_content(
+        """
+        <p>Before</p>
+        <fare-card><span slot="price">€ 42</span></fare-card>
+        <icon-button role="button" tabindex="0"></icon-button>
+        <script>
+          customElements.define("fare-card", class extends HTMLElement {
+            constructor() { super(); this.attachShadow({ mode: "open" }).innerHTML =
+              "<div>Paris to <b>Rome</b></div><div>Fare: <slot name='price'></slot></div>"; }
+          });
+          customElements.define("icon-button", class extends HTMLElement {
+            constructor() { super(); this.attachShadow({ mode: "open" }).innerHTML = "<span>Book</span> <i>now</i>"; }
+          });
+        </script>
+        """
+    )
+
+    summary = await get_summary(page)
+    listing = await get_elements(page)
+
+    assert summary.visible_text == "Before\nParis to Rome\nFare: € 42\nBook now"
+    assert line_of(listing, "Book now").endswith('icon-button role=button "Book now"')
