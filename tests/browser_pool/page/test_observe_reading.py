@@ -192,3 +192,21 @@ async def test_text_and_names_inside_shadow_roots(page: Page) -> None:
 
     assert summary.visible_text == "Before\nParis to Rome\nFare: € 42\nBook now"
     assert line_of(listing, "Book now").endswith('icon-button role=button "Book now"')
+
+
+async def test_script_made_targets_inside_a_same_origin_frame(page: Page, site: str) -> None:
+    await page.goto(f"{site}/next.html")
+    await page.set_content(
+        """<iframe srcdoc='<span id="go">Continue</span><span>Plain</span>
+          <script>document.getElementById("go").addEventListener("click", () => { document.title = "went"; })</script>'>
+        </iframe>"""
+    )
+    frame = page.frame_locator("iframe")
+    await frame.locator("#go").wait_for()
+
+    listing = await get_elements(page)
+
+    go = listing.by_index(index_of(listing, "Continue"))
+    assert go is not None
+    assert go.in_frame
+    assert not any("Plain" in line for line in listing.lines)
