@@ -137,14 +137,24 @@
     return false;
   }
 
+  // What a list item may hold for the item itself not to be the target.
+  const ITEM_TARGETS = "a[href],button,input,select,textarea,[role=button],[role=link],[role=option],[role=menuitem]";
+
   function candidates(root) {
     const marked = new Set(root.querySelectorAll(INTERACTIVE));
     const targets = new Set();
     const cursors = new Map();
     const found = [];
+    const items = new Set();
     for (const el of root.querySelectorAll("*")) {
       let kind = marked.has(el) ? kindOf(el) : null;
+      if (!kind && items.has(el)) kind = "button";
       if (!kind && !TEXT_SKIP.has(el.localName) && clickableByScript(el, cursors) && !insideTarget(el, targets)) {
+        // A list that handles clicks for its items (delegation, as autocomplete menus do): the items are the targets.
+        if ((el.localName === "ul" || el.localName === "ol") && el.querySelector(":scope > li")) {
+          for (const item of el.children) if (item.localName === "li" && !item.querySelector(ITEM_TARGETS)) items.add(item);
+          continue;
+        }
         kind = "button";
       }
       if (!kind) continue;
@@ -433,6 +443,7 @@
     } else if (value) info.value = value;
     if (tag === "input" && (el.type === "checkbox" || el.type === "radio")) info.checked = el.checked;
     else if (el.hasAttribute("aria-checked")) info.checked = el.getAttribute("aria-checked") === "true";
+    if (el.indeterminate || el.getAttribute("aria-checked") === "mixed") info.mixed = true;
     if (tag === "select" || role === "listbox") {
       const { labels, count } = optionsOf(el, full ? OPTIONS_DETAILS : 40);
       info.options = labels;
@@ -483,6 +494,7 @@
     if (info.options) line += renderOptions(info);
     if (info.href) line += " href=" + info.href;
     if (info.checked) line += " checked";
+    if (info.mixed) line += " mixed";
     if (info.selected) line += " selected";
     if (info.pressed) line += " pressed";
     if (info.expanded !== undefined) line += info.expanded ? " expanded" : " collapsed";

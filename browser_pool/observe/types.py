@@ -113,6 +113,7 @@ class ElementInfo:
     value_length: int = 0
     name: str = ""
     checked: bool | None = None
+    mixed: bool = False  # a checkbox neither checked nor unchecked (some of what it stands for)
     # A select's or listbox's option labels (the first few in a list, all in details) and how many there are.
     options: list[str] = field(default_factory=list)
     option_count: int = 0
@@ -147,6 +148,7 @@ class ElementInfo:
             value_length=raw.get("value_length", 0),
             name=raw.get("name", ""),
             checked=raw.get("checked"),
+            mixed=raw.get("mixed", False),
             options=list(raw.get("options", [])),
             option_count=raw.get("option_count", 0),
             multiple=raw.get("multiple", False),

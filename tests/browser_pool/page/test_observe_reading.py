@@ -210,3 +210,27 @@ async def test_script_made_targets_inside_a_same_origin_frame(page: Page, site: 
     assert go is not None
     assert go.in_frame
     assert not any("Plain" in line for line in listing.lines)
+
+
+async def test_a_list_handling_its_items_clicks_lists_the_items(page: Page) -> None:
+    await page.set_content(
+        """
+        <input placeholder="City">
+        <ul id="suggestions"><li><div>Paris</div></li><li><div>Rome</div></li></ul>
+        <ul style="cursor: pointer"><li><a href="/home">Home</a></li><li><a href="/about">About</a></li></ul>
+        <div role="checkbox" aria-checked="mixed">All files</div>
+        <script>
+          document.getElementById("suggestions").addEventListener("click", (e) => { document.title = e.target.textContent; });
+        </script>
+        """
+    )
+
+    listing = await get_elements(page)
+
+    # An autocomplete menu that listens on the list (delegation): each suggestion is a target of its own.
+    assert line_of(listing, "Paris").endswith('li "Paris"')
+    assert line_of(listing, "Rome").endswith('li "Rome"')
+    assert not any("Paris Rome" in line for line in listing.lines)
+    # Items holding their own links are not listed again.
+    assert [item.tag for item in listing.items if item.text == "Home"] == ["a"]
+    assert line_of(listing, "All files").endswith('div role=checkbox "All files" mixed')
