@@ -56,7 +56,14 @@ async def type_text(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
         await handle.evaluate(_CARET_TO_END)
         await ctx.page.keyboard.insert_text(text)
     value = await handle.evaluate(_VALUE)
-    return Outcome({"target": target.subject, "value": value if len(value) <= 200 else value[:199] + "…"})
+    data: dict[str, Any] = {"target": target.subject, "value": value}
+    if len(value) > _VALUE_SHOWN:
+        # Elided with its length, so a model never takes the start of the field for all of it.
+        data.update(value=value[: _VALUE_SHOWN - 1] + "…", value_length=len(value))
+    return Outcome(data)
+
+
+_VALUE_SHOWN = 200
 
 
 async def _type_like_a_person(ctx: ActionContext, target: ElementTarget, text: str) -> None:

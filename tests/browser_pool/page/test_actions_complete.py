@@ -155,3 +155,14 @@ async def test_type_into_a_rich_text_editor(tabs: ContextTabs, page: Page) -> No
     assert line_of(await get_elements(page), "Comment").endswith(
         'div role=textbox "Comment" editable value="Hello" focused'
     )
+
+
+async def test_typing_a_long_text_reports_its_whole_length(tabs: ContextTabs, page: Page) -> None:
+    await page.set_content('<textarea aria-label="Letter"></textarea>')
+
+    result = await execute_action(tabs, "type", {"selector": "textarea", "text": "word " * 100})
+
+    assert result.ok, result.error
+    assert result.data["value_length"] == 500
+    assert result.data["value"].endswith("…")
+    assert len(result.data["value"]) == 200
