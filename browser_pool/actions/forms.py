@@ -13,6 +13,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from browser_pool.actions.context import ActionContext, Outcome
 from browser_pool.actions.errors import REFRESH_HINT, ActionError
+from browser_pool.actions.schemas import MODIFIER_KEYS
 from browser_pool.actions.targets import ElementTarget, Need, has_target, resolve_element
 
 HUMAN_DELAY_S = (0.05, 0.15)
@@ -57,7 +58,14 @@ async def type_text(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
         await handle.evaluate(_CARET_TO_END)
         await ctx.page.keyboard.insert_text(text)
     value = await handle.evaluate(_VALUE)
-    return Outcome({"target": target.subject, "value": value if len(value) <= 200 else value[:199] + "…"})
+    data: dict[str, Any] = {"target": target.subject, "value": value}
+    if len(value) > _VALUE_SHOWN:
+        # Elided with its length, so a model never takes the start of the field for all of it.
+        data.update(value=value[: _VALUE_SHOWN - 1] + "…", value_length=len(value))
+    return Outcome(data)
+
+
+_VALUE_SHOWN = 200
 
 
 async def _navigated_while_typing(ctx: ActionContext, typed: int, total: int) -> ActionError:
@@ -91,7 +99,6 @@ async def _type_like_a_person(ctx: ActionContext, target: ElementTarget, text: s
         await asyncio.sleep(random.uniform(*HUMAN_DELAY_S))
 
 
-_MODIFIERS = {"ctrl": "Control", "alt": "Alt", "shift": "Shift", "meta": "Meta"}
 # Names models commonly use for keys, mapped to Playwright's; anything else goes through as given.
 _KEY_ALIASES = {
     "enter": "Enter", "return": "Enter", "esc": "Escape", "escape": "Escape", "tab": "Tab", "space": " ",
@@ -107,7 +114,7 @@ def key_combination(key: str, modifiers: list[str]) -> str:
     """'a' with [ctrl, shift] -> 'Control+Shift+a'; also accepts 'Ctrl+A' written as the key itself."""
     parts = [part for part in key.split("+") if part] if len(key) > 1 else [key]
     *held, main = parts or [key]
-    names = [_MODIFIERS[m] for m in modifiers]
+    names = [MODIFIER_KEYS[m] for m in modifiers]
     names += [_KEY_ALIASES.get(h.lower(), h) for h in held if _KEY_ALIASES.get(h.lower(), h) not in names]
     main = _KEY_ALIASES.get(main.lower(), main) if len(main) > 1 else main
     if names and len(main) == 1 and main.isalpha():
@@ -128,18 +135,42 @@ async def press_key(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
 
 
 async def select(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
-    if ("value" in args) == ("label" in args):
-        raise ActionError("give exactly one of value or label", "the option's visible text is its label")
+    if sum(key in args for key in ("value", "label", "labels")) != 1:
+        raise ActionError(
+            "give exactly one of value, label or labels", "the option's visible text is its label; labels for several"
+        )
     target = await resolve_element(ctx.page, args, Need.SELECT)
     ctx.subject = target.subject
     options: list[dict[str, str]] = target.state["options"]
-    option = _find_option(options, args)
-    if option is None:
-        wanted = args.get("value", args.get("label"))
-        shown = ", ".join(f'"{o["label"]}"' for o in options[:30]) + (" …" if len(options) > 30 else "")
-        raise ActionError(f"{target.subject} has no option {wanted!r}", f"its options are: {shown}")
-    await target.handle.select_option(value=option["value"], timeout=ctx.timeout_ms)
-    return Outcome({"target": target.subject, "selected": option["label"], "value": option["value"]})
+    wanted: list[dict[str, Any]] = (
+        [{"label": label} for label in args["labels"]]
+        if "labels" in args
+        else [{k: args[k] for k in ("value", "label") if k in args}]
+    )
+    if len(wanted) > 1 and not target.state["multiple"]:
+        raise ActionError(f"{target.subject} takes one option, not {len(wanted)}", "choose one with label")
+    chosen: list[dict[str, str]] = []
+    for want in wanted:
+        option = _find_option(options, want)
+        if option is None:
+            raise ActionError(
+                f"{target.subject} has no option {want.get('value', want.get('label'))!r}", _list_options(options)
+            )
+        chosen.append(option)
+    await target.handle.select_option(value=[o["value"] for o in chosen], timeout=ctx.timeout_ms)
+    if "labels" in args:
+        return Outcome({"target": target.subject, "selected": [o["label"] for o in chosen]})
+    return Outcome({"target": target.subject, "selected": chosen[0]["label"], "value": chosen[0]["value"]})
+
+
+_OPTIONS_SHOWN = 30
+
+
+def _list_options(options: list[dict[str, str]]) -> str:
+    shown = ", ".join(f'"{o["label"]}"' for o in options[:_OPTIONS_SHOWN])
+    if len(options) <= _OPTIONS_SHOWN:
+        return f"its options are: {shown}"
+    return f"its {len(options)} options begin: {shown}; get_element_details lists them all"
 
 
 def _find_option(options: list[dict[str, str]], args: dict[str, Any]) -> dict[str, str] | None:
@@ -152,7 +183,9 @@ def _find_option(options: list[dict[str, str]], args: dict[str, Any]) -> dict[st
         found = [o for o in options if match(o)]
         if found:
             return found[0]
-    return None
+    # And the other way round: a label that is in fact an option's value.
+    exact = [o for o in options if o["value"] == args["label"]]
+    return exact[0] if exact else None
 
 
 async def upload_file(ctx: ActionContext, args: dict[str, Any]) -> Outcome:

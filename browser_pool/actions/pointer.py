@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from importlib import resources
-from typing import Any
+from typing import Any, Literal, cast
 
 from browser_pool.actions.context import ActionContext, Outcome
 from browser_pool.actions.errors import ActionError
+from browser_pool.actions.schemas import MODIFIER_KEYS
 from browser_pool.actions.targets import (
     ElementTarget,
     Need,
@@ -27,14 +28,38 @@ _DRAG_STEPS = 12
 
 async def click(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
     target = await resolve(ctx.page, args, Need.POINTER)
+    button: Literal["left", "middle", "right"] = args.get("button", "left")
+    count = 2 if args.get("double", False) else 1
+    held = [MODIFIER_KEYS[name] for name in args.get("modifiers", [])]
     if isinstance(target, PointTarget):
-        await ctx.page.mouse.click(target.x, target.y)
+        await _click_point(ctx, target, button, count, held)
     else:
         ctx.subject = target.subject
-        ctx.expects_popup = target.state["opensWindow"]
+        # Ctrl/Shift/Meta on a link opens it in another tab or window.
+        ctx.expects_popup = target.state["opensWindow"] or (bool(held) and target.state["inLink"])
         ctx.handle = target.handle
-        await target.handle.click(timeout=ctx.timeout_ms)
-    return Outcome({"target": target.subject})
+        modifiers = cast(list[Literal["Alt", "Control", "ControlOrMeta", "Meta", "Shift"]], held)
+        if count == 2:
+            await target.handle.dblclick(button=button, modifiers=modifiers, timeout=ctx.timeout_ms)
+        else:
+            await target.handle.click(button=button, modifiers=modifiers, timeout=ctx.timeout_ms)
+    data: dict[str, Any] = {"target": target.subject}
+    if count == 2 or button != "left" or held:
+        data["click"] = "+".join([*held, ("double " if count == 2 else "") + button])
+    return Outcome(data)
+
+
+async def _click_point(
+    ctx: ActionContext, target: PointTarget, button: Literal["left", "middle", "right"], count: int, held: list[str]
+) -> None:
+    keyboard = ctx.page.keyboard
+    for key in held:
+        await keyboard.down(key)
+    try:
+        await ctx.page.mouse.click(target.x, target.y, button=button, click_count=count)
+    finally:
+        for key in reversed(held):
+            await keyboard.up(key)
 
 
 async def hover(ctx: ActionContext, args: dict[str, Any]) -> Outcome:

@@ -61,7 +61,7 @@ _TARGET = "Target one element by index (from get_elements) or selector, or a poi
 ACTIONS: dict[str, ActionSpec] = {
     spec.name: spec
     for spec in (
-        _spec("click", f"Click an element or a point. {_TARGET}", schemas.CLICK, pointer.click, may_open_tab=True),
+        _spec("click", f"Click an element or a point (also right, double, or with keys held). {_TARGET}", schemas.CLICK, pointer.click, may_open_tab=True),
         _spec("type", "Type text into a text field (index or selector), replacing its content unless clear is "
               "false.", schemas.TYPE, forms.type_text, may_open_tab=True),
         _spec("scroll", "Scroll the page, or the scrollable container of an element, in a direction.",
@@ -73,7 +73,7 @@ ACTIONS: dict[str, ActionSpec] = {
               schemas.WAIT, page.wait, read_only=True),
         _spec("hover", f"Move the mouse over an element or a point, e.g. to open a menu. {_TARGET}",
               schemas.HOVER, pointer.hover, read_only=True),
-        _spec("select", "Choose an option of a <select> drop-down by its value or its visible label.",
+        _spec("select", "Choose an option of a <select> by its value or its visible label, or several (labels).",
               schemas.SELECT, forms.select),
         _spec("press_key", "Press a key, optionally with modifiers (ctrl, alt, shift, meta), in the focused "
               "element or the one given.", schemas.PRESS_KEY, forms.press_key, may_open_tab=True),

@@ -20,6 +20,14 @@ SELECTOR: Schema = {
 X: Schema = {"type": "number", "minimum": 0, "description": "Pixels from the left edge of the viewport."}
 Y: Schema = {"type": "number", "minimum": 0, "description": "Pixels from the top edge of the viewport."}
 TAB_ID: Schema = {"type": "string", "minLength": 1, "description": "A tab id from list_tabs."}
+# The model's names for modifier keys, and Playwright's.
+MODIFIER_KEYS = {"ctrl": "Control", "alt": "Alt", "shift": "Shift", "meta": "Meta"}
+MODIFIERS: Schema = {
+    "type": "array",
+    "items": {"type": "string", "enum": list(MODIFIER_KEYS)},
+    "uniqueItems": True,
+    "description": 'Keys held down meanwhile, e.g. ["ctrl"].',
+}
 
 
 def obj(properties: dict[str, Schema], required: tuple[str, ...] = ()) -> Schema:
@@ -35,7 +43,17 @@ def _point_or_element(role: str) -> Schema:
     }
 
 
-CLICK = obj({"index": INDEX, "selector": SELECTOR, "x": X, "y": Y})
+CLICK = obj(
+    {
+        "index": INDEX,
+        "selector": SELECTOR,
+        "x": X,
+        "y": Y,
+        "button": {"type": "string", "enum": ["left", "right", "middle"], "default": "left"},
+        "double": {"type": "boolean", "default": False, "description": "A double click."},
+        "modifiers": MODIFIERS,
+    }
+)
 HOVER = obj({"index": INDEX, "selector": SELECTOR, "x": X, "y": Y})
 TYPE = obj(
     {
@@ -95,6 +113,13 @@ SELECT = obj(
         "selector": SELECTOR,
         "value": {"type": "string", "description": "The option's value attribute."},
         "label": {"type": "string", "description": "The option's visible text."},
+        "labels": {
+            "type": "array",
+            "items": {"type": "string"},
+            "minItems": 1,
+            "uniqueItems": True,
+            "description": "Several options' texts, for a multi-select; the others are deselected.",
+        },
     }
 )
 PRESS_KEY = obj(
@@ -105,12 +130,7 @@ PRESS_KEY = obj(
             "description": "A key name: Enter, Tab, Escape, Backspace, ArrowDown, PageDown, Home, F5, or a "
             "character like a or 1.",
         },
-        "modifiers": {
-            "type": "array",
-            "items": {"type": "string", "enum": ["ctrl", "alt", "shift", "meta"]},
-            "uniqueItems": True,
-            "description": 'Keys held down while pressing, e.g. ["ctrl"] for Ctrl+key.',
-        },
+        "modifiers": MODIFIERS,
         "index": INDEX | {"description": "Focus this element first; otherwise the key goes to the focused one."},
         "selector": SELECTOR | {"description": "Focus the element matching this selector first."},
     },

@@ -17,9 +17,16 @@ def _read_js(name: str) -> str:
     return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
 
 
-PAGE_MODEL_SOURCE = _read_js("page_model.js").replace(
-    "  // @include element_details.js\n", _read_js("element_details.js"), 1
-)
+def _with_includes(source: str, *names: str) -> str:
+    for name in names:
+        marker = f"  // @include {name}\n"
+        if marker not in source:
+            raise RuntimeError(f"page_model.js has no include marker for {name}")
+        source = source.replace(marker, _read_js(name), 1)
+    return source
+
+
+PAGE_MODEL_SOURCE = _with_includes(_read_js("page_model.js"), "accname.js", "element_details.js")
 
 LISTENERS_SOURCE = _read_js("listeners.js")
 _observed: weakref.WeakSet[Any] = weakref.WeakSet()

@@ -75,7 +75,7 @@
       const el = hit.el;
       const rec = byIndex.get(index) || { el, index, kind: kindOf(el) || "other", inView: false, frame: null,
         rect: [0, 0, 0, 0] };
-      const info = describe(rec, false);
+      const info = describe(rec, false, deepActiveElement(), true);
       const attributes = {};
       for (const a of el.attributes) attributes[a.name] = cut(a.value, ATTR_MAX);
       const parent = parentOf(el);

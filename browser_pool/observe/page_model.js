@@ -16,18 +16,22 @@
     button: "button", tab: "button", menuitem: "button", menuitemcheckbox: "button", menuitemradio: "button",
     option: "button", switch: "button", treeitem: "button", link: "link", checkbox: "input", radio: "input",
     textbox: "input", searchbox: "input", combobox: "input", slider: "input", spinbutton: "input",
-    listbox: "select", img: "image", image: "image",
+    gridcell: "button", listbox: "select", img: "image", image: "image",
   };
   const BUTTON_INPUT_TYPES = new Set(["button", "submit", "reset", "image"]);
   const NO_TEXT = "script,style,noscript,template";
   const TEXT_SKIP = new Set(["script", "style", "noscript", "template", "svg", "head", "title"]);
-  const TEXT_MAX = 50, HREF_MAX = 100, VALUE_MAX = 50, OPTIONS_MAX = 60, ATTR_MAX = 200, PARENT_TEXT_MAX = 200;
+  const TEXT_MAX = 50, HREF_MAX = 100, VALUE_MAX = 60, ATTR_MAX = 200, PARENT_TEXT_MAX = 200;
+  // A list line shows options until this many characters, then says how many more there are; details list them
+  // all (up to OPTIONS_DETAILS).
+  const OPTIONS_CHARS = 150, OPTIONS_DETAILS = 1000, OPTION_MAX = 80;
 
   const state = { refs: new Map(), indexOf: new WeakMap(), base: 1, next: 1, listWatermark: null };
 
   const clean = (s) => (s || "").replace(/\s+/g, " ").trim();
   const cut = (s, n) => (s.length > n ? s.slice(0, n - 1) + "…" : s);
-  const quote = (s) => '"' + s.replace(/"/g, "'") + '"';
+  // Quoted and escaped as JSON: a value's quotes, backslashes, line breaks and edge spaces survive exactly.
+  const quote = (s) => JSON.stringify(s);
 
   function setBase(base) {
     // A fresh document continues the tab's numbering, so an index from the previous page is recognisably old
@@ -101,7 +105,7 @@
   // iframes spliced in where their host sits), with its kind, top-level box and whether it is in view.
   function scan(wantDialogs) {
     const vw = innerWidth, vh = innerHeight;
-    const result = { records: [], forms: 0, crossOriginFrames: 0, dialogs: [] };
+    const result = { records: [], forms: 0, crossOriginFrames: 0, dialogs: [], shadowRoots: 0 };
     const top = { dx: 0, dy: 0, clip: { l: 0, t: 0, r: vw, b: vh }, frame: null };
     result.records = scanRoot(document, top, result, wantDialogs);
     // Registered after splicing so a page's first indices follow reading order.
@@ -133,14 +137,24 @@
     return false;
   }
 
+  // What a list item may hold for the item itself not to be the target.
+  const ITEM_TARGETS = "a[href],button,input,select,textarea,[role=button],[role=link],[role=option],[role=menuitem]";
+
   function candidates(root) {
     const marked = new Set(root.querySelectorAll(INTERACTIVE));
     const targets = new Set();
     const cursors = new Map();
     const found = [];
+    const items = new Set();
     for (const el of root.querySelectorAll("*")) {
       let kind = marked.has(el) ? kindOf(el) : null;
+      if (!kind && items.has(el)) kind = "button";
       if (!kind && !TEXT_SKIP.has(el.localName) && clickableByScript(el, cursors) && !insideTarget(el, targets)) {
+        // A list that handles clicks for its items (delegation, as autocomplete menus do): the items are the targets.
+        if ((el.localName === "ul" || el.localName === "ol") && el.querySelector(":scope > li")) {
+          for (const item of el.children) if (item.localName === "li" && !item.querySelector(ITEM_TARGETS)) items.add(item);
+          continue;
+        }
         kind = "button";
       }
       if (!kind) continue;
@@ -172,7 +186,10 @@
 
     const nested = [];
     for (const el of root.querySelectorAll("*")) {
-      if (el.shadowRoot) nested.push([el, scanRoot(el.shadowRoot, ctx, result, wantDialogs)]);
+      if (el.shadowRoot) {
+        if (root === document) result.shadowRoots++;
+        nested.push([el, scanRoot(el.shadowRoot, ctx, result, wantDialogs)]);
+      }
       if (el.localName === "iframe" || el.localName === "frame") {
         const inner = frameContext(el, ctx);
         if (inner === "cross-origin") result.crossOriginFrames++;
@@ -231,78 +248,7 @@
     }
   }
 
-  function labelledBy(el) {
-    const ids = el.getAttribute("aria-labelledby");
-    if (!ids) return "";
-    const root = el.getRootNode();
-    return clean(ids.split(/\s+/).map((id) => (root.getElementById ? root.getElementById(id) : null))
-      .filter(Boolean).map((n) => n.textContent).join(" "));
-  }
-
-  // The element's text without what never shows: scripts, styles, and <noscript> (raw markup while scripts run).
-  function shortText(el) {
-    let t = "";
-    if (!el.querySelector(NO_TEXT)) {
-      t = el.textContent || "";
-    } else {
-      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node && t.length < 400; node = walker.nextNode()) {
-        if (!node.parentElement.closest(NO_TEXT)) t += " " + node.data;
-      }
-    }
-    if (t.length > 400) t = t.slice(0, 400);
-    return clean(t);
-  }
-
-  // What a person would call the element: its label for form fields, its text for buttons and links.
-  function nameOf(el, kind) {
-    const aria = clean(el.getAttribute("aria-label")) || labelledBy(el);
-    if (aria) return aria;
-    const tag = el.localName;
-    if (tag === "input" || tag === "textarea" || tag === "select") {
-      if (tag === "input" && BUTTON_INPUT_TYPES.has(el.type)) return clean(el.value || el.alt || el.title);
-      const label = el.labels && el.labels.length ? shortText(el.labels[0]) : "";
-      // A placeholder names the box already; a guess from nearby text is only for a box with nothing at all.
-      return label || clean(el.title) || (el.getAttribute("placeholder") ? "" : nearbyLabel(el));
-    }
-    if (kind === "image") return clean(el.getAttribute("alt") || el.title);
-    const text = shortText(el);
-    if (text) return text;
-    const img = el.querySelector("img[alt],svg title,[aria-label]");
-    if (img) return clean(img.getAttribute("alt") || img.getAttribute("aria-label") || img.textContent);
-    return clean(el.title);
-  }
-
-  // A control without a label element often has its words next to it: text just before it (or before the wrapper it
-  // is alone in), its table row's header cell, its column's header, or its fieldset's legend.
-  const CONTROLS = "input,select,textarea,button,[contenteditable]";
-  function nearbyLabel(el) {
-    let node = el;
-    for (let depth = 0; depth < 3 && node; depth++) {
-      const before = node.previousElementSibling;
-      const targetIn = (e) => state.indexOf.has(e) || Array.from(e.querySelectorAll("*")).some((d) => state.indexOf.has(d));
-      if (before && !before.matches(INTERACTIVE) && !before.querySelector(INTERACTIVE) && !targetIn(before)) {
-        const text = shortText(before);
-        if (text && text.length <= TEXT_MAX) return text;  // a caption, not a paragraph
-        if (text) break;
-      }
-      const parent = node.parentElement;
-      if (!parent || parent.querySelectorAll(CONTROLS).length > 1 || parent.localName === "td" || parent.localName === "th") break;
-      node = parent;
-    }
-    const cell = el.closest("td,th");
-    if (cell) {
-      const row = cell.parentElement;
-      const header = row && Array.from(row.cells).find((c) => c !== cell && (c.localName === "th" || c.cellIndex === 0) && !c.querySelector(CONTROLS));
-      if (header && shortText(header)) return shortText(header);
-      const table = cell.closest("table");
-      const head = table && table.tHead && table.tHead.rows[0];
-      const column = head && head.cells[cell.cellIndex];
-      if (column && shortText(column)) return shortText(column);
-    }
-    const legend = el.closest("fieldset") && el.closest("fieldset").querySelector("legend");
-    return legend ? shortText(legend) : "";
-  }
+  // @include accname.js
 
   function hrefOf(el) {
     const raw = el.getAttribute("href");
@@ -314,20 +260,33 @@
     return cut(shown, HREF_MAX);
   }
 
+  const TEXT_ROLES = new Set(["textbox", "searchbox", "combobox"]);
+
+  // The value exactly as the field holds it (not trimmed, line breaks kept); a password only says it is filled.
   function valueOf(el) {
     const tag = el.localName;
-    if (tag === "select") {
-      const chosen = Array.from(el.selectedOptions || []).map((o) => clean(o.label || o.text));
-      return cut(chosen.join(", "), VALUE_MAX);
-    }
+    if (tag === "select") return Array.from(el.selectedOptions || []).map((o) => clean(o.label || o.text)).join(", ");
     if (tag === "input" || tag === "textarea") {
       if (tag === "input" && (BUTTON_INPUT_TYPES.has(el.type) || el.type === "checkbox" || el.type === "radio")) return "";
       if (el.type === "password") return el.value ? "•••" : "";
-      if (el.type === "file") return cut(Array.from(el.files || []).map((f) => f.name).join(", "), VALUE_MAX);
-      return cut(clean(el.value), VALUE_MAX);
+      if (el.type === "file") return Array.from(el.files || []).map((f) => f.name).join(", ");
+      return el.value;
     }
-    if (el.isContentEditable && el.localName !== "body") return cut(shortText(el), VALUE_MAX);
+    if ((el.isContentEditable && tag !== "body") || TEXT_ROLES.has(el.getAttribute("role"))) {
+      return el.innerText.replace(/\n$/, "");  // an editor's last line ends with a break of its own
+    }
     return "";
+  }
+
+  // A select's or listbox's option labels (the first `limit`) and how many there are.
+  function optionsOf(el, limit) {
+    const items = el.localName === "select" ? el.options : el.querySelectorAll("[role=option]");
+    const labels = [];
+    for (let i = 0; i < items.length && i < limit; i++) {
+      const o = items[i];
+      labels.push(cut(o.localName === "option" ? clean(o.label || o.text) : nameOf(o, "button"), OPTION_MAX));
+    }
+    return { labels, count: items.length };
   }
 
   function isEnabled(el) {
@@ -335,7 +294,13 @@
     return el.closest("[aria-disabled=true]") === null || el.getAttribute("aria-disabled") === "false";
   }
 
-  function describe(rec, isNew) {
+  const ariaState = (el, name) => {
+    const v = el.getAttribute(name);
+    return v === "true" ? true : v === "false" ? false : undefined;
+  };
+
+  // `full`: every option (for details) instead of the first few a list line shows.
+  function describe(rec, isNew, active, full) {
     const el = rec.el, tag = el.localName;
     const info = {
       index: rec.index, tag, kind: rec.kind, text: cut(nameOf(el, rec.kind), TEXT_MAX),
@@ -350,18 +315,48 @@
     if (placeholder) info.placeholder = cut(clean(placeholder), TEXT_MAX);
     if (tag === "a" || tag === "area") { const h = hrefOf(el); if (h) info.href = h; }
     const value = valueOf(el);
-    if (value) info.value = value;
+    if (value.length > VALUE_MAX) {
+      info.value = value.slice(0, VALUE_MAX - 1) + "…";
+      info.value_length = value.length;
+    } else if (value) info.value = value;
     if (tag === "input" && (el.type === "checkbox" || el.type === "radio")) info.checked = el.checked;
     else if (el.hasAttribute("aria-checked")) info.checked = el.getAttribute("aria-checked") === "true";
-    if (tag === "select") info.options = Array.from(el.options).map((o) => clean(o.label || o.text));
+    if (el.indeterminate || el.getAttribute("aria-checked") === "mixed") info.mixed = true;
+    if (tag === "select" || role === "listbox") {
+      const { labels, count } = optionsOf(el, full ? OPTIONS_DETAILS : 40);
+      info.options = labels;
+      info.option_count = count;
+      if (el.multiple || el.getAttribute("aria-multiselectable") === "true") info.multiple = true;
+    }
     if (tag === "input" || tag === "textarea" || tag === "select") {
       const name = el.getAttribute("name");
       if (name && !info.text && !info.placeholder) info.name = cut(name, TEXT_MAX);
     }
-    if (el.readOnly) info.readonly = true;
+    if (el.isContentEditable && tag !== "input" && tag !== "textarea") info.editable = true;
+    if (ariaState(el, "aria-selected")) info.selected = true;
+    const expanded = tag === "summary" && el.parentElement && el.parentElement.localName === "details"
+      ? el.parentElement.open : ariaState(el, "aria-expanded");
+    if (expanded !== undefined) info.expanded = expanded;
+    const pressed = ariaState(el, "aria-pressed");
+    if (pressed !== undefined) info.pressed = pressed;
+    if (el.required || ariaState(el, "aria-required")) info.required = true;
+    if ((el.readOnly && (tag === "input" || tag === "textarea")) || ariaState(el, "aria-readonly")) info.readonly = true;
+    if (el === active) info.focused = true;
     if (rec.frame) info.in_frame = true;
     if (el.getRootNode() instanceof ShadowRoot) info.in_shadow = true;
     return info;
+  }
+
+  // Option labels up to OPTIONS_CHARS, then how many more there are and where to see them: never a silent cut.
+  function renderOptions(info) {
+    let shown = "", n = 0;
+    for (const label of info.options) {
+      if (n && shown.length + label.length + 1 > OPTIONS_CHARS) break;
+      shown += (n ? "|" : "") + label;
+      n++;
+    }
+    const more = info.option_count - n;
+    return " options(" + info.option_count + ")=" + quote(shown) + (more > 0 ? " +" + more + " more (get_element_details lists all)" : "");
   }
 
   // One compact line per element, e.g. `[13] input type=email "Email" placeholder="you@x" value="a@b"`.
@@ -372,12 +367,20 @@
     if (info.text) line += " " + quote(info.text);
     if (info.name) line += " name=" + quote(info.name);
     if (info.placeholder && info.placeholder !== info.text) line += " placeholder=" + quote(info.placeholder);
-    if (info.value) line += " value=" + quote(info.value);
-    if (info.options) line += " options=" + quote(cut(info.options.join("|"), OPTIONS_MAX));
+    if (info.editable) line += " editable";
+    if (info.value) line += " value=" + quote(info.value) + (info.value_length ? " (" + info.value_length + " chars)" : "");
+    if (info.options) line += renderOptions(info);
     if (info.href) line += " href=" + info.href;
     if (info.checked) line += " checked";
+    if (info.mixed) line += " mixed";
+    if (info.selected) line += " selected";
+    if (info.pressed) line += " pressed";
+    if (info.expanded !== undefined) line += info.expanded ? " expanded" : " collapsed";
+    if (info.multiple) line += " multiple";
+    if (info.required) line += " required";
     if (!info.enabled) line += " disabled";
     if (info.readonly) line += " readonly";
+    if (info.focused) line += " focused";
     if (showOffscreen && !info.visible) line += " offscreen";
     return line;
   }
@@ -397,7 +400,7 @@
 
   // The block box a text belongs to: text in the same block flows on one line, a new block starts a new line.
   function blockOf(el, body) {
-    for (let e = el; e && e !== body; e = e.parentElement) {
+    for (let e = el; e && e !== body; e = e.assignedSlot || parentOf(e)) {
       const display = getComputedStyle(e).display;
       if (!display.startsWith("inline") && display !== "contents") return e;
     }
@@ -406,14 +409,31 @@
 
   // The visible text as a person reads it: inline elements joined without added spaces ("<b>Ada</b>," reads
   // "Ada,"), the white space the page has kept as one space, block boundaries as line breaks.
-  function visibleText(limit) {
+  // The text nodes of the page in the order they show: through open shadow roots and into slots when the page has
+  // any (`flat`), else the plain document order, which a TreeWalker gives much faster.
+  function* textNodes(body, flat) {
+    if (!flat) {
+      const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) yield node;
+      return;
+    }
+    for (const child of childrenOf(body)) {
+      if (child.nodeType === 3) yield child;
+      else if (child.nodeType === 1 && !TEXT_SKIP.has(child.localName)) yield* textNodes(child, true);
+    }
+  }
+
+  function visibleText(limit, flat) {
     const body = document.body || document.documentElement;
     if (!body) return "";
     const vh = innerHeight, vw = innerWidth;
-    const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
     let out = "";
-    let lastParent = null, lastVisible = false, lastBlock = null, block = null, space = false;
-    for (let node = walker.nextNode(); node && out.length < limit; node = walker.nextNode()) {
+    let lastParent = null, lastVisible = false, lastBlock = null, block = null, space = false, lineBreak = false;
+    for (const node of textNodes(body, flat)) {
+      if (out.length >= limit) break;
+      // A <br> just before the text (or before the inline element it opens) breaks the line inside a block.
+      const before = node.previousSibling || (node.parentNode.firstChild === node ? node.parentNode.previousSibling : null);
+      if (before && before.localName === "br") lineBreak = true;
       const text = node.data;
       if (!/\S/.test(text)) {
         space = true;
@@ -423,9 +443,11 @@
       if (parent !== lastParent) {
         lastParent = parent;
         lastVisible = false;
-        if (parent && !TEXT_SKIP.has(parent.localName)) {
+        // A textarea's text is its value (listed with the field), not text of the page.
+        if (parent && !TEXT_SKIP.has(parent.localName) && parent.localName !== "textarea") {
           const r = parent.getBoundingClientRect();
-          lastVisible = r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < vh && r.right > 0 && r.left < vw &&
+          // A 1-pixel box is text kept for screen readers only ("sr-only"): nobody sees it.
+          lastVisible = r.width > 0 && r.height > 0 && (r.width > 1 || r.height > 1) && r.bottom > 0 && r.top < vh && r.right > 0 && r.left < vw &&
             parent.checkVisibility({ checkVisibilityCSS: true, visibilityProperty: true, opacityProperty: true });
           if (lastVisible) block = blockOf(parent, body);
         }
@@ -433,9 +455,10 @@
       if (!lastVisible) continue;
       const flowed = text.replace(/\s+/g, " ");
       if (out) {
-        if (block !== lastBlock) out += "\n";
+        if (block !== lastBlock || lineBreak) out += "\n";
         else if (space || flowed.startsWith(" ")) out += " ";
       }
+      lineBreak = false;
       out += flowed.trim();
       space = flowed.endsWith(" ");
       lastBlock = block;
@@ -461,7 +484,7 @@
       url: location.href, title: document.title.replace(/\s+/g, " ").trim(),
       viewport: [innerWidth, innerHeight], scroll: [Math.round(scrollX), Math.round(scrollY)],
       page: [scroller.scrollWidth, scroller.scrollHeight],
-      counts, text: visibleText(opts.textLimit), focused, dialogs: found.dialogs,
+      counts, text: visibleText(opts.textLimit, found.shadowRoots > 0), focused, dialogs: found.dialogs,
       crossOriginFrames: found.crossOriginFrames, next: state.next,
     };
   }
@@ -478,9 +501,10 @@
       (opts.kind === "all" ? rec.kind !== "image" || listedImage(rec.el) : rec.kind === opts.kind) &&
       (!opts.visibleOnly || rec.inView));
     const lines = [], items = [];
+    const active = deepActiveElement();
     let size = 0;
     for (const rec of matching) {
-      const info = describe(rec, watermark !== null && rec.index >= watermark);
+      const info = describe(rec, watermark !== null && rec.index >= watermark, active, false);
       const line = renderLine(info, !opts.visibleOnly);
       if (size + line.length + 1 > opts.budget && items.length) break;
       lines.push(line);
@@ -522,11 +546,11 @@
     return {
       tag, rendered: isRendered(el, r), enabled: isEnabled(el), readonly: !!el.readOnly,
       editable: tag === "textarea" || (tag === "input" && !BUTTON_INPUT_TYPES.has(el.type)) || el.isContentEditable,
-      select: tag === "select", fileInput: tag === "input" && el.type === "file",
+      select: tag === "select", multiple: tag === "select" && el.multiple, fileInput: tag === "input" && el.type === "file",
       options: tag === "select" ? Array.from(el.options).map((o) => ({ value: o.value, label: clean(o.label || o.text) })) : [],
       name: cut(nameOf(el, kindOf(el) || "other"), TEXT_MAX),
       // A link or a form's button that targets another window opens its tab a moment after the click returns.
-      opensWindow: opensWindow(el),
+      opensWindow: opensWindow(el), inLink: el.closest("a[href]") !== null,
     };
   }
 

@@ -109,10 +109,22 @@ class ElementInfo:
     placeholder: str = ""
     href: str = ""
     value: str = ""
+    # The value's whole length when `value` is elided ("abc…"); 0 when `value` is the whole of it.
+    value_length: int = 0
     name: str = ""
     checked: bool | None = None
+    mixed: bool = False  # a checkbox neither checked nor unchecked (some of what it stands for)
+    # A select's or listbox's option labels (the first few in a list, all in details) and how many there are.
     options: list[str] = field(default_factory=list)
+    option_count: int = 0
+    multiple: bool = False
+    editable: bool = False
+    selected: bool = False
+    expanded: bool | None = None
+    pressed: bool | None = None
+    required: bool = False
     readonly: bool = False
+    focused: bool = False
     in_frame: bool = False
     in_shadow: bool = False
 
@@ -133,10 +145,20 @@ class ElementInfo:
             placeholder=raw.get("placeholder", ""),
             href=raw.get("href", ""),
             value=raw.get("value", ""),
+            value_length=raw.get("value_length", 0),
             name=raw.get("name", ""),
             checked=raw.get("checked"),
+            mixed=raw.get("mixed", False),
             options=list(raw.get("options", [])),
+            option_count=raw.get("option_count", 0),
+            multiple=raw.get("multiple", False),
+            editable=raw.get("editable", False),
+            selected=raw.get("selected", False),
+            expanded=raw.get("expanded"),
+            pressed=raw.get("pressed"),
+            required=raw.get("required", False),
             readonly=raw.get("readonly", False),
+            focused=raw.get("focused", False),
             in_frame=raw.get("in_frame", False),
             in_shadow=raw.get("in_shadow", False),
         )
@@ -147,7 +169,9 @@ class ElementInfo:
         return {
             key: value
             for key, value in out.items()
-            if value not in ("", None, [], False) or key in ("visible", "enabled")
+            # A collapsed section or an unpressed toggle says something; an empty field does not.
+            if value not in ("", None, [], False)
+            or (key in ("visible", "enabled", "expanded", "pressed") and value is not None)
         }
 
 

@@ -62,7 +62,7 @@ async def test_element_lines_carry_what_the_model_needs(page: Page, site: str) -
     # A field with neither label nor placeholder is named by its name attribute; a password is never shown.
     assert line_of(listing, "password").endswith(' input type=password name="password" value="•••"')
     assert line_of(listing, "Pay now").endswith('button "Pay now" disabled')
-    assert 'value="Choose…" options="Choose…|France|Germany|Japan"' in line_of(listing, "Country")
+    assert 'value="Choose…" options(4)="Choose…|France|Germany|Japan"' in line_of(listing, "Country")
     assert line_of(listing, "Promo code").endswith("readonly")
     assert 'input type=checkbox "I accept the terms"' in line_of(listing, "terms")
     assert 'a "Next page" href=/next.html' in line_of(listing, "Next page")
