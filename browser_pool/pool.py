@@ -344,7 +344,7 @@ class BrowserPool:
         try:
             context = await self._browser.new_context(
                 viewport={"width": self.config.viewport_width, "height": self.config.viewport_height},
-                proxy={"server": listener.server_url} if listener is not None else None,  # type: ignore[typeddict-item]
+                proxy={"server": listener.server_url} if listener is not None else None,
             )
         except BaseException:
             if listener is not None:

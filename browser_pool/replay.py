@@ -118,7 +118,7 @@ def _ways(page: Page, target: dict[str, Any]) -> list[tuple[str, Locator]]:
             css = f"{tag}[{key}={_css_string(attributes[key])}]"
             ways.append((f"its {key} ({css})", page.locator(css)))
     if role and name:
-        ways.append((f'role {role} named "{name}"', page.get_by_role(role, name=name, exact=True)))  # type: ignore[arg-type]
+        ways.append((f'role {role} named "{name}"', page.get_by_role(role, name=name, exact=True)))
     if name and tag in ("input", "textarea", "select"):
         ways.append((f'the label "{name}"', page.get_by_label(name, exact=True)))
     if name and tag not in ("input", "textarea", "select"):

@@ -179,7 +179,14 @@ def _find_option(options: list[dict[str, str]], args: dict[str, Any]) -> dict[st
         # Models often pass the visible text as the value; accept it when no value matches.
         return exact[0] if exact else _find_option(options, {"label": args["value"]})
     label = " ".join(str(args["label"]).split())
-    for match in (lambda o: o["label"] == label, lambda o: o["label"].casefold() == label.casefold()):
+
+    def exactly(option: dict[str, str]) -> bool:
+        return option["label"] == label
+
+    def loosely(option: dict[str, str]) -> bool:
+        return option["label"].casefold() == label.casefold()
+
+    for match in (exactly, loosely):
         found = [o for o in options if match(o)]
         if found:
             return found[0]

@@ -154,7 +154,7 @@ def validate_arguments(tool: ToolRecord, arguments: dict[str, Any]) -> str | Non
     main: ValidationError | None = best_match(errors)
     assert main is not None
     where = "/".join(str(part) for part in main.absolute_path)
-    message = f"invalid arguments for {tool.name}: " + (f"at {where}: " if where else "") + main.message
+    message = f"invalid arguments for {tool.name}: " + (f"at {where}: " if where else "") + str(main.message)
     if len(errors) > 1:
         message += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
     return message + ". Expected: " + describe_parameters(schema)

@@ -86,7 +86,7 @@ def untrusted_validator(schema: Mapping[str, Any] | bool, **kwargs: Any) -> Vali
     base = validator_for(schema, default=Draft202012Validator)
     base.check_schema(schema)
     cls = _extended(base)
-    return cls(schema, **kwargs)  # type: ignore[no-any-return]
+    return cls(schema, **kwargs)
 
 
 @functools.cache

@@ -73,9 +73,11 @@ async def step(page: Page, number: int, action: str, arguments: dict[str, Any], 
         if "value" in arguments:
             await element.select_option(value=arguments["value"])
         else:
-            await element.select_option(label=arguments["label"])
+            await element.select_option(label=arguments.get("labels") or arguments["label"])
     elif action == "click" and element is not None:
-        await element.click()
+        keys = {{"ctrl": "Control", "alt": "Alt", "shift": "Shift", "meta": "Meta"}}
+        await element.click(modifiers=[keys[k] for k in arguments.get("modifiers", [])],
+                            button=arguments.get("button", "left"), click_count=2 if arguments.get("double") else 1)
     elif action == "hover" and element is not None:
         await element.hover()
     elif action == "press_key":
