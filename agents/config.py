@@ -7,6 +7,11 @@ from dataclasses import dataclass, field
 from agents.llm.config import ModelConfig
 from agents.safety import SafetyConfig
 
+# Tools rarely needed on the way through a page, offered after more_tools (agents.tools.more); upload_file is offered
+# at once when the conversation has files.
+DEFERRED_TOOLS = ("open_tab", "switch_tab", "close_tab", "list_tabs", "go_forward", "refresh", "drag_drop",
+                  "upload_file", "execute_js", "screenshot", "get_element_details")  # fmt: skip
+
 
 @dataclass(frozen=True, slots=True)
 class AgentConfig:
@@ -58,3 +63,5 @@ class AgentConfig:
     retry_backoff_s: float = 0.5
     browser_tools: bool = True
     plan_tools: bool = True
+    # Tools offered only after the model calls more_tools (agents.tools.more); () offers every tool at once.
+    deferred_tools: tuple[str, ...] = DEFERRED_TOOLS

@@ -27,6 +27,7 @@ from agents.prompts import LIMIT_NOTE, system_prompt
 from agents.safety import SafetyPolicy
 from agents.state import STOP_MAX_TOOL_CALLS, PageTools, StopTurn, TurnState
 from agents.tools import Tool, ToolContext, ToolRegistry, browser_tools, plan_tools
+from agents.tools.more import more_tools
 from agents.transcript import Exchange, Note, Transcript
 from browser_pool.types import TabControl
 
@@ -92,7 +93,10 @@ async def prepare_turn(
 ) -> TurnState:
     """Phase 1: tools, policy, and what the model is shown first (history, shared tabs, the current page)."""
     tools = [*(browser_tools() if config.browser_tools else ()), *(plan_tools() if config.plan_tools else ())]
-    registry = ToolRegistry([*tools, *extra_tools])
+    deferred = [name for name in config.deferred_tools if not (name == "upload_file" and uploads)]
+    registry = ToolRegistry([*tools, *extra_tools], deferred=deferred)
+    if registry.deferred:
+        registry.add(more_tools(registry))
     page = await observe_page(
         tabs,
         text_chars=config.page_text_chars,

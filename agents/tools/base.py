@@ -105,19 +105,52 @@ class Tool:
         }
 
 
-class ToolRegistry:
-    """The tools of one turn, by name, with their argument validators."""
+# Keywords that only validate (the registry checks every call against the whole schema): not sent to the model.
+_VALIDATION_ONLY = frozenset({"minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems", "uniqueItems",
+                              "additionalProperties"})  # fmt: skip
 
-    def __init__(self, tools: Iterable[Tool]) -> None:
+
+def lean_schema(schema: Any) -> Any:
+    """A tool's parameters as the model needs them: what to send, without the limits the registry checks anyway."""
+    if isinstance(schema, dict):
+        return {key: lean_schema(value) for key, value in schema.items() if key not in _VALIDATION_ONLY}
+    if isinstance(schema, list):
+        return [lean_schema(value) for value in schema]
+    return schema
+
+
+class ToolRegistry:
+    """The tools of one turn, by name, with their argument validators. `deferred` tools (rarely needed) run when
+    called but are not offered until `reveal()` (the more_tools tool): every request carries what is offered."""
+
+    def __init__(self, tools: Iterable[Tool], deferred: Iterable[str] = ()) -> None:
         self._tools: dict[str, Tool] = {}
         self._validators: dict[str, Validator] = {}
         self._dynamic: set[str] = set()
         for tool in tools:
-            if tool.name in self._tools:
-                raise ValueError(f"two tools are named {tool.name!r}")
-            Draft202012Validator.check_schema(tool.parameters)
-            self._tools[tool.name] = tool
-            self._validators[tool.name] = Draft202012Validator(tool.parameters)
+            self.add(tool)
+        self._deferred = {name for name in deferred if name in self._tools}
+
+    def add(self, tool: Tool) -> None:
+        """One more fixed tool (one made for this registry, such as more_tools)."""
+        if tool.name in self._tools:
+            raise ValueError(f"two tools are named {tool.name!r}")
+        Draft202012Validator.check_schema(tool.parameters)
+        self._tools[tool.name] = tool
+        self._validators[tool.name] = Draft202012Validator(tool.parameters)
+
+    @property
+    def deferred(self) -> list[str]:
+        return [name for name in self._tools if name in self._deferred]
+
+    def reveal(self) -> list[Tool]:
+        """Offer the deferred tools from now on; returns them."""
+        shown = [self._tools[name] for name in self.deferred]
+        self._deferred = set()
+        return shown
+
+    def offered(self) -> list[Tool]:
+        return [tool for name, tool in self._tools.items() if name not in self._deferred]
 
     def __contains__(self, name: object) -> bool:
         return name in self._tools
@@ -154,7 +187,12 @@ class ToolRegistry:
         return self._tools.get(name)
 
     def functions(self) -> list[dict[str, Any]]:
-        return [tool.as_function() for tool in self._tools.values()]
+        """The offered tools as OpenAI function tools, their schemas lean."""
+        return [
+            {"type": "function", "function": {"name": t.name, "description": t.description,
+                                              "parameters": lean_schema(t.parameters)}}
+            for t in self.offered()
+        ]  # fmt: skip
 
     def check(self, name: str, arguments: Any) -> ToolOutput | None:
         """None when the call may run; otherwise the failed output explaining what is wrong."""

@@ -57,45 +57,42 @@ def _spec(name: str, description: str, schema: dict[str, Any], handler: Handler,
     return ActionSpec(name, description, schema, read_only, handler, may_open_tab)
 
 
-_TARGET = "Target one element by index (from get_elements) or selector, or a point by x and y."
+_TARGET = "Aim by index, selector, or x and y."
 ACTIONS: dict[str, ActionSpec] = {
     spec.name: spec
     for spec in (
-        _spec("click", f"Click an element or a point (also right, double, or with keys held). {_TARGET}", schemas.CLICK, pointer.click, may_open_tab=True),
-        _spec("type", "Type text into a text field (index or selector), replacing its content unless clear is "
-              "false.", schemas.TYPE, forms.type_text, may_open_tab=True),
-        _spec("scroll", "Scroll the page, or the scrollable container of an element, in a direction.",
+        _spec("click", f"Click (right, double, with keys held). {_TARGET}", schemas.CLICK, pointer.click, may_open_tab=True),
+        _spec("type", "Type into a text field (index or selector).", schemas.TYPE, forms.type_text, may_open_tab=True),
+        _spec("scroll", "Scroll the page or an element's container.",
               schemas.SCROLL, pointer.scroll, read_only=True),
-        _spec("navigate", "Open an http(s) address in the current tab.", schemas.NAVIGATE, page.navigate),
-        _spec("screenshot", "Take a JPEG picture of the viewport or the whole page.", schemas.SCREENSHOT,
+        _spec("navigate", "Open an http(s) address in this tab.", schemas.NAVIGATE, page.navigate),
+        _spec("screenshot", "A picture of the viewport or the whole page.", schemas.SCREENSHOT,
               page.screenshot, read_only=True),
-        _spec("wait", "Wait a number of milliseconds, or until a selector or a text is visible (at most 10 s).",
+        _spec("wait", "Wait some ms, or until a selector or text shows (10 s at most).",
               schemas.WAIT, page.wait, read_only=True),
-        _spec("hover", f"Move the mouse over an element or a point, e.g. to open a menu. {_TARGET}",
+        _spec("hover", f"Move the mouse over it (menus). {_TARGET}",
               schemas.HOVER, pointer.hover, read_only=True),
-        _spec("select", "Choose an option of a <select> by its value or its visible label, or several (labels).",
+        _spec("select", "Choose <select> options by value, label or labels.",
               schemas.SELECT, forms.select),
-        _spec("press_key", "Press a key, optionally with modifiers (ctrl, alt, shift, meta), in the focused "
-              "element or the one given.", schemas.PRESS_KEY, forms.press_key, may_open_tab=True),
-        _spec("go_back", "Go back to the previous page in this tab.", schemas.EMPTY, page.go_back),
-        _spec("go_forward", "Go forward again after go_back.", schemas.EMPTY, page.go_forward),
+        _spec("press_key", "Press a key, with modifiers if given.", schemas.PRESS_KEY, forms.press_key, may_open_tab=True),
+        _spec("go_back", "Back to the previous page.", schemas.EMPTY, page.go_back),
+        _spec("go_forward", "Forward again after go_back.", schemas.EMPTY, page.go_forward),
         _spec("refresh", "Reload the current page.", schemas.EMPTY, page.refresh),
-        _spec("drag_drop", "Drag from one element or point and drop onto another.", schemas.DRAG_DROP,
+        _spec("drag_drop", "Drag one element or point onto another.", schemas.DRAG_DROP,
               pointer.drag_drop),
-        _spec("upload_file", "Put a file the user uploaded into a file input (or the upload button that opens "
-              "one).", schemas.UPLOAD_FILE, forms.upload_file),
-        _spec("switch_tab", "Make another tab the current one.", schemas.SWITCH_TAB, tab_actions.switch_tab,
+        _spec("upload_file", "Put an uploaded file into a file input or upload button.", schemas.UPLOAD_FILE, forms.upload_file),
+        _spec("switch_tab", "Make a tab current.", schemas.SWITCH_TAB, tab_actions.switch_tab,
               read_only=True),
-        _spec("open_tab", "Open a new tab, optionally at an address, and make it current.", schemas.OPEN_TAB,
+        _spec("open_tab", "Open a tab (at an address) and make it current.", schemas.OPEN_TAB,
               tab_actions.open_tab),
         _spec("close_tab", "Close a tab.", schemas.CLOSE_TAB, tab_actions.close_tab),
-        _spec("list_tabs", "List the open tabs with their ids, titles and addresses.", schemas.EMPTY,
+        _spec("list_tabs", "The open tabs: ids, titles, addresses.", schemas.EMPTY,
               tab_actions.list_tabs, read_only=True),
-        _spec("execute_js", "Run JavaScript in the page and return its value as JSON.", schemas.EXECUTE_JS,
+        _spec("execute_js", "Run JavaScript in the page; its value comes back as JSON.", schemas.EXECUTE_JS,
               page.execute_js, may_open_tab=True),
-        _spec("get_elements", "List the page's interactive elements with their [index], kind, text and value.",
+        _spec("get_elements", "List interactive elements: [index], kind, name, value, states.",
               schemas.GET_ELEMENTS, tab_actions.get_elements, read_only=True),
-        _spec("get_element_details", "Attributes, a unique CSS selector, XPath and surroundings of elements.",
+        _spec("get_element_details", "Attributes, CSS selector, XPath, all options, surroundings of elements.",
               schemas.GET_ELEMENT_DETAILS, tab_actions.get_element_details, read_only=True),
     )
 }  # fmt: skip

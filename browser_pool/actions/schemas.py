@@ -10,23 +10,19 @@ from typing import Any
 
 Schema = dict[str, Any]
 
-INDEX: Schema = {"type": "integer", "minimum": 0, "description": "The element's [index] from get_elements."}
-SELECTOR: Schema = {
-    "type": "string",
-    "minLength": 1,
-    "description": "A CSS selector matching exactly one element (open shadow roots are searched, iframes are not: "
-    "use an index for elements inside frames). Prefer index.",
-}
-X: Schema = {"type": "number", "minimum": 0, "description": "Pixels from the left edge of the viewport."}
-Y: Schema = {"type": "number", "minimum": 0, "description": "Pixels from the top edge of the viewport."}
-TAB_ID: Schema = {"type": "string", "minLength": 1, "description": "A tab id from list_tabs."}
+# Short on purpose: every request carries these (issue 12: a lean request). The model learns indices from the lists.
+INDEX: Schema = {"type": "integer", "minimum": 0, "description": "An element's [index]."}
+SELECTOR: Schema = {"type": "string", "minLength": 1, "description": "CSS selector of one element; prefer index."}
+X: Schema = {"type": "number", "minimum": 0, "description": "Viewport px from the left."}
+Y: Schema = {"type": "number", "minimum": 0, "description": "Viewport px from the top."}
+TAB_ID: Schema = {"type": "string", "minLength": 1, "description": "From list_tabs."}
 # The model's names for modifier keys, and Playwright's.
 MODIFIER_KEYS = {"ctrl": "Control", "alt": "Alt", "shift": "Shift", "meta": "Meta"}
 MODIFIERS: Schema = {
     "type": "array",
     "items": {"type": "string", "enum": list(MODIFIER_KEYS)},
     "uniqueItems": True,
-    "description": 'Keys held down meanwhile, e.g. ["ctrl"].',
+    "description": "Keys held down.",
 }
 
 
@@ -38,9 +34,7 @@ def obj(properties: dict[str, Schema], required: tuple[str, ...] = ()) -> Schema
 
 
 def _point_or_element(role: str) -> Schema:
-    return obj({"index": INDEX, "selector": SELECTOR, "x": X, "y": Y}) | {
-        "description": f"The {role}: an element (index or selector) or a point (x and y)."
-    }
+    return obj({"index": INDEX, "selector": SELECTOR, "x": X, "y": Y}) | {"description": f"The {role}."}
 
 
 CLICK = obj(
@@ -50,7 +44,7 @@ CLICK = obj(
         "x": X,
         "y": Y,
         "button": {"type": "string", "enum": ["left", "right", "middle"], "default": "left"},
-        "double": {"type": "boolean", "default": False, "description": "A double click."},
+        "double": {"type": "boolean", "default": False},
         "modifiers": MODIFIERS,
     }
 )
@@ -59,17 +53,12 @@ TYPE = obj(
     {
         "index": INDEX,
         "selector": SELECTOR,
-        "text": {"type": "string", "maxLength": 20_000, "description": "The text to type."},
-        "clear": {
-            "type": "boolean",
-            "default": True,
-            "description": "Replace the field's current content (true) or append to it (false).",
-        },
+        "text": {"type": "string", "maxLength": 20_000},
+        "clear": {"type": "boolean", "default": True, "description": "false appends instead of replacing."},
         "human_like": {
             "type": "boolean",
             "default": False,
-            "description": "Type key by key with a random 50-150 ms pause, for pages that react to each key "
-            "(autocomplete, anti-bot checks). Slower.",
+            "description": "Key by key, slower: for pages that react to each key.",
         },
     },
     required=("text",),
@@ -81,30 +70,24 @@ SCROLL = obj(
             "type": "integer",
             "minimum": 1,
             "maximum": 100_000,
-            "description": "Pixels to scroll; default 80% of the viewport.",
+            "description": "Pixels; default 80% of the viewport.",
         },
-        "index": INDEX | {"description": "Scroll the container holding this element instead of the page."},
-        "selector": SELECTOR | {"description": "Scroll the container matching this selector instead of the page."},
+        "index": INDEX | {"description": "Scroll this element's container, not the page."},
+        "selector": SELECTOR | {"description": "Scroll this element's container, not the page."},
     },
     required=("direction",),
 )
 NAVIGATE = obj(
-    {"url": {"type": "string", "minLength": 1, "maxLength": 8_000, "description": "An http or https address."}},
+    {"url": {"type": "string", "minLength": 1, "maxLength": 8_000}},
     required=("url",),
 )
-SCREENSHOT = obj(
-    {"full_page": {"type": "boolean", "default": False, "description": "The whole page instead of the viewport."}}
-)
+SCREENSHOT = obj({"full_page": {"type": "boolean", "default": False}})
 WAIT = obj(
     {
-        "ms": {"type": "integer", "minimum": 0, "description": "Milliseconds to wait (capped at 10000)."},
-        "selector": {"type": "string", "minLength": 1, "description": "Wait until an element matching it is visible."},
-        "text": {"type": "string", "minLength": 1, "description": "Wait until this text is visible on the page."},
-        "timeout_ms": {
-            "type": "integer",
-            "minimum": 0,
-            "description": "How long to wait for selector or text (default 5000, capped at 10000).",
-        },
+        "ms": {"type": "integer", "minimum": 0, "description": "At most 10000."},
+        "selector": {"type": "string", "minLength": 1, "description": "Until it is visible."},
+        "text": {"type": "string", "minLength": 1, "description": "Until it is visible."},
+        "timeout_ms": {"type": "integer", "minimum": 0, "description": "For selector or text; default 5000."},
     }
 )
 SELECT = obj(
@@ -112,13 +95,13 @@ SELECT = obj(
         "index": INDEX,
         "selector": SELECTOR,
         "value": {"type": "string", "description": "The option's value attribute."},
-        "label": {"type": "string", "description": "The option's visible text."},
+        "label": {"type": "string", "description": "The option's text."},
         "labels": {
             "type": "array",
             "items": {"type": "string"},
             "minItems": 1,
             "uniqueItems": True,
-            "description": "Several options' texts, for a multi-select; the others are deselected.",
+            "description": "Several options' texts (multi-select); others are deselected.",
         },
     }
 )
@@ -127,12 +110,11 @@ PRESS_KEY = obj(
         "key": {
             "type": "string",
             "minLength": 1,
-            "description": "A key name: Enter, Tab, Escape, Backspace, ArrowDown, PageDown, Home, F5, or a "
-            "character like a or 1.",
+            "description": "Enter, Tab, Escape, ArrowDown, PageDown, a, 1 …",
         },
         "modifiers": MODIFIERS,
-        "index": INDEX | {"description": "Focus this element first; otherwise the key goes to the focused one."},
-        "selector": SELECTOR | {"description": "Focus the element matching this selector first."},
+        "index": INDEX | {"description": "Focus it first; else the focused element."},
+        "selector": SELECTOR | {"description": "Focus it first."},
     },
     required=("key",),
 )
@@ -144,12 +126,12 @@ UPLOAD_FILE = obj(
     {
         "index": INDEX,
         "selector": SELECTOR,
-        "file_id": {"type": "string", "minLength": 1, "description": "The id of a file the user uploaded."},
+        "file_id": {"type": "string", "minLength": 1, "description": "An uploaded file's id."},
     },
     required=("file_id",),
 )
 SWITCH_TAB = obj({"tab_id": TAB_ID}, ("tab_id",))
-OPEN_TAB = obj({"url": NAVIGATE["properties"]["url"] | {"description": "Address to open; a blank tab if omitted."}})
+OPEN_TAB = obj({"url": NAVIGATE["properties"]["url"] | {"description": "Blank tab if omitted."}})
 CLOSE_TAB = obj({"tab_id": TAB_ID}, ("tab_id",))
 EXECUTE_JS = obj(
     {
@@ -157,8 +139,7 @@ EXECUTE_JS = obj(
             "type": "string",
             "minLength": 1,
             "maxLength": 20_000,
-            "description": "JavaScript run in the page: an expression, a function, or statements ending in "
-            "return. Its value is returned as JSON (cut to 4000 characters).",
+            "description": "An expression, a function, or statements ending in return.",
         }
     },
     required=("code",),
@@ -169,13 +150,8 @@ GET_ELEMENTS = obj(
             "type": "string",
             "enum": ["button", "input", "link", "select", "image", "all"],
             "default": "all",
-            "description": "Which kind of element to list.",
         },
-        "visible_only": {
-            "type": "boolean",
-            "default": True,
-            "description": "Only elements inside the viewport (true) or on the whole page (false).",
-        },
+        "visible_only": {"type": "boolean", "default": True, "description": "false: the whole page."},
     }
 )
 GET_ELEMENT_DETAILS = obj(
@@ -186,7 +162,6 @@ GET_ELEMENT_DETAILS = obj(
             "minItems": 1,
             "maxItems": 20,
             "uniqueItems": True,
-            "description": "Indices from get_elements.",
         }
     },
     required=("indices",),

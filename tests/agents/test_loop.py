@@ -519,3 +519,39 @@ async def test_page_tools_are_offered_as_they_come_and_go(model_server: Scripted
     await turn(config(model_server.base_url), sink, page_tools=page_tools)
     assert ran == ["tea"]
     assert offered == [["add_to_cart"], []]  # the page removed its tool after the first call
+
+
+async def test_rarer_tools_wait_behind_more_tools_and_are_offered_once_asked_for(
+    model_server: ScriptedLLM, sink: RecordingSink
+) -> None:
+    def handler(request: dict[str, Any]) -> Reply:
+        if not last_observation(request):
+            return Reply(tool_calls=[{"name": "more_tools", "arguments": {}}])
+        return Reply(content="I can open tabs now.")
+
+    model_server.script(handler)
+    await turn(config(model_server.base_url), sink)
+
+    def offered(request: dict[str, Any]) -> set[str]:
+        return {tool["function"]["name"] for tool in request["tools"]}
+
+    first, second = model_server.requests
+    assert {"click", "type", "navigate", "get_elements", "more_tools"} <= offered(first)
+    assert not {"open_tab", "execute_js", "drag_drop", "upload_file"} & offered(first)
+    assert {"open_tab", "execute_js", "drag_drop", "upload_file"} <= offered(second)
+    (step,) = sink.actions()
+    assert "- open_tab: " in step.observation
+    # The limits are checked by Hive, not read by the model: they are left out of what is sent.
+    click = next(t for t in first["tools"] if t["function"]["name"] == "click")["function"]["parameters"]
+    assert "minimum" not in json.dumps(click)
+    assert "additionalProperties" not in click
+
+
+async def test_nothing_waits_behind_more_tools_when_no_tool_is_deferred(
+    model_server: ScriptedLLM, sink: RecordingSink
+) -> None:
+    model_server.script(lambda request: Reply(content="Hello."))
+    await turn(config(model_server.base_url, deferred_tools=()), sink)
+    names = {tool["function"]["name"] for tool in model_server.requests[0]["tools"]}
+    assert "open_tab" in names
+    assert "more_tools" not in names
