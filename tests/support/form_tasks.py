@@ -189,8 +189,9 @@ GONE = re.compile(r"^Gone from view: (.*)$", re.MULTILINE)
 NAME = re.compile(r'(?:^|\s)"((?:[^"\\]|\\.)*)"')
 VALUE = re.compile(r' value="((?:[^"\\]|\\.)*)"')
 OPTIONS = re.compile(r' options="((?:[^"\\]|\\.)*)"')
-TEXT_ENTRY = re.compile(r"^(?:input(?! type=(?:checkbox|radio|submit|button|reset))|textarea)|role=(?:textbox|"
-                        r"combobox|searchbox)|contenteditable")  # fmt: skip
+# Elements nobody types into; anything else named like the field will do (however Hive marks an editable div).
+NOT_TEXT_ENTRY = re.compile(r"^(?:button|a|select|option|summary)\b|type=(?:checkbox|radio|submit|button|reset|image)\b|"
+                            r"role=(?:button|link|option|checkbox|radio|switch|tab|treeitem|menuitem|listbox)\b")  # fmt: skip
 
 
 def known_elements(request: dict[str, Any]) -> dict[int, str]:
@@ -223,7 +224,7 @@ def find(known: dict[int, str], step: Step) -> tuple[int, str] | str:
     """The (index, line) of the element a step needs, or why there is none to pick."""
     named = [(i, line) for i, line in known.items() if name_of(line) == step.target]
     if step.verb in ("quoted", "copy", "type"):
-        named = [(i, line) for i, line in named if TEXT_ENTRY.search(line)]
+        named = [(i, line) for i, line in named if not NOT_TEXT_ENTRY.search(line)]
     elif step.verb == "select":
         named = [(i, line) for i, line in named if line.startswith("select") or "role=listbox" in line]
     if step.kind:
@@ -253,7 +254,11 @@ def click_arguments(request: dict[str, Any], step: Step) -> tuple[str, dict[str,
         return f"{step.variant}_click", {}
     properties = (tool_schema(request, "click") or {}).get("properties", {})
     if step.variant in ("ctrl", "shift") and "modifiers" in properties:
-        return "click", {"modifiers": [step.variant]}
+        names = properties["modifiers"].get("items", {}).get("enum", [step.variant])
+        spellings = {"ctrl": ("ctrl", "control"), "shift": ("shift",)}[step.variant]
+        key = next((name for name in names if name.lower() in spellings), None)
+        if key is not None:
+            return "click", {"modifiers": [key]}
     if step.variant == "double":
         for name in ("click_count", "clicks", "count"):
             if name in properties:
