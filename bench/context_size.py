@@ -64,6 +64,7 @@ async def measure(turns: int) -> dict[str, list[tuple[int, int]]]:
     pool = BrowserPool(BrowserConfig(max_sessions=2, warm_contexts=0))
     out: dict[str, list[tuple[int, int]]] = {}
     calls: dict[str, list[int]] = {}
+    sent: dict[str, list[int]] = {}
     with tempfile.TemporaryDirectory() as folder, serve_directory(Path(folder)) as site:
         for name in ("order.html", "result.html"):
             shutil.copy(PAGES / name, Path(folder) / name)
@@ -79,22 +80,27 @@ async def measure(turns: int) -> dict[str, list[tuple[int, int]]]:
                 server.script(model)
                 for _ in range(turns):
                     server.requests.clear()
+                    server.sent_bytes.clear()
                     await session.active_page.goto("about:blank")
                     await run_agent_turn(config=config, history=[("user", TASK.format(site=site))], tabs=session,
                                          sink=TimingSink())  # fmt: skip
                     out.setdefault(label, []).extend(sizes(r) for r in server.requests)
+                    sent.setdefault(label, []).extend(server.sent_bytes)
                     calls.setdefault(label, []).append(len(server.requests))
         finally:
             await pool.stop(save_sessions=False)
             server.stop()
     print(f"order form (2 fields and a button), {turns} turn(s) each; characters per model request")
-    print(f"{'model':<20} {'calls':>5} {'messages p50':>13} {'tools':>7} {'total p50':>10} {'total max':>10}")
+    print(f"{'model':<20} {'calls':>5} {'messages p50':>13} {'tools':>7} {'total p50':>10} {'total max':>10} "
+          f"{'as sent p50':>12}")  # fmt: skip
     for label, measured in out.items():
         totals = [m + t for m, t in measured]
         print(
             f"{label:<20} {statistics.median(calls[label]):>5.0f} {statistics.median(m for m, _ in measured):>13.0f} "
-            f"{measured[0][1]:>7} {statistics.median(totals):>10.0f} {max(totals):>10}"
+            f"{measured[0][1]:>7} {statistics.median(totals):>10.0f} {max(totals):>10} "
+            f"{statistics.median(sent[label]):>12.0f}"
         )
+    print("(characters of readable JSON; 'as sent' is the request's bytes on the wire, compact JSON)")
     return out
 
 

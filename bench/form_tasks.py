@@ -69,7 +69,10 @@ def report(runs: list[TaskRun]) -> None:
             f"{statistics.median(r.model_calls for r in passed):g}; model calls <= acting steps + 1 on {len(within)} "
             f"of {len(passed)}"
         )
-    print(f"median request (messages + tools): {statistics.median(every_request):.0f} characters")
+    print(f"median request (messages + tools): {statistics.median(every_request):.0f} characters as readable JSON")
+    sent = [size for run in runs for size in run.sent_bytes]
+    if sent:
+        print(f"median request as sent (compact JSON): {statistics.median(sent):.0f} bytes")
     unexpected = [run.task.name for run in runs if not run.ok and not run.task.gap]
     if unexpected:
         raise SystemExit(f"tasks that should succeed failed: {', '.join(unexpected)}")

@@ -353,7 +353,8 @@ class TaskRun:
     result: str  # the page's #result text after the turn
     reply: str  # the model's answer
     tools: tuple[str, ...]  # the tool calls, in order
-    request_chars: tuple[int, ...]  # characters of each model request: messages and tools, as sent
+    request_chars: tuple[int, ...]  # characters of each model request: messages and tools, as readable JSON
+    sent_bytes: tuple[int, ...] = ()  # each model request's size as the client sent it (compact JSON)
 
     @property
     def ok(self) -> bool:
@@ -394,6 +395,7 @@ async def run_task(task: FormTask, *, server: ScriptedLLM, tabs: TabControl, sit
     """One task through the real agent loop, on an empty tab; the result is read from the page."""
     server.script(literal_reader)
     server.requests.clear()
+    server.sent_bytes.clear()
     await tabs.active_page.goto("about:blank")
     sink = RecordingSink()
     turn = await run_agent_turn(
@@ -407,4 +409,5 @@ async def run_task(task: FormTask, *, server: ScriptedLLM, tabs: TabControl, sit
         reply=turn.reply,
         tools=tuple(step.action for step in sink.actions()),
         request_chars=tuple(request_chars(request) for request in server.requests),
+        sent_bytes=tuple(server.sent_bytes),
     )

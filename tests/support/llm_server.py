@@ -81,6 +81,8 @@ class ScriptedLLM:
         self.requests: list[dict[str, Any]] = []
         # `/embeddings` requests, kept apart so tests that count chat requests are unaffected.
         self.embedding_requests: list[dict[str, Any]] = []
+        # The size in bytes of each chat request as the client sent it (compact JSON), in order.
+        self.sent_bytes: list[int] = []
         self._handler: Handler = echo_handler
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
@@ -100,6 +102,7 @@ class ScriptedLLM:
             self._handler = echo_handler
             self.requests.clear()
             self.embedding_requests.clear()
+            self.sent_bytes.clear()
 
     def _record(self, request: dict[str, Any]) -> Handler:
         with self._lock:
@@ -142,7 +145,10 @@ class ScriptedLLM:
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
-                request = json.loads(self.rfile.read(length) or b"{}")
+                body = self.rfile.read(length)
+                request = json.loads(body or b"{}")
+                if self.path.rstrip("/").endswith("/chat/completions"):
+                    owner.sent_bytes.append(len(body))  # each chat request's size as sent (bench/context_size.py)
                 if self.path.rstrip("/").endswith("/embeddings"):
                     self._json(200, owner._embeddings(request))
                     return
