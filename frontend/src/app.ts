@@ -202,8 +202,7 @@ export class App {
     this.unsubscribeSession = session.store.subscribe((view, previous) => {
       this.chat.update(view);
       if (
-        !shownTabs ||
-        view.tabs !== shownTabs.tabs ||
+        view.tabs !== shownTabs?.tabs ||
         view.sharedTabIds !== shownTabs.shared ||
         view.readingTabs !== shownTabs.reading
       ) {
@@ -481,7 +480,7 @@ export class App {
   /** "Save as workflow" on a run that worked: named by the user, then listed in Settings → Workflows. */
   private async saveWorkflow(runId: Id): Promise<string> {
     const name = window.prompt("Name this workflow (it replays these steps without the model):", "");
-    if (name === null || !name.trim()) return "";
+    if (!name?.trim()) return "";
     try {
       const workflow = await this.options.api.saveWorkflow(runId, name.trim());
       const parameters = workflow.parameters.map((p) => p.name).join(", ");

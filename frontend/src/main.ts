@@ -14,11 +14,17 @@ import { Store, initialAppState, type AppState } from "./state";
 import { applyTheme, browserStorage, loadTheme } from "./theme";
 
 applyTheme(loadTheme(browserStorage()), document.documentElement, browserStorage());
-const root = document.getElementById("app")!;
+const root = mountPoint();
 const api = new ApiClient();
 const store = new Store<AppState>(initialAppState);
 const router = new Router();
 let app: App | null = null;
+
+function mountPoint(): HTMLElement {
+  const el = document.getElementById("app");
+  if (!el) throw new Error("index.html has no #app element");
+  return el;
+}
 
 function unmountApp(): void {
   app?.destroy();

@@ -3,7 +3,7 @@
 
 import type { Confirmation, Conversation, Id, Message, PlanStep, Run, RunStatus, ServerEvent, Step } from "./api/types";
 import { isRole, normalizePresence } from "./access";
-import type { ConversationView } from "./state";
+import { readyToolsView, type ConversationView } from "./state";
 
 const ACTIVE: ReadonlySet<RunStatus> = new Set(["queued", "running", "waiting"]);
 
@@ -86,16 +86,12 @@ function hasAssistantMessage(messages: Message[], runId: Id): boolean {
 }
 
 function dropStreaming(streaming: Record<Id, string>, runId: Id): Record<Id, string> {
-  if (!(runId in streaming)) return streaming;
-  const next = { ...streaming };
-  delete next[runId];
-  return next;
+  return withoutKey(streaming, String(runId));
 }
 
 export function withoutKey<V>(record: Record<string, V>, key: string): Record<string, V> {
   if (!(key in record)) return record;
-  const next = { ...record };
-  delete next[key];
+  const { [key]: _dropped, ...next } = record;
   return next;
 }
 
@@ -173,10 +169,7 @@ export function applyServerEvent(view: ConversationView, event: ServerEvent): Co
       return { ...view, tabs, sharedTabIds, readingTabs: withoutKey(view.readingTabs, id) };
     }
     case "tools.updated":
-      return {
-        ...view,
-        tools: { status: "ready", tab: event.tab ?? null, tools: event.tools ?? [], skills: event.skills ?? [], error: null },
-      };
+      return { ...view, tools: readyToolsView(event) };
     case "error":
       return { ...view, notice: event.detail };
     case "frame":
@@ -254,8 +247,8 @@ export function manualAction(
   if (messages.some((m) => m.run === run.id)) return null;
   const action = known[run.id];
   if (action !== undefined) return action;
-  const only = steps.length === 1 ? steps[0]! : null;
-  return only && only.kind === "action" && only.action ? only.action : null;
+  const only = steps.length === 1 ? steps[0] : undefined;
+  return only?.kind === "action" && only.action ? only.action : null;
 }
 
 const NONE: never[] = [];
@@ -305,7 +298,7 @@ export function buildTimeline(
   const loose = runs.filter((r) => !anchored.has(r.id));
   let next = 0;
   for (const message of [...view.messages].sort(byCreated)) {
-    while (next < loose.length && time(loose[next]!.created_at) < time(message.created_at)) placeRun(loose[next++]!);
+    for (let run = loose[next]; run && time(run.created_at) < time(message.created_at); run = loose[++next]) placeRun(run);
     const ownRun = message.run !== null ? runById.get(message.run) : undefined;
     if (ownRun && message.role !== "user") placeRun(ownRun);
     out.push({ kind: "message", key: `m${message.id}`, message });

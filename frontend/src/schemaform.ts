@@ -156,9 +156,9 @@ function buildField(key: string, path: string, raw: unknown, required: boolean, 
   const def = schema.default;
   switch (type) {
     case "enum": {
-      const values = Array.isArray(schema.enum) ? schema.enum : [schema.const];
+      const values: unknown[] = Array.isArray(schema.enum) ? schema.enum : [schema.const];
       const allowsNull = values.includes(null);
-      const options = values
+      const options: SelectOption[] = values
         .filter((v) => v !== null)
         .map((value) => ({ key: JSON.stringify(value), label: optionLabel(value), value }));
       if (allowsNull) options.push({ key: "null", label: "null", value: null });
@@ -369,7 +369,7 @@ function coerce(field: FormField, value: FieldValue | undefined, path: string, e
       return field.required || checked !== field.defaultValue ? present(checked) : ABSENT;
     }
     case "array": {
-      const rows = Array.isArray(value) ? value : [];
+      const rows: (FieldValue | undefined)[] = Array.isArray(value) ? value : [];
       const out: unknown[] = [];
       rows.forEach((row, i) => {
         // Empty rows are left out, not sent as "".

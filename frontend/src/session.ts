@@ -26,7 +26,7 @@ import {
   toggleShared,
   unknownTabIds,
 } from "./sharing";
-import { Store, emptyConversationView, type ConversationView } from "./state";
+import { Store, emptyConversationView, readyToolsView, type ConversationView } from "./state";
 
 /** An error already shown in the conversation's notice: whoever catches it need not show it again. */
 export class NoticeError extends Error {
@@ -175,6 +175,8 @@ export class ConversationSession {
       do {
         this.reloadAgain = false;
         await this.loadOnce();
+        // load() sets reloadAgain while this loop awaits, which the type checker cannot see.
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       } while (this.reloadAgain && !this.disposed);
       this.loading = null;
     })();
@@ -432,10 +434,7 @@ export class ConversationSession {
     try {
       const page = await this.api.getTools(this.id);
       if (this.disposed || this.toolEvents !== eventsBefore) return;
-      this.store.update((view) => ({
-        ...view,
-        tools: { status: "ready", tab: page.tab ?? null, tools: page.tools ?? [], skills: page.skills ?? [], error: null },
-      }));
+      this.store.update((view) => ({ ...view, tools: readyToolsView(page) }));
     } catch (err) {
       if (this.disposed || this.toolEvents !== eventsBefore) return;
       const unavailable = err instanceof ApiError && err.status === 404;

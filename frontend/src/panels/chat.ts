@@ -158,7 +158,7 @@ function createBubble(initial: BubbleData): Component<BubbleData> {
   return { el, update };
 }
 
-function bubbleData(item: TimelineItem): BubbleData | null {
+function bubbleData(item: Exclude<TimelineItem, { kind: "run" }>): BubbleData {
   if (item.kind === "message") {
     const m = item.message;
     return {
@@ -170,10 +170,7 @@ function bubbleData(item: TimelineItem): BubbleData | null {
       id: String(m.id),
     };
   }
-  if (item.kind === "streaming") {
-    return { role: "assistant", content: item.text, streaming: item.active, interrupted: !item.active, id: item.key };
-  }
-  return null;
+  return { role: "assistant", content: item.text, streaming: item.active, interrupted: !item.active, id: item.key };
 }
 
 function createTimelineItem(initial: TimelineItem, actions?: RunActions): Component<TimelineItem> {
@@ -185,12 +182,11 @@ function createTimelineItem(initial: TimelineItem, actions?: RunActions): Compon
       destroy: () => block.destroy?.(),
     };
   }
-  const bubble = createBubble(bubbleData(initial)!);
+  const bubble = createBubble(bubbleData(initial));
   return {
     el: bubble.el,
     update: (item) => {
-      const data = bubbleData(item);
-      if (data) bubble.update(data);
+      if (item.kind !== "run") bubble.update(bubbleData(item));
     },
   };
 }
@@ -619,14 +615,13 @@ export class ChatPanel {
     // A new notice shows even when an identical one was dismissed before.
     if (previous && previous.notice !== view.notice) this.dismissedNotice = null;
     this.renderNotice(view.notice);
-    if (!previous || previous.files !== view.files) {
+    if (previous?.files !== view.files) {
       this.files.update(view.files);
       this.filesEl.hidden = view.files.length === 0;
     }
     if (!previous || timelineChanged(previous, view)) this.renderTimeline(view, switched);
     if (
-      !previous ||
-      previous.tabs !== view.tabs ||
+      previous?.tabs !== view.tabs ||
       previous.sharedTabIds !== view.sharedTabIds ||
       previous.readingTabs !== view.readingTabs
     ) {
@@ -665,7 +660,7 @@ export class ChatPanel {
     // How the conversation is shared with the reader (their own needs no badge: the Share button says it).
     const showRole = open && !!role && role !== "owner" && !revoked;
     this.myRole.hidden = !showRole;
-    if (showRole && role) {
+    if (showRole) {
       setText(this.myRole, ACCESS_LABEL[role]);
       setAttr(this.myRole, "data-role", role);
       this.myRole.className = `role-badge role-${role}`;
@@ -805,8 +800,8 @@ export class ChatPanel {
     if (file.id === null) return;
     const text = fileMention({ id: file.id, name: file.name });
     const input = this.input;
-    const start = input.selectionStart ?? input.value.length;
-    const end = input.selectionEnd ?? start;
+    const start = input.selectionStart;
+    const end = input.selectionEnd;
     const before = input.value.slice(0, start);
     const after = input.value.slice(end);
     const lead = before && !/\s$/.test(before) ? " " : "";

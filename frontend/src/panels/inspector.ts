@@ -8,7 +8,7 @@ import { ApiError } from "../api/client";
 import { errorText } from "../errors";
 import type { ConversationSkill, Id, Run, SkillStatus, Step, WebTool } from "../api/types";
 import { h, icon, ICONS, KeyedList, present, replaceChildren, setAttr, setText, type Component } from "../dom";
-import { hostOf } from "../format";
+import { hostOf, labelFor } from "../format";
 import { isTerminalStatus } from "../reducer";
 import { prettyResult } from "../schemaform";
 import type { ConversationView, ToolsView } from "../state";
@@ -205,7 +205,7 @@ function createSkillRow(initial: SkillRow, actions: SkillRowActions): Component<
       setText(status, "not on this page");
       status.className = "chip chip-muted skill-status";
     } else {
-      setText(status, SKILL_STATUS_LABEL[row.status.status] ?? row.status.status);
+      setText(status, labelFor(SKILL_STATUS_LABEL, row.status.status));
       status.className = `chip skill-status skill-status-${row.status.status}`;
     }
     const errorText = row.status?.error ?? "";
@@ -408,7 +408,7 @@ export class ToolInspector {
       return;
     }
     const toolsChanged =
-      !previous || previous.tools !== view.tools || previous.tabs !== view.tabs || previous.skills !== view.skills;
+      previous?.tools !== view.tools || previous.tabs !== view.tabs || previous.skills !== view.skills;
     if (toolsChanged) this.renderTools(view);
     if (toolsChanged || previous.runs !== view.runs || previous.steps !== view.steps) this.renderDetail(view);
   }
@@ -449,7 +449,7 @@ export class ToolInspector {
     if (!this.view) return;
     this.renderTools(this.view);
     this.renderDetail(this.view);
-    if (this.selected) this.detail.scrollIntoView?.({ block: "nearest", behavior: "smooth" });
+    if (this.selected) this.detail.scrollIntoView({ block: "nearest", behavior: "smooth" });
   }
 
   /** The tool the page answers to for a name: its own when it shadows a SKILL's. */
@@ -505,10 +505,10 @@ export class ToolInspector {
   }
 
   private pending(view: ConversationView): boolean {
-    const call = this.lastCall;
-    if (!call || call.runId === null) return false;
-    const run = view.runs.find((r) => r.id === call.runId);
-    return callOutcome(run, view.steps[call.runId] ?? []).status === "running";
+    const runId = this.lastCall?.runId;
+    if (runId === undefined || runId === null) return false;
+    const run = view.runs.find((r) => r.id === runId);
+    return callOutcome(run, view.steps[runId] ?? []).status === "running";
   }
 
   private renderResult(view: ConversationView): void {

@@ -61,6 +61,12 @@ export function isDrag(
 
 interface Point { x: number; y: number }
 
+interface Press { client: Point; at: Point; button: MouseButton; modifiers: Modifier[] }
+
+function downCommand(start: Press): InputCommand {
+  return { kind: "down", ...start.at, button: start.button, modifiers: start.modifiers };
+}
+
 /**
  * One press of a mouse button, as input commands. Released within DRAG_THRESHOLD_PX of where it went
  * down, it is one `click` there. Once the pointer goes further it is a drag: `down` where the press
@@ -68,7 +74,7 @@ interface Point { x: number; y: number }
  * screen (for the threshold); `at` positions are fractions of the picture (what the server gets).
  */
 export class PointerGesture {
-  private start: { client: Point; at: Point; button: MouseButton; modifiers: Modifier[] } | null = null;
+  private start: Press | null = null;
   private last: Point | null = null;
   private dragging = false;
 
@@ -94,7 +100,7 @@ export class PointerGesture {
     if (this.dragging) return [{ kind: "move", ...at }];
     if (!isDrag(start.client, client)) return [];
     this.dragging = true;
-    return [this.downCommand(), { kind: "move", ...at }];
+    return [downCommand(start), { kind: "move", ...at }];
   }
 
   release(client: Point, at: Point | null, modifiers: Modifier[] = []): InputCommand[] {
@@ -103,7 +109,7 @@ export class PointerGesture {
     const end = at ?? this.last ?? start.at;
     const commands: InputCommand[] = [];
     if (this.dragging || isDrag(start.client, client)) {
-      if (!this.dragging) commands.push(this.downCommand());
+      if (!this.dragging) commands.push(downCommand(start));
       commands.push({ kind: "up", ...end, button: start.button, modifiers });
     } else {
       commands.push({ kind: "click", ...start.at, button: start.button, modifiers: start.modifiers });
@@ -119,11 +125,6 @@ export class PointerGesture {
       start && this.dragging ? [{ kind: "up", ...(this.last ?? start.at), button: start.button }] : [];
     this.reset();
     return commands;
-  }
-
-  private downCommand(): InputCommand {
-    const start = this.start!;
-    return { kind: "down", ...start.at, button: start.button, modifiers: start.modifiers };
   }
 
   private reset(): void {
@@ -177,7 +178,7 @@ export function modifiersOf(e: Omit<KeyLike, "key">): Modifier[] {
  */
 export function keyToInput(e: KeyLike): Pick<InputCommand, "kind" | "key" | "text" | "modifiers"> | null {
   if (e.isComposing) return null;
-  const single = [...e.key].length === 1;
+  const single = Array.from(e.key).length === 1;
   if (single && !e.ctrlKey && !e.metaKey) return { kind: "text", text: e.key };
   if (!single && !NAMED_KEYS.has(e.key)) return null;
   return { kind: "key", key: e.key, modifiers: modifiersOf(e) };
@@ -582,7 +583,7 @@ export class LiveView {
     }
     const now = performance.now();
     this.fpsWindow.push(now);
-    while (this.fpsWindow.length && now - this.fpsWindow[0]! > 1000) this.fpsWindow.shift();
+    this.fpsWindow = this.fpsWindow.filter((t) => now - t <= 1000);
     const fps = this.fpsWindow.length;
     setText(this.meta, fps >= 2 ? `${width}×${height} · ${fps} fps` : `${width}×${height}`);
   }
@@ -706,7 +707,7 @@ export class LiveView {
   private endGesture(): void {
     const pointer = this.gesturePointer;
     this.gesturePointer = null;
-    if (pointer !== null && this.canvas.hasPointerCapture?.(pointer)) this.canvas.releasePointerCapture(pointer);
+    if (pointer !== null && this.canvas.hasPointerCapture(pointer)) this.canvas.releasePointerCapture(pointer);
     this.sendGesture(this.gesture.cancel());
   }
 

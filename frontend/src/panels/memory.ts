@@ -77,7 +77,7 @@ export function recordBody(fields: readonly FieldSpec[], form: RecordForm, origi
   const body: Record<string, string> = {};
   for (const f of fields) {
     const value = (form[f.name] ?? "").trim();
-    if (!stored || stored[f.name] !== value) body[f.name] = value;
+    if (stored?.[f.name] !== value) body[f.name] = value;
   }
   return body;
 }
@@ -160,12 +160,12 @@ export class RecordSection<T extends Stored> {
             autocomplete: "off",
             placeholder: f.placeholder ?? null,
           });
+      const error = h("span", { class: "field-error", hidden: true });
       control.addEventListener("input", () => {
-        this.fieldErrors.get(f.name)!.hidden = true;
+        error.hidden = true;
         control.removeAttribute("aria-invalid");
       });
       this.inputs.set(f.name, control);
-      const error = h("span", { class: "field-error", hidden: true });
       this.fieldErrors.set(f.name, error);
       return h(
         "label",
@@ -227,7 +227,8 @@ export class RecordSection<T extends Stored> {
       setText(this.loadError, `Could not load your ${this.kind.noun}s: ${errorText(err)}`);
       this.loadError.hidden = false;
     }
-    if (this.editing && !this.items.some((i) => i.id === this.editing!.id)) this.startCreate(false);
+    const editing = this.editing;
+    if (editing && !this.items.some((i) => i.id === editing.id)) this.startCreate(false);
     this.render();
   }
 
@@ -301,8 +302,12 @@ export class RecordSection<T extends Stored> {
     setText(this.save, `Add ${this.kind.noun}`);
     this.cancel.hidden = true;
     this.formEl.classList.remove("editing");
-    if (focus) this.inputs.get(this.kind.fields[0]!.name)?.focus();
+    if (focus) this.focusField(this.kind.fields[0]?.name);
     this.render();
+  }
+
+  private focusField(name: string | undefined): void {
+    if (name !== undefined) this.inputs.get(name)?.focus();
   }
 
   private startEdit(item: T): void {
@@ -312,8 +317,8 @@ export class RecordSection<T extends Stored> {
     setText(this.save, "Save changes");
     this.cancel.hidden = false;
     this.formEl.classList.add("editing");
-    this.formEl.scrollIntoView?.({ block: "nearest", behavior: "smooth" });
-    this.inputs.get(this.kind.fields[0]!.name)?.focus();
+    this.formEl.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    this.focusField(this.kind.fields[0]?.name);
     this.render();
   }
 
@@ -347,7 +352,7 @@ export class RecordSection<T extends Stored> {
     const invalid = validateRecord(this.kind.fields, form);
     if (Object.keys(invalid).length) {
       this.showErrors(Object.fromEntries(Object.entries(invalid).map(([k, v]) => [k, [v]])), []);
-      this.inputs.get(Object.keys(invalid)[0]!)?.focus();
+      this.focusField(Object.keys(invalid)[0]);
       return;
     }
     this.showErrors({}, []);

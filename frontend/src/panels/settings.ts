@@ -2,6 +2,7 @@
 // delete), the server's default model, notes and personas (memory.ts), and the personal API token.
 
 import { ApiError, type ApiClient } from "../api/client";
+import { copyText } from "../clipboard";
 import { errorText } from "../errors";
 import type { ConnectionCheck, Id, ModelProfile, ModelProvider, Note, Persona } from "../api/types";
 import { h, icon, iconButton, ICONS, KeyedList, present, replaceChildren, setAttr, setText, type Component } from "../dom";
@@ -94,7 +95,8 @@ class ProfileFormView {
     for (const key of ["name", "base_url", "model", "api_key"] as const) {
       this.inputs[key].addEventListener("input", () => {
         this.form = { ...this.form, [key]: this.inputs[key].value };
-        this.fieldErrors.get(key)!.hidden = true;
+        const error = this.fieldErrors.get(key);
+        if (error) error.hidden = true;
       });
     }
     this.inputs.provider.addEventListener("change", () => {
@@ -279,8 +281,8 @@ class ProfileFormView {
     const invalid = validateProfileForm(this.form);
     if (Object.keys(invalid).length) {
       this.showErrors(Object.fromEntries(Object.entries(invalid).map(([k, v]) => [k, [v]])), []);
-      const first = Object.keys(invalid)[0] as keyof typeof this.inputs;
-      this.inputs[first]?.focus();
+      const first = Object.keys(invalid).find((key): key is keyof typeof this.inputs => key in this.inputs);
+      if (first) this.inputs[first].focus();
       return;
     }
     this.busy = true;
@@ -466,6 +468,7 @@ export class SettingsPanel {
   private readonly tokenValue: HTMLInputElement;
   private readonly tokenStatus: HTMLElement;
   private readonly copyButton: HTMLButtonElement;
+  private readonly copyLabel = h("span", null, "Copy");
   private readonly notes: RecordSection<Note>;
   private readonly personas: RecordSection<Persona>;
   private readonly workflows: WorkflowsSection;
@@ -516,7 +519,7 @@ export class SettingsPanel {
       "button",
       { class: "btn btn-secondary", type: "button", "data-testid": "api-token-copy", onclick: () => void this.copyToken() },
       icon(ICONS.copy, 14),
-      h("span", null, "Copy"),
+      this.copyLabel,
     );
     this.tokenBox = h(
       "div",
@@ -543,7 +546,7 @@ export class SettingsPanel {
         const { token } = await this.options.api.createToken();
         this.tokenValue.value = token;
         this.tokenBox.hidden = false;
-        setText(this.copyButton.lastElementChild!, "Copy");
+        setText(this.copyLabel, "Copy");
         this.tokenValue.focus();
         this.tokenValue.select();
       } catch (err) {
@@ -692,7 +695,7 @@ export class SettingsPanel {
     this.formOpen = true;
     this.formSlot.hidden = false;
     this.formView.open(mode, models?.providers ?? [], models?.profiles ?? []);
-    if (byUser) this.formSlot.scrollIntoView?.({ block: "nearest", behavior: "smooth" });
+    if (byUser) this.formSlot.scrollIntoView({ block: "nearest", behavior: "smooth" });
     this.markEditing();
   }
 
@@ -732,16 +735,8 @@ export class SettingsPanel {
   private async copyToken(): Promise<void> {
     const token = this.tokenValue.value;
     if (!token) return;
-    let copied: boolean;
-    try {
-      await navigator.clipboard.writeText(token);
-      copied = true;
-    } catch {
-      // No clipboard API (an insecure origin): fall back to selecting and copying.
-      this.tokenValue.select();
-      copied = document.execCommand?.("copy") ?? false;
-    }
-    setText(this.copyButton.lastElementChild!, copied ? "Copied" : "Select and copy");
+    const copied = await copyText(token);
+    setText(this.copyLabel, copied ? "Copied" : "Select and copy");
     this.tokenValue.select();
   }
 

@@ -10,6 +10,7 @@ import {
   shareLinkUrl,
   splitShares,
 } from "../access";
+import { copyText } from "../clipboard";
 import type { ApiClient } from "../api/client";
 import { errorText } from "../errors";
 import type { Id, Share, ShareRole } from "../api/types";
@@ -33,26 +34,6 @@ function roleSelect(testid: string, label: string, value: ShareRole = "viewer"):
   );
   select.value = value;
   return select;
-}
-
-/** Copies text to the clipboard; where the Clipboard API is missing or refused, through a selected field. */
-async function copyText(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    const field = h("textarea", { class: "visually-hidden", readonly: true, "aria-hidden": "true" });
-    field.value = text;
-    document.body.appendChild(field);
-    field.select();
-    try {
-      return document.execCommand("copy");
-    } catch {
-      return false;
-    } finally {
-      field.remove();
-    }
-  }
 }
 
 function copyButton(testid: string, text: () => string): HTMLButtonElement {
@@ -358,7 +339,7 @@ export class ShareDialog {
     if (!this.el.isConnected) return;
     this.el.remove();
     document.removeEventListener("keydown", this.onKey);
-    this.previousFocus?.focus?.();
+    this.previousFocus?.focus();
   }
 
   get isOpen(): boolean {

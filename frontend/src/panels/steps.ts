@@ -7,6 +7,7 @@ import { h, icon, ICONS, KeyedList, present, replaceChildren, setAttr, setText, 
 import {
   RUN_STATUS_LABEL,
   STEP_STATUS_LABEL,
+  labelFor,
   compactJson,
   formatDuration,
   formatTokenUsage,
@@ -229,7 +230,7 @@ function createActionStep(initial: StepEntry, actions: RunActions | undefined): 
     setText(args, truncate(argsText, ARGUMENTS_PREVIEW).text);
     setAttr(args, "title", argsText || null);
     args.hidden = !argsText;
-    setText(status, waiting ? "Waiting for you" : (STEP_STATUS_LABEL[step.status] ?? step.status));
+    setText(status, waiting ? "Waiting for you" : labelFor(STEP_STATUS_LABEL, step.status));
     status.className = `step-status status-${waiting ? "waiting" : step.status}`;
     setText(duration, step.status === "running" ? "" : formatDuration(step.duration_ms));
     cards.update(confirmations.map((confirmation) => ({ confirmation, runStatus })));
@@ -293,7 +294,8 @@ export function createRunBlock(initial: RunItem, actions?: RunActions): Componen
   const stepsEl = h("ol", { class: "steps" });
   const looseEl = h("div", { class: "run-confirmations" });
   const loose = confirmationCards(looseEl, actions);
-  const pending = h("div", { class: "run-pending" }, h("span", { class: "spinner", "aria-hidden": "true" }), h("span"));
+  const pendingText = h("span");
+  const pending = h("div", { class: "run-pending" }, h("span", { class: "spinner", "aria-hidden": "true" }), pendingText);
   const error = h("div", { class: "run-error", "data-testid": "run-error", role: "alert" });
   const tokens = h("span", { class: "run-tokens", "data-testid": "run-tokens" });
   const debug = h(
@@ -346,7 +348,7 @@ export function createRunBlock(initial: RunItem, actions?: RunActions): Componen
     el.classList.toggle("run-manual", !!manual);
     setText(label, runLabel(manual, run.kind));
     badge.className = `badge status-${run.status}`;
-    setText(badge, RUN_STATUS_LABEL[run.status] ?? run.status);
+    setText(badge, labelFor(RUN_STATUS_LABEL, run.status));
     const parts = [
       // An action run by hand is one step: counting it says nothing.
       list.length && !manual ? `${list.length} step${list.length === 1 ? "" : "s"}` : "",
@@ -382,10 +384,10 @@ export function createRunBlock(initial: RunItem, actions?: RunActions): Componen
     looseEl.hidden = looseList.length === 0;
 
     const asking = confirmations.some((c) => c.status === "pending");
-    const lastRunning = list.length > 0 && list[list.length - 1]!.status === "running";
+    const lastRunning = list.at(-1)?.status === "running";
     pending.hidden = !isActiveStatus(run.status) || lastRunning || (run.status === "waiting" && asking);
     setText(
-      pending.lastElementChild!,
+      pendingText,
       run.status === "queued"
         ? "Waiting for a browser…"
         : run.status === "waiting"

@@ -27,18 +27,17 @@ export function normalizeAddress(raw: string): AddressResult {
   if (!text) return { error: "Type an address, such as example.com." };
   if (/\s/.test(text)) return { error: `“${text}” is not a web address. Type one such as example.com.` };
   const scheme = /^([a-z][a-z\d+.-]*):\/\//i.exec(text);
-  if (scheme) {
-    const name = scheme[1]!.toLowerCase();
+  const name = scheme?.[1]?.toLowerCase();
+  if (scheme && name) {
     if (name !== "http" && name !== "https") return { error: notWeb(name) };
     if (text.length === scheme[0].length) return { error: `“${text}” is not a complete web address.` };
     return { url: text };
   }
   if (text.startsWith("//")) return { url: `https:${text}` };
   // "mailto:…", "about:blank", but not a host and port ("localhost:8000", "example.com:8080/a").
-  const opaque = /^([a-z][a-z\d+.-]*):(?!\d+(?:[/?#]|$))/i.exec(text);
-  if (opaque) return { error: notWeb(opaque[1]!.toLowerCase()) };
-  const host = text
-    .split(/[/?#]/, 1)[0]!
+  const opaque = /^([a-z][a-z\d+.-]*):(?!\d+(?:[/?#]|$))/i.exec(text)?.[1];
+  if (opaque) return { error: notWeb(opaque.toLowerCase()) };
+  const host = (text.split(/[/?#]/, 1)[0] ?? "")
     .replace(/^.*@/, "")
     .replace(/:\d*$/, "")
     .replace(/^\[(.*)\]$/, "$1")
