@@ -1,7 +1,7 @@
 // Bootstrap and routing: fetch the CSRF cookie, ask who is signed in, then show the sign-in pages or
 // the dashboard for the current path.
 
-import "./styles.css";
+import "./styles/index.css";
 import { ApiClient, ApiError } from "./api/client";
 import type { User } from "./api/types";
 import { App } from "./app";
