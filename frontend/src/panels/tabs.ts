@@ -13,8 +13,6 @@ import { normalizeAddress, shownAddress } from "./tabs/address";
 import { createContextItem } from "./tabs/context";
 import { createTab, type TabHandlers, type TabItem } from "./tabs/tab";
 
-// --- The component ---
-
 export interface TabBarOptions {
   /** Runs a browser action by hand; resolves false when the server refused it (the notice says why). */
   act: (action: BrowserAction, args?: Record<string, unknown>) => Promise<boolean>;
