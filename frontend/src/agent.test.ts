@@ -5,7 +5,7 @@ import { confirmationOutcome, formatCountdown, formatTokenUsage, msUntil, RUN_ST
 import { shortUrl } from "./panels/confirmation";
 import { callSummary, readMessages, readParameters, readTools } from "./panels/debug";
 import { dependencyLabel, planProgress, planSummary } from "./panels/plan";
-import { attachConfirmations, stepStyle } from "./panels/steps";
+import { attachConfirmations, stepStyle } from "./panels/steps/model";
 import {
   applyConfirmation,
   applyServerEvent,

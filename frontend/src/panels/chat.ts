@@ -14,7 +14,7 @@ import { Composer } from "./chat/composer";
 import { ChatHeader } from "./chat/header";
 import { createPresenceItem } from "./chat/presence";
 import { createTimelineItem, timelineChanged } from "./chat/timeline";
-import type { RunActions } from "./steps";
+import type { RunActions } from "./steps/model";
 
 export interface ChatPanelOptions {
   /** Sends a message in the open conversation (or starts one from the home page). Throws ApiError. */

@@ -11,7 +11,7 @@ import { hostOf } from "../format";
 import type { ConversationView, ToolsView } from "../state";
 import { callOutcome, skillRows, sourceLabel, type CallOutcome, type SkillRow } from "./inspector/model";
 import { badges, createSkillRow, createToolRow, type ToolRow } from "./inspector/rows";
-import { openLightbox } from "./steps";
+import { openLightbox } from "./lightbox";
 import { ToolForm } from "./toolform";
 
 export interface InspectorOptions {

@@ -7,7 +7,8 @@ import { renderMarkdown } from "../../markdown";
 import type { TimelineItem } from "../../reducer";
 import type { ConversationView } from "../../state";
 import { brandMark } from "../brand";
-import { createRunBlock, type RunActions } from "../steps";
+import { createRunBlock } from "../steps";
+import type { RunActions } from "../steps/model";
 
 const ROLE_LABEL: Record<Message["role"], string> = {
   user: "You",
