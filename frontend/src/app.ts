@@ -107,19 +107,19 @@ export class App {
     this.tabBar = new TabBar({
       act: (action, args) => this.session?.act(action, args) ?? Promise.resolve(false),
       notify: (message) => this.session?.showNotice(message),
-      share: (tabId, on) => this.session?.shareTab(tabId, on),
-      refresh: (tabId) => void this.session?.readTab(tabId),
-      removeContext: (tabId) => void this.session?.removeFromContext(tabId),
+      share: (tabId, on) => this.session?.reads.share(tabId, on),
+      refresh: (tabId) => void this.session?.reads.read(tabId),
+      removeContext: (tabId) => void this.session?.reads.remove(tabId),
     });
     this.inspector = new ToolInspector({
       call: (name, args) => this.callTool(name, args),
       refresh: () => {
-        void this.session?.loadTools();
-        void this.session?.loadSkills();
+        void this.session?.tools.load();
+        void this.session?.tools.loadSkills();
       },
       setSkill: (skillId, enabled) =>
         this.permissions.skills
-          ? (this.session?.setSkill(skillId, enabled) ?? Promise.resolve())
+          ? (this.session?.tools.setSkill(skillId, enabled) ?? Promise.resolve())
           : Promise.reject(new Error("Only the conversation's owner can switch SKILLs.")),
     });
     this.live = new LiveView({
@@ -127,7 +127,7 @@ export class App {
       frameDone: () => this.session?.ackFrame(),
       tabBar: this.tabBar.el,
       inspector: this.inspector.el,
-      onControl: (take) => void this.session?.setControl(take ? "take" : "release"),
+      onControl: (take) => void this.session?.control.set(take ? "take" : "release"),
     });
     this.el = h(
       "div",
@@ -460,7 +460,7 @@ export class App {
   private async callTool(name: string, args: Record<string, unknown>): Promise<Run> {
     const session = this.session;
     if (!session) throw new Error("Open a conversation first.");
-    return session.callTool(name, args);
+    return session.tools.call(name, args);
   }
 
   /** Uploads a file to the open conversation; from the home page it starts one first, as sending does. */
