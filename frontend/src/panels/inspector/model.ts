@@ -3,7 +3,7 @@
 
 import type { ConversationSkill, Run, SkillStatus, Step, WebTool } from "../../api/types";
 import { isTerminalStatus } from "../../reducer";
-import { prettyResult } from "../../schemaform";
+import { prettyResult } from "../../schemaargs";
 
 export interface ToolHints {
   readOnly: boolean;
