@@ -9,11 +9,11 @@ import { attachConfirmations, stepStyle } from "./panels/steps/model";
 import {
   applyConfirmation,
   applyServerEvent,
-  buildTimeline,
   confirmationDisplayStatus,
   mergeSnapshot,
   pendingConfirmations,
 } from "./reducer";
+import { buildTimeline } from "./timeline";
 import { emptyConversationView, type ConversationView } from "./state";
 
 const T = (s: number): string => new Date(Date.UTC(2025, 0, 1, 12, 0, s)).toISOString();

@@ -2,12 +2,11 @@ import { describe, expect, it } from "vitest";
 import type { Message, Run, Step } from "./api/types";
 import {
   applyServerEvent,
-  buildTimeline,
   latestRun,
-  manualAction,
   mergeSnapshot,
   patchConversation,
 } from "./reducer";
+import { buildTimeline, manualAction } from "./timeline";
 import { emptyConversationView, type ConversationView } from "./state";
 
 const T = (s: number): string => new Date(Date.UTC(2025, 0, 1, 12, 0, s)).toISOString();

@@ -7,7 +7,8 @@ import { permissionsFor, type Permissions, type PresenceEntry } from "../access"
 import type { Id, Role } from "../api/types";
 import { h, icon, ICONS, KeyedList, replaceChildren, setText } from "../dom";
 import { errorMessages } from "../errors";
-import { buildTimeline, isActiveStatus, latestRun, type TimelineItem } from "../reducer";
+import { isActiveStatus, latestRun } from "../reducer";
+import { buildTimeline, type TimelineItem } from "../timeline";
 import type { ConversationView } from "../state";
 import { brandMark } from "./brand";
 import { Composer } from "./chat/composer";

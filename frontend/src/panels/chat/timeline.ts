@@ -4,7 +4,7 @@
 import type { Message } from "../../api/types";
 import { h, replaceChildren, setAttr, type Component } from "../../dom";
 import { renderMarkdown } from "../../markdown";
-import type { TimelineItem } from "../../reducer";
+import type { TimelineItem } from "../../timeline";
 import type { ConversationView } from "../../state";
 import { brandMark } from "../brand";
 import { createRunBlock } from "../steps";
