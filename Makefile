@@ -31,9 +31,10 @@ test: system venv frontend
 	cd frontend && npm test --silent
 	$(PY) -m pytest
 
-lint: venv
+lint: venv frontend/node_modules/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	cd frontend && npm run lint --silent
 
 typecheck: venv
 	$(VENV)/bin/mypy agents browser_pool workers webapp bench tests

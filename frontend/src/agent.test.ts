@@ -5,15 +5,15 @@ import { confirmationOutcome, formatCountdown, formatTokenUsage, msUntil, RUN_ST
 import { shortUrl } from "./panels/confirmation";
 import { callSummary, readMessages, readParameters, readTools } from "./panels/debug";
 import { dependencyLabel, planProgress, planSummary } from "./panels/plan";
-import { attachConfirmations, stepStyle } from "./panels/steps";
+import { attachConfirmations, stepStyle } from "./panels/steps/model";
 import {
   applyConfirmation,
   applyServerEvent,
-  buildTimeline,
   confirmationDisplayStatus,
   mergeSnapshot,
   pendingConfirmations,
 } from "./reducer";
+import { buildTimeline } from "./timeline";
 import { emptyConversationView, type ConversationView } from "./state";
 
 const T = (s: number): string => new Date(Date.UTC(2025, 0, 1, 12, 0, s)).toISOString();

@@ -2,23 +2,15 @@
 // wiring between them. In a conversation shared with the reader, what they may do follows their role
 // (access.ts): a viewer watches, a controller also acts, only the owner changes settings and shares.
 
-import {
-  controlUi,
-  isRole,
-  permissionsFor,
-  presenceEntries,
-  presenceWorthShowing,
-  roleOf,
-  samePermissions,
-  type ControlUi,
-  type Permissions,
-} from "./access";
-import { ApiError, type ApiClient } from "./api/client";
+import { isRole, roleOf } from "./access";
+import type { ApiClient } from "./api/client";
 import { errorText } from "./errors";
-import type { Conversation, ConversationSettings, Id, PresenceViewer, Role, Run } from "./api/types";
+import type { Conversation, ConversationSettings, Id, Role, Run } from "./api/types";
+import { AccessRenderer } from "./app/access";
+import { refreshConversations, refreshModels, upsertConversation } from "./app/lists";
 import { h } from "./dom";
 import { conversationSettings, defaultConversationSettings } from "./models";
-import { ChatPanel, OWNER_ACCESS, type ChatAccess } from "./panels/chat";
+import { ChatPanel } from "./panels/chat";
 import { ConversationBar } from "./panels/convbar";
 import { ConversationsPanel } from "./panels/conversations";
 import { openRunDebug } from "./panels/debug";
@@ -27,7 +19,7 @@ import { LiveView } from "./panels/liveview";
 import { SettingsPanel } from "./panels/settings";
 import { openShareDialog, type ShareDialog } from "./panels/share";
 import { TabBar, type TabBarState } from "./panels/tabs";
-import { isTerminalStatus, patchConversation, sortConversations } from "./reducer";
+import { isTerminalStatus, patchConversation } from "./reducer";
 import type { Route } from "./router";
 import { ConversationSession } from "./session";
 import type { AppState, ConversationView, Store } from "./state";
@@ -62,12 +54,7 @@ export class App {
   private refreshTimer: number | null = null;
   private readonly listTimer: number;
   private shareDialog: ShareDialog | null = null;
-  /** What the open conversation's reader may do (the owner's everything on the home page). */
-  private permissions: Permissions = permissionsFor("owner");
-  private shownAccess: ChatAccess = OWNER_ACCESS;
-  private shownControl: ControlUi | null = null;
-  private shownPresence: readonly PresenceViewer[] | null = null;
-  private shownRevoked = false;
+  private readonly access: AccessRenderer;
   private readonly onFocus = (): void => {
     this.refreshConversations();
     void this.refreshModels();
@@ -89,7 +76,7 @@ export class App {
       onDismissFile: (key) => this.session?.dismissFile(key),
       runActions: {
         answer: (id, approve) =>
-          this.permissions.confirm ? (this.session?.answer(id, approve) ?? Promise.resolve()) : Promise.resolve(),
+          this.access.permissions.confirm ? (this.session?.answer(id, approve) ?? Promise.resolve()) : Promise.resolve(),
         openDebug: (runId) => openRunDebug(runId, (id) => this.options.api.getRunDebug(id)),
         saveWorkflow: (runId) => this.saveWorkflow(runId),
       },
@@ -107,19 +94,19 @@ export class App {
     this.tabBar = new TabBar({
       act: (action, args) => this.session?.act(action, args) ?? Promise.resolve(false),
       notify: (message) => this.session?.showNotice(message),
-      share: (tabId, on) => this.session?.shareTab(tabId, on),
-      refresh: (tabId) => void this.session?.readTab(tabId),
-      removeContext: (tabId) => void this.session?.removeFromContext(tabId),
+      share: (tabId, on) => this.session?.reads.share(tabId, on),
+      refresh: (tabId) => void this.session?.reads.read(tabId),
+      removeContext: (tabId) => void this.session?.reads.remove(tabId),
     });
     this.inspector = new ToolInspector({
       call: (name, args) => this.callTool(name, args),
       refresh: () => {
-        void this.session?.loadTools();
-        void this.session?.loadSkills();
+        void this.session?.tools.load();
+        void this.session?.tools.loadSkills();
       },
       setSkill: (skillId, enabled) =>
-        this.permissions.skills
-          ? (this.session?.setSkill(skillId, enabled) ?? Promise.resolve())
+        this.access.permissions.skills
+          ? (this.session?.tools.setSkill(skillId, enabled) ?? Promise.resolve())
           : Promise.reject(new Error("Only the conversation's owner can switch SKILLs.")),
     });
     this.live = new LiveView({
@@ -127,7 +114,7 @@ export class App {
       frameDone: () => this.session?.ackFrame(),
       tabBar: this.tabBar.el,
       inspector: this.inspector.el,
-      onControl: (take) => void this.session?.setControl(take ? "take" : "release"),
+      onControl: (take) => void this.session?.control.set(take ? "take" : "release"),
     });
     this.el = h(
       "div",
@@ -138,6 +125,14 @@ export class App {
       this.settings.el,
       h("div", { class: "scrim", onclick: () => this.el.classList.remove("sidebar-open") }),
     );
+    this.access = new AccessRenderer({
+      el: this.el,
+      chat: this.chat,
+      live: this.live,
+      tabBar: this.tabBar,
+      inspector: this.inspector,
+      onRevoked: () => this.shareDialog?.close(),
+    });
     this.unsubscribeApp = options.store.subscribe((state, previous) => {
       this.sidebar.update(state);
       this.syncOpenConversation(state);
@@ -202,8 +197,7 @@ export class App {
     this.unsubscribeSession = session.store.subscribe((view, previous) => {
       this.chat.update(view);
       if (
-        !shownTabs ||
-        view.tabs !== shownTabs.tabs ||
+        view.tabs !== shownTabs?.tabs ||
         view.sharedTabIds !== shownTabs.shared ||
         view.readingTabs !== shownTabs.reading
       ) {
@@ -237,56 +231,7 @@ export class App {
   /** Shows what the reader's role allows everywhere: chat, live view, tab bar, Tool Inspector, settings bar. */
   private renderAccess(view: ConversationView): void {
     const me = this.store.get().user?.username ?? null;
-    const role = view.revoked ? null : this.roleFor(view);
-    const permissions = permissionsFor(role);
-    if (!samePermissions(permissions, this.permissions)) {
-      this.permissions = permissions;
-      this.tabBar.setPermissions(permissions);
-      this.inspector.setPermissions(permissions);
-      this.el.dataset.canConfirm = String(permissions.confirm);
-      this.el.dataset.canShareTabs = String(permissions.shareTabs);
-    }
-    this.el.dataset.role = role ?? "";
-    // Presence entries are rebuilt only when the presence changed (the list keeps its rows otherwise).
-    const presence =
-      view.presence === this.shownPresence ? this.shownAccess.presence : presenceEntries(view.presence, me);
-    this.shownPresence = view.presence;
-    const access: ChatAccess = {
-      role,
-      permissions,
-      owner: view.conversation?.owner ?? null,
-      presence,
-      showPresence: presenceWorthShowing(view.presence, me, role),
-      revoked: view.revoked,
-    };
-    this.shownAccess = access;
-    this.chat.setAccess(access);
-    const ui = controlUi(role, view.control, me);
-    if (!this.shownControl || JSON.stringify(ui) !== JSON.stringify(this.shownControl)) {
-      this.shownControl = ui;
-      this.live.setControl(ui);
-    }
-    if (view.revoked && !this.shownRevoked) {
-      this.shownRevoked = true;
-      this.live.setEnabled(false);
-      this.live.setEmptyMessage("Your access to this conversation was removed.");
-      this.tabBar.setEnabled(false);
-      this.shareDialog?.close();
-    }
-  }
-
-  /** No conversation open (home, settings): the owner's everything, as for one's own conversations. */
-  private resetAccess(): void {
-    this.permissions = permissionsFor("owner");
-    this.tabBar.setPermissions(this.permissions);
-    this.inspector.setPermissions(this.permissions);
-    this.el.dataset.canConfirm = "true";
-    this.el.dataset.canShareTabs = "true";
-    this.el.dataset.role = "";
-    this.shownAccess = OWNER_ACCESS;
-    this.shownPresence = null;
-    this.shownControl = null;
-    this.shownRevoked = false;
+    this.access.render(view, view.revoked ? null : this.roleFor(view), me);
   }
 
   /** The owner cut the reader's access while the conversation was open: it leaves the list too. */
@@ -297,7 +242,7 @@ export class App {
 
   private openShare(): void {
     const session = this.session;
-    if (!session || !this.permissions.share) return;
+    if (!session || !this.access.permissions.share) return;
     this.shareDialog?.close();
     this.shareDialog = openShareDialog({
       api: this.options.api,
@@ -311,7 +256,7 @@ export class App {
     this.unsubscribeSession = null;
     this.shareDialog?.close();
     this.shareDialog = null;
-    this.resetAccess();
+    this.access.reset();
     this.session?.dispose();
     this.session = null;
     this.live.setEnabled(false);
@@ -330,30 +275,6 @@ export class App {
     if (!session || !fresh) return;
     const shown = session.store.get().conversation;
     if (shown && shown.title !== fresh.title) session.store.update((view) => ({ ...view, conversation: fresh }));
-  }
-
-  /** Profiles, provider presets and the server default, for the settings page and the model selector. */
-  private async refreshModels(): Promise<void> {
-    try {
-      const [profiles, providers] = await Promise.all([
-        this.options.api.listModelProfiles(),
-        this.options.api.listModelProviders(),
-      ]);
-      this.store.update((s) => ({
-        ...s,
-        models: {
-          profiles,
-          providers: providers.providers,
-          serverDefault: providers.server_default,
-          loaded: true,
-          error: null,
-        },
-      }));
-    } catch (err) {
-      if (err instanceof ApiError && (err.status === 401 || err.status === 403)) return;
-      const message = errorText(err);
-      this.store.update((s) => ({ ...s, models: { ...s.models, error: message } }));
-    }
   }
 
   /** The settings a conversation started now gets: the home page's choice, if its model still exists. */
@@ -376,7 +297,7 @@ export class App {
         models,
         disabled: !conversation,
         // Only the owner changes the conversation's settings.
-        hidden: !!view.loadError || view.revoked || !this.permissions.settings,
+        hidden: !!view.loadError || view.revoked || !this.access.permissions.settings,
         draft: false,
       });
     } else {
@@ -397,15 +318,11 @@ export class App {
   }
 
   private refreshConversations(): void {
-    this.options.api.listConversations().then(
-      (conversations) =>
-        this.store.update((s) => ({
-          ...s,
-          conversations: sortConversations(conversations),
-          conversationsLoaded: true,
-        })),
-      () => undefined,
-    );
+    refreshConversations(this.options.api, this.store);
+  }
+
+  private refreshModels(): Promise<void> {
+    return refreshModels(this.options.api, this.store);
   }
 
   /** Titles can change when a run ends (the server may name the conversation): refresh soon after. */
@@ -418,13 +335,7 @@ export class App {
   }
 
   private upsertConversation(conversation: Conversation): void {
-    this.store.update((s) => {
-      const exists = s.conversations.some((c) => c.id === conversation.id);
-      const conversations = exists
-        ? s.conversations.map((c) => (c.id === conversation.id ? conversation : c))
-        : [conversation, ...s.conversations];
-      return { ...s, conversations: sortConversations(conversations) };
-    });
+    upsertConversation(this.store, conversation);
   }
 
   private onRun(run: Run): void {
@@ -461,7 +372,7 @@ export class App {
   private async callTool(name: string, args: Record<string, unknown>): Promise<Run> {
     const session = this.session;
     if (!session) throw new Error("Open a conversation first.");
-    return session.callTool(name, args);
+    return session.tools.call(name, args);
   }
 
   /** Uploads a file to the open conversation; from the home page it starts one first, as sending does. */
@@ -481,7 +392,7 @@ export class App {
   /** "Save as workflow" on a run that worked: named by the user, then listed in Settings → Workflows. */
   private async saveWorkflow(runId: Id): Promise<string> {
     const name = window.prompt("Name this workflow (it replays these steps without the model):", "");
-    if (name === null || !name.trim()) return "";
+    if (!name?.trim()) return "";
     try {
       const workflow = await this.options.api.saveWorkflow(runId, name.trim());
       const parameters = workflow.parameters.map((p) => p.name).join(", ");

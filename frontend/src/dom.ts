@@ -28,13 +28,19 @@ export function setProps(el: HTMLElement, props: Props): void {
     } else if (PROPERTY_KEYS.has(key)) {
       (el as unknown as Record<string, unknown>)[key] = value;
     } else if (key === "class") {
-      el.className = String(value ?? "");
+      el.className = attributeText(value ?? "");
     } else if (value === false || value === null || value === undefined) {
       el.removeAttribute(key);
     } else {
-      el.setAttribute(key, value === true ? "" : String(value));
+      el.setAttribute(key, value === true ? "" : attributeText(value));
     }
   }
+}
+
+function attributeText(value: unknown): string {
+  return typeof value === "string" || typeof value === "number" || typeof value === "boolean"
+    ? String(value)
+    : JSON.stringify(value);
 }
 
 export function append(el: Node, children: Child[]): void {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatBytes } from "./format";
+import { RUN_STATUS_LABEL, formatBytes, labelFor } from "./format";
+import type { RunStatus } from "./api/types";
 
 describe("formatBytes", () => {
   it("uses the unit that keeps the number short", () => {
@@ -12,5 +13,12 @@ describe("formatBytes", () => {
     expect(formatBytes(3_400_000)).toBe("3.4 MB");
     expect(formatBytes(20_000_000)).toBe("20 MB");
     expect(formatBytes(-1)).toBe("");
+  });
+});
+
+describe("labelFor", () => {
+  it("labels a known status and shows one newer than the dashboard as itself", () => {
+    expect(labelFor(RUN_STATUS_LABEL, "waiting")).toBe(RUN_STATUS_LABEL.waiting);
+    expect(labelFor(RUN_STATUS_LABEL, "paused" as RunStatus)).toBe("paused");
   });
 });

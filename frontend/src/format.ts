@@ -2,6 +2,11 @@
 
 import type { ConfirmationStatus, PlanStepStatus, RunStatus, StepStatus } from "./api/types";
 
+/** A status's label; a status newer than this dashboard (the server may add one) shows as itself. */
+export function labelFor<K extends string>(labels: Readonly<Record<K, string>>, key: K): string {
+  return (labels as Partial<Record<string, string>>)[key] ?? key;
+}
+
 export const RUN_STATUS_LABEL: Record<RunStatus, string> = {
   queued: "Queued",
   running: "Running",
@@ -62,11 +67,7 @@ export function confirmationOutcome(status: ConfirmationStatus, decidedBy: strin
 export function compactJson(value: unknown): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0) return "";
-  try {
-    return JSON.stringify(value) ?? "";
-  } catch {
-    return String(value);
-  }
+  return JSON.stringify(value); // arguments are parsed from JSON, so they always serialise
 }
 
 /** Cuts `text` to `limit` characters; `cut` says whether anything was left out. */

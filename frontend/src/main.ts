@@ -1,7 +1,7 @@
 // Bootstrap and routing: fetch the CSRF cookie, ask who is signed in, then show the sign-in pages or
 // the dashboard for the current path.
 
-import "./styles.css";
+import "./styles/index.css";
 import { ApiClient, ApiError } from "./api/client";
 import type { User } from "./api/types";
 import { App } from "./app";
@@ -14,11 +14,17 @@ import { Store, initialAppState, type AppState } from "./state";
 import { applyTheme, browserStorage, loadTheme } from "./theme";
 
 applyTheme(loadTheme(browserStorage()), document.documentElement, browserStorage());
-const root = document.getElementById("app")!;
+const root = mountPoint();
 const api = new ApiClient();
 const store = new Store<AppState>(initialAppState);
 const router = new Router();
 let app: App | null = null;
+
+function mountPoint(): HTMLElement {
+  const el = document.getElementById("app");
+  if (!el) throw new Error("index.html has no #app element");
+  return el;
+}
 
 function unmountApp(): void {
   app?.destroy();

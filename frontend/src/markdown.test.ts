@@ -1,6 +1,10 @@
 // @vitest-environment jsdom
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { markdownToSafeHtml, renderMarkdown } from "./markdown";
+
+afterEach(() => {
+  Reflect.deleteProperty(navigator, "clipboard");
+});
 
 describe("markdown replies", () => {
   it("renders lists, tables, headings and code", () => {
@@ -44,5 +48,16 @@ describe("markdown replies", () => {
     const pre = el.querySelector("pre.code-block");
     expect(pre).not.toBeNull();
     expect(pre?.querySelector("button.copy-code")?.textContent).toBe("Copy");
+  });
+
+  it("copies the code alone, not the button's label", async () => {
+    const writeText = vi.fn(() => Promise.resolve());
+    Object.defineProperty(navigator, "clipboard", { value: { writeText }, configurable: true });
+    const el = document.createElement("div");
+    renderMarkdown(el, "```\nls -la\n```");
+    const button = el.querySelector<HTMLButtonElement>("button.copy-code")!;
+    button.click();
+    await vi.waitFor(() => expect(button.textContent).toBe("Copied"));
+    expect(writeText).toHaveBeenCalledWith("ls -la\n");
   });
 });

@@ -5,6 +5,7 @@
 
 import DOMPurify from "dompurify";
 import MarkdownIt from "markdown-it";
+import { copyText } from "./clipboard";
 import { h } from "./dom";
 
 const SAFE_URL = /^(?:https?:|mailto:)/i;
@@ -37,7 +38,7 @@ export function renderMarkdown(el: HTMLElement, text: string): void {
   el.innerHTML = markdownToSafeHtml(text);
   for (const pre of Array.from(el.querySelectorAll("pre"))) {
     pre.classList.add("code-block");
-    const code = pre.textContent ?? "";
+    const code = pre.textContent;
     const copy = h(
       "button",
       {
@@ -45,8 +46,8 @@ export function renderMarkdown(el: HTMLElement, text: string): void {
         type: "button",
         "aria-label": "Copy the code",
         onclick: () => {
-          void navigator.clipboard?.writeText(code).then(() => {
-            copy.textContent = "Copied";
+          void copyText(code).then((copied) => {
+            copy.textContent = copied ? "Copied" : "Copy failed";
           });
         },
       },

@@ -120,7 +120,7 @@ export function profileBody(form: ProfileForm, original?: ModelProfile): ModelPr
   const body: ModelProfileInput = {};
   const out = body as Record<string, unknown>;
   for (const key of EDITABLE) {
-    if (!original || clean[key] !== original[key]) out[key] = clean[key];
+    if (clean[key] !== original?.[key]) out[key] = clean[key];
   }
   if (clean.api_key) body.api_key = clean.api_key;
   return body;

@@ -2,12 +2,11 @@ import { describe, expect, it } from "vitest";
 import type { Message, Run, Step } from "./api/types";
 import {
   applyServerEvent,
-  buildTimeline,
   latestRun,
-  manualAction,
   mergeSnapshot,
   patchConversation,
 } from "./reducer";
+import { buildTimeline, manualAction } from "./timeline";
 import { emptyConversationView, type ConversationView } from "./state";
 
 const T = (s: number): string => new Date(Date.UTC(2025, 0, 1, 12, 0, s)).toISOString();
@@ -225,9 +224,9 @@ describe("actions run by hand (address bar, tabs)", () => {
     view = reduce(view, { type: "step.created", step: { ...navigate(101, 11), action: "refresh", arguments: {} } });
     view = { ...view, manualRuns: { 12: "go_back" } };
     view = reduce(view, { type: "run.updated", run: run(12, "queued", 30) });
-    const runs = buildTimeline(view).filter((i) => i.kind === "run");
-    expect(buildTimeline(view).map((i) => i.key)).toEqual(["m1", "r10", "m2", "r11", "r12"]);
-    expect(runs.map((i) => i.kind === "run" && i.manual)).toEqual([null, "refresh", "go_back"]);
+    const timeline = buildTimeline(view);
+    expect(timeline.map((i) => i.key)).toEqual(["m1", "r10", "m2", "r11", "r12"]);
+    expect(timeline.flatMap((i) => (i.kind === "run" ? [i.manual] : []))).toEqual([null, "refresh", "go_back"]);
   });
 });
 

@@ -1,9 +1,9 @@
-// Pure functions that turn REST snapshots and websocket events into a ConversationView, and a view
-// into the chat's timeline. No DOM here: these are unit-tested.
+// Pure functions that turn REST snapshots and websocket events into a ConversationView (timeline.ts
+// orders a view into the chat's timeline). No DOM here: these are unit-tested.
 
 import type { Confirmation, Conversation, Id, Message, PlanStep, Run, RunStatus, ServerEvent, Step } from "./api/types";
 import { isRole, normalizePresence } from "./access";
-import type { ConversationView } from "./state";
+import { readyToolsView, type ConversationView } from "./state";
 
 const ACTIVE: ReadonlySet<RunStatus> = new Set(["queued", "running", "waiting"]);
 
@@ -15,12 +15,12 @@ export function isTerminalStatus(status: RunStatus | null | undefined): boolean 
   return !!status && !ACTIVE.has(status);
 }
 
-function time(iso: string | null | undefined): number {
+export function time(iso: string | null | undefined): number {
   const t = iso ? Date.parse(iso) : NaN;
   return Number.isNaN(t) ? 0 : t;
 }
 
-const byCreated = <T extends { id: Id; created_at: string }>(a: T, b: T): number =>
+export const byCreated = <T extends { id: Id; created_at: string }>(a: T, b: T): number =>
   time(a.created_at) - time(b.created_at) || a.id - b.id;
 
 // How far along a record is; a later event never moves a run or a step backwards.
@@ -81,21 +81,17 @@ export function applyConfirmation(view: ConversationView, confirmation: Confirma
   return withConfirmation(view, confirmation);
 }
 
-function hasAssistantMessage(messages: Message[], runId: Id): boolean {
+export function hasAssistantMessage(messages: Message[], runId: Id): boolean {
   return messages.some((m) => m.role === "assistant" && m.run === runId);
 }
 
 function dropStreaming(streaming: Record<Id, string>, runId: Id): Record<Id, string> {
-  if (!(runId in streaming)) return streaming;
-  const next = { ...streaming };
-  delete next[runId];
-  return next;
+  return withoutKey(streaming, String(runId));
 }
 
 export function withoutKey<V>(record: Record<string, V>, key: string): Record<string, V> {
   if (!(key in record)) return record;
-  const next = { ...record };
-  delete next[key];
+  const { [key]: _dropped, ...next } = record;
   return next;
 }
 
@@ -173,10 +169,7 @@ export function applyServerEvent(view: ConversationView, event: ServerEvent): Co
       return { ...view, tabs, sharedTabIds, readingTabs: withoutKey(view.readingTabs, id) };
     }
     case "tools.updated":
-      return {
-        ...view,
-        tools: { status: "ready", tab: event.tab ?? null, tools: event.tools ?? [], skills: event.skills ?? [], error: null },
-      };
+      return { ...view, tools: readyToolsView(event) };
     case "error":
       return { ...view, notice: event.detail };
     case "frame":
@@ -238,88 +231,6 @@ export function latestRun(runs: Run[]): Run | null {
   let latest: Run | null = null;
   for (const run of runs) if (!latest || byCreated(latest, run) < 0) latest = run;
   return latest;
-}
-
-/**
- * The action of a run started by hand (the address bar, the tab bar), or null for an agent's turn. Such a
- * run has no user message. Runs started from this page are `known`; others (history, another window) are
- * recognised once their one step arrives: a run no message belongs to, whose only step is an action.
- */
-export function manualAction(
-  run: Run,
-  steps: readonly Step[],
-  messages: readonly Message[],
-  known: Readonly<Record<Id, string>> = {},
-): string | null {
-  if (messages.some((m) => m.run === run.id)) return null;
-  const action = known[run.id];
-  if (action !== undefined) return action;
-  const only = steps.length === 1 ? steps[0]! : null;
-  return only && only.kind === "action" && only.action ? only.action : null;
-}
-
-const NONE: never[] = [];
-
-export type TimelineItem =
-  | { kind: "message"; key: string; message: Message }
-  | {
-      kind: "run";
-      key: string;
-      run: Run;
-      steps: Step[];
-      manual: string | null;
-      confirmations: Confirmation[];
-      plan: PlanStep[];
-    }
-  | { kind: "streaming"; key: string; runId: Id; text: string; active: boolean };
-
-/**
- * Orders the chat: each run's block (its steps) follows the user message that started it and comes
- * before the run's reply; a reply still streaming follows its run's block.
- */
-export function buildTimeline(
-  view: Pick<ConversationView, "messages" | "runs" | "steps" | "streaming"> &
-    Partial<Pick<ConversationView, "manualRuns" | "confirmations" | "plans">>,
-): TimelineItem[] {
-  const runs = [...view.runs].sort(byCreated);
-  const runById = new Map(runs.map((r) => [r.id, r]));
-  const anchored = new Set<Id>();
-  for (const m of view.messages) if (m.role === "user" && m.run !== null && runById.has(m.run)) anchored.add(m.run);
-
-  const out: TimelineItem[] = [];
-  const placed = new Set<Id>();
-  const placeRun = (run: Run): void => {
-    if (placed.has(run.id)) return;
-    placed.add(run.id);
-    const steps = view.steps[run.id] ?? [];
-    const manual = manualAction(run, steps, view.messages, view.manualRuns);
-    const confirmations = view.confirmations?.[run.id] ?? NONE;
-    const plan = view.plans?.[run.id] ?? NONE;
-    out.push({ kind: "run", key: `r${run.id}`, run, steps, manual, confirmations, plan });
-    const text = view.streaming[run.id];
-    if (text !== undefined && !hasAssistantMessage(view.messages, run.id)) {
-      out.push({ kind: "streaming", key: `s${run.id}`, runId: run.id, text, active: isActiveStatus(run.status) });
-    }
-  };
-  // Runs no user message points at are placed by time, after messages of the same instant.
-  const loose = runs.filter((r) => !anchored.has(r.id));
-  let next = 0;
-  for (const message of [...view.messages].sort(byCreated)) {
-    while (next < loose.length && time(loose[next]!.created_at) < time(message.created_at)) placeRun(loose[next++]!);
-    const ownRun = message.run !== null ? runById.get(message.run) : undefined;
-    if (ownRun && message.role !== "user") placeRun(ownRun);
-    out.push({ kind: "message", key: `m${message.id}`, message });
-    if (ownRun && message.role === "user") placeRun(ownRun);
-  }
-  for (const run of loose) placeRun(run);
-  // Text streaming for a run we have not heard of yet still shows.
-  for (const [key, text] of Object.entries(view.streaming)) {
-    const runId = Number(key);
-    if (!runById.has(runId) && !hasAssistantMessage(view.messages, runId)) {
-      out.push({ kind: "streaming", key: `s${runId}`, runId, text, active: true });
-    }
-  }
-  return out;
 }
 
 /** The confirmations still waiting for an answer, oldest first. */

@@ -22,7 +22,7 @@ export function parseRoute(pathname: string, search = ""): Route {
   const match = /^\/c\/(\d+)$/.exec(path);
   if (match) return { name: "conversation", id: Number(match[1]) };
   const share = /^\/share\/([A-Za-z0-9_-]+)$/.exec(path);
-  if (share) return { name: "share", token: share[1]! };
+  if (share?.[1]) return { name: "share", token: share[1] };
   return { name: "not-found", path };
 }
 
@@ -73,7 +73,7 @@ export class Router {
       ) {
         return;
       }
-      const anchor = (event.target as Element | null)?.closest?.("a[data-link]");
+      const anchor = event.target instanceof Element ? event.target.closest("a[data-link]") : null;
       if (!(anchor instanceof HTMLAnchorElement) || anchor.origin !== location.origin) return;
       event.preventDefault();
       this.navigate(anchor.pathname + anchor.search);

@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  formArguments,
-  initialValues,
-  parseRawArguments,
-  prettyResult,
-  schemaToForm,
-  type FormField,
-  type FormValues,
-} from "./schemaform";
+import { initialValues, schemaToForm, type FormField, type FormValues } from "./schemaform";
+import { formArguments, parseRawArguments, prettyResult } from "./schemaargs";
 
 // The demo flight search's tools (webapp/demo/sites/flights/flights.js) and the demo shop's SKILL.
 const searchFlights = {

@@ -85,7 +85,7 @@ describe("the browser's controls", () => {
     await settle();
 
     expect(session.sendInput(click)).toBe(false); // nobody holds them: take control first
-    const taking = session.setControl("take");
+    const taking = session.control.set("take");
     expect(session.store.get().control.pending).toBe("take");
     await taking;
     expect(raw.setControl).toHaveBeenCalledWith(1, "take");
@@ -106,7 +106,7 @@ describe("the browser's controls", () => {
     const { session, emit, open } = openSession(api);
     session.start();
     open();
-    const taking = session.setControl("take");
+    const taking = session.control.set("take");
     emit({ type: "control.updated", holder: "ada" });
     answer({ holder: "bob" });
     await taking;
@@ -122,7 +122,7 @@ describe("the browser's controls", () => {
     const { session, open } = openSession(api);
     session.start();
     open();
-    await session.setControl("take");
+    await session.control.set("take");
     expect(session.store.get().notice).toMatch(/cy has control/i);
     expect(raw.getControl).toHaveBeenCalled();
     expect(session.store.get().control).toEqual({ holder: "cy", pending: null });

@@ -83,7 +83,7 @@ describe("sharing a tab", () => {
     session.start();
     await settle();
 
-    session.shareTab("t1", true);
+    session.reads.share("t1", true);
     await settle();
     expect(reads).toEqual(["t1"]);
     expect(Object.keys(session.store.get().readingTabs)).toEqual(["t1"]);
@@ -96,12 +96,12 @@ describe("sharing a tab", () => {
     expect(sent.at(-1)).toEqual({ content: "Summarise it", tab_ids: ["t1"] });
 
     // Off: the next send shares nothing (per-send override), and the tab stays in the context.
-    session.shareTab("t1", false);
+    session.reads.share("t1", false);
     await session.send("And now?", session.tabIdsForSend());
     expect(sent.at(-1)).toEqual({ content: "And now?", tab_ids: [] });
     expect(session.store.get().tabs[0]!.context?.tab_id).toBe("t1");
     // On again: already read, so no second read.
-    session.shareTab("t1", true);
+    session.reads.share("t1", true);
     expect(reads).toEqual(["t1"]);
     expect(loadSharedTabs(1)).toEqual(["t1"]);
     session.dispose();
@@ -115,7 +115,7 @@ describe("sharing a tab", () => {
     const { session } = openSession(api);
     session.start();
     await settle();
-    session.shareTab("t1", true);
+    session.reads.share("t1", true);
     await expect(session.send("Hi", session.tabIdsForSend())).rejects.toBeInstanceOf(NoticeError);
     expect(session.store.get().notice).toMatch(/Unknown tab ids for this conversation: t1/);
     expect(session.store.get().sharedTabIds).toEqual([]);

@@ -14,18 +14,19 @@ import type {
   InputCommand,
   Run,
   SendMessageResult,
-  Tab,
 } from "./api/types";
 import { mayInput, roleOf } from "./access";
-import { applyConfirmation, applyServerEvent, mergeSnapshot, upsertMessage, upsertRun, withoutKey } from "./reducer";
+import { applyConfirmation, applyServerEvent, mergeSnapshot, upsertMessage, upsertRun } from "./reducer";
 import {
-  READ_TIMEOUT_MS,
   loadSharedTabs,
   saveSharedTabs,
   tabIdsForSend,
-  toggleShared,
   unknownTabIds,
 } from "./sharing";
+import { BrowserControl } from "./session/control";
+import type { SessionContext } from "./session/context";
+import { TabReads, settledReads } from "./session/tabreads";
+import { PageTools } from "./session/tools";
 import { Store, emptyConversationView, type ConversationView } from "./state";
 
 /** An error already shown in the conversation's notice: whoever catches it need not show it again. */
@@ -60,14 +61,12 @@ export class ConversationSession {
   private reloadAgain = false;
   /** Counts tabs.updated events, so a slower REST answer never overwrites fresher tabs. */
   private tabEvents = 0;
-  /** Counts tools.updated events, so a slower REST answer never overwrites fresher tools. */
-  private toolEvents = 0;
-  /** Reads that give up if no `tab.content` comes, by tab id. */
-  private readonly readTimers = new Map<string, ReturnType<typeof setTimeout>>();
-  /** The tab the tools were last asked for (to ask again when another tab comes to the front). */
-  private toolsTab: string | null | undefined = undefined;
-  /** Counts control.updated events, so a slower answer to a take or hand-back never overwrites a fresher holder. */
-  private controlEvents = 0;
+  /** The tabs read into the context for the agent, and the share toggles. */
+  readonly reads: TabReads;
+  /** The active tab's WebMCP tools and this conversation's SKILLs. */
+  readonly tools: PageTools;
+  /** Who holds the live browser's controls; take them or hand them back. */
+  readonly control: BrowserControl;
   /** The socket was open once: a 4403 after that means the access was revoked, not that there never was any. */
   private wasOpen = false;
 
@@ -78,6 +77,16 @@ export class ConversationSession {
     socketOptions: SocketOptions = {},
   ) {
     this.store = new Store({ ...emptyConversationView(id), sharedTabIds: loadSharedTabs(id) });
+    const context: SessionContext = {
+      id,
+      api,
+      store: this.store,
+      isDisposed: () => this.disposed,
+      showNotice: (text) => this.showNotice(text),
+    };
+    this.reads = new TabReads(context);
+    this.tools = new PageTools(context, (run) => this.hooks.onRun(run));
+    this.control = new BrowserControl(context);
     // The share toggles survive switching conversations and reloading the page.
     this.store.subscribe((view, previous) => {
       if (view.sharedTabIds !== previous.sharedTabIds) saveSharedTabs(id, view.sharedTabIds);
@@ -106,10 +115,10 @@ export class ConversationSession {
       this.socket.on(type, (event) => this.store.update((view) => applyServerEvent(view, event)));
     }
     this.socket.on("hello", (event) => {
-      this.controlEvents += 1;
+      this.control.noteEvent();
       this.hooks.onConversation(this.store.get().conversation ?? event.conversation);
     });
-    this.socket.on("control.updated", () => (this.controlEvents += 1));
+    this.socket.on("control.updated", () => this.control.noteEvent());
     // The sidebar shows the new role too.
     this.socket.on("access.updated", () => {
       const conversation = this.store.get().conversation;
@@ -118,12 +127,11 @@ export class ConversationSession {
     this.socket.on("conversation.updated", (event) => this.hooks.onConversation(event.conversation));
     this.socket.on("tabs.updated", (event) => {
       this.tabEvents += 1;
-      // Another tab came to the front: its tools are others (tools.updated may say so too; this is cheap).
-      if (activeTabId(event.tabs) !== this.toolsTab) void this.loadTools();
+      this.tools.tabsChanged(event.tabs);
     });
-    this.socket.on("tab.content", (event) => this.clearReadTimer(event.content.tab_id));
-    this.socket.on("tab.content.removed", (event) => this.clearReadTimer(event.tab_id));
-    this.socket.on("tools.updated", () => (this.toolEvents += 1));
+    this.socket.on("tab.content", (event) => this.reads.settled(event.content.tab_id));
+    this.socket.on("tab.content.removed", (event) => this.reads.settled(event.tab_id));
+    this.socket.on("tools.updated", () => this.tools.noteEvent());
     this.socket.on("run.updated", (event) => {
       this.store.update((view) => applyServerEvent(view, event));
       this.hooks.onRun(event.run);
@@ -146,7 +154,7 @@ export class ConversationSession {
       // Whatever happened while we were away is in the database: fetch it.
       if (status === "open" && reconnected) {
         void this.load();
-        void this.loadTools();
+        void this.tools.load();
       }
     });
   }
@@ -154,15 +162,14 @@ export class ConversationSession {
   start(): void {
     this.socket.connect();
     void this.load();
-    void this.loadTools();
-    void this.loadSkills();
+    void this.tools.load();
+    void this.tools.loadSkills();
   }
 
   dispose(): void {
     this.disposed = true;
     this.socket.close();
-    for (const timer of this.readTimers.values()) clearTimeout(timer);
-    this.readTimers.clear();
+    this.reads.dispose();
   }
 
   /** Loads messages and runs (with steps); concurrent calls coalesce into one more load. */
@@ -175,6 +182,8 @@ export class ConversationSession {
       do {
         this.reloadAgain = false;
         await this.loadOnce();
+        // load() sets reloadAgain while this loop awaits, which the type checker cannot see.
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       } while (this.reloadAgain && !this.disposed);
       this.loading = null;
     })();
@@ -351,152 +360,6 @@ export class ConversationSession {
     this.store.update((view) => ({ ...view, files: view.files.filter((f) => f.key !== key) }));
   }
 
-  // --- Shared tabs ---
-
-  /**
-   * Turns a tab's "share with the agent" toggle on or off. On, for a tab not yet in the context, reads it
-   * first (the spinner shows until `tab.content`). Off only stops sharing it with the next sends: it stays
-   * in the context.
-   */
-  shareTab(tabId: string, on: boolean): void {
-    this.store.update((view) => ({ ...view, sharedTabIds: toggleShared(view.sharedTabIds, tabId, on) }));
-    const view = this.store.get();
-    const tab = view.tabs.find((t) => t.id === tabId);
-    if (on && !tab?.context && !(tabId in view.readingTabs)) void this.readTab(tabId);
-  }
-
-  /** Reads a tab into the context (or again: the refresh button). Errors go to the notice. */
-  async readTab(tabId: string): Promise<void> {
-    if (tabId in this.store.get().readingTabs) return;
-    this.store.update((view) => ({ ...view, readingTabs: { ...view.readingTabs, [tabId]: Date.now() } }));
-    this.clearReadTimer(tabId);
-    this.readTimers.set(
-      tabId,
-      setTimeout(() => {
-        this.readTimers.delete(tabId);
-        if (this.disposed || !(tabId in this.store.get().readingTabs)) return;
-        this.endRead(tabId);
-        this.showNotice(`Reading “${tabName(this.store.get().tabs, tabId)}” took too long. Try again with its refresh button.`);
-      }, READ_TIMEOUT_MS),
-    );
-    try {
-      await this.api.readTab(this.id, tabId);
-    } catch (err) {
-      this.clearReadTimer(tabId);
-      if (this.disposed) return;
-      this.endRead(tabId);
-      this.showNotice(`Could not read “${tabName(this.store.get().tabs, tabId)}”: ${errorText(err)}`);
-    }
-  }
-
-  /** Takes a tab out of the context: it is not shared any more either. Errors go to the notice. */
-  async removeFromContext(tabId: string): Promise<void> {
-    try {
-      await this.api.removeTabContent(this.id, tabId);
-    } catch (err) {
-      if (!this.disposed) this.showNotice(`Could not remove “${tabName(this.store.get().tabs, tabId)}”: ${errorText(err)}`);
-      return;
-    }
-    if (this.disposed) return;
-    // The tab.content.removed event says the same; this shows it at once.
-    this.store.update((view) => applyServerEvent(view, { type: "tab.content.removed", tab_id: tabId }));
-  }
-
-  /** A read failed or gave up: no spinner, and a toggle that has nothing to share goes off. */
-  private endRead(tabId: string): void {
-    this.store.update((view) => {
-      const tab = view.tabs.find((t) => t.id === tabId);
-      return {
-        ...view,
-        readingTabs: withoutKey(view.readingTabs, tabId),
-        sharedTabIds: tab?.context ? view.sharedTabIds : view.sharedTabIds.filter((id) => id !== tabId),
-      };
-    });
-  }
-
-  private clearReadTimer(tabId: string): void {
-    const timer = this.readTimers.get(tabId);
-    if (timer !== undefined) clearTimeout(timer);
-    this.readTimers.delete(tabId);
-  }
-
-  // --- WebMCP tools and SKILLs ---
-
-  /** Loads the active tab's tools; a 404 (no tools endpoint) reads as "no tools on this page". */
-  async loadTools(): Promise<void> {
-    const eventsBefore = this.toolEvents;
-    this.toolsTab = activeTabId(this.store.get().tabs);
-    this.store.update((view) =>
-      view.tools.status === "ready" ? view : { ...view, tools: { ...view.tools, status: "loading", error: null } },
-    );
-    try {
-      const page = await this.api.getTools(this.id);
-      if (this.disposed || this.toolEvents !== eventsBefore) return;
-      this.store.update((view) => ({
-        ...view,
-        tools: { status: "ready", tab: page.tab ?? null, tools: page.tools ?? [], skills: page.skills ?? [], error: null },
-      }));
-    } catch (err) {
-      if (this.disposed || this.toolEvents !== eventsBefore) return;
-      const unavailable = err instanceof ApiError && err.status === 404;
-      this.store.update((view) => ({
-        ...view,
-        tools: {
-          status: unavailable ? "unavailable" : "error",
-          tab: null,
-          tools: [],
-          skills: [],
-          error: unavailable ? null : errorText(err),
-        },
-      }));
-    }
-  }
-
-  /** The SKILL library with this conversation's switches (left empty when it cannot be read). */
-  async loadSkills(): Promise<void> {
-    try {
-      const skills = await this.api.listConversationSkills(this.id);
-      if (!this.disposed) this.store.update((view) => ({ ...view, skills }));
-    } catch {
-      if (!this.disposed) this.store.update((view) => ({ ...view, skills: view.skills ?? [] }));
-    }
-  }
-
-  /** Turns a SKILL on or off in this conversation: shown at once, undone if the server refuses (rejects). */
-  async setSkill(skillId: Id, enabled: boolean): Promise<void> {
-    const patch = (on: boolean) => (view: ConversationView) => ({
-      ...view,
-      skills: view.skills?.map((s) => (s.id === skillId ? { ...s, enabled_here: on } : s)) ?? null,
-    });
-    this.store.update(patch(enabled));
-    try {
-      const skill = await this.api.setConversationSkill(this.id, skillId, enabled);
-      if (!this.disposed) {
-        this.store.update((view) => ({ ...view, skills: view.skills?.map((s) => (s.id === skill.id ? skill : s)) ?? [skill] }));
-      }
-    } catch (err) {
-      if (!this.disposed) this.store.update(patch(!enabled));
-      throw err;
-    }
-  }
-
-  /**
-   * Calls a tool of the active tab by hand. The run shows in the timeline like an action run by hand; its one
-   * step (result as observation, screenshot after) arrives over the websocket. Rejects with the API's error.
-   */
-  async callTool(name: string, args: Record<string, unknown>): Promise<Run> {
-    const run = await this.api.callTool(this.id, { name, arguments: args });
-    if (this.disposed) return run;
-    this.store.update((view) => ({
-      ...view,
-      runs: upsertRun(view.runs, run),
-      manualRuns: { ...view.manualRuns, [run.id]: name },
-      notice: null,
-    }));
-    this.hooks.onRun(run);
-    return run;
-  }
-
   /** Shows a notice; the same text again shows again even after it was dismissed. */
   showNotice(text: string): void {
     this.store.update((view) => ({ ...view, notice: null }));
@@ -514,64 +377,4 @@ export class ConversationSession {
     if (view.revoked || !mayInput(roleOf(view), view.control.holder, this.hooks.me ?? null)) return false;
     return this.socket.send({ type: "input", ...command });
   }
-
-  // --- The browser's controls ---
-
-  /**
-   * Takes the live browser's controls (the agent pauses after its current step) or hands them back. The
-   * answer says who holds them now (as `control.updated` tells everyone watching); a refusal (409: someone
-   * else holds them, 403: not a controller) goes to the notice.
-   */
-  async setControl(action: "take" | "release"): Promise<void> {
-    const view = this.store.get();
-    if (view.control.pending || view.revoked) return;
-    const eventsBefore = this.controlEvents;
-    this.store.update((v) => ({ ...v, control: { ...v.control, pending: action } }));
-    try {
-      const { holder } = await this.api.setControl(this.id, action);
-      if (this.disposed) return;
-      this.store.update((v) => ({
-        ...v,
-        // A control.updated that came meanwhile is at least as fresh as this answer.
-        control: { holder: this.controlEvents === eventsBefore ? (holder ?? null) : v.control.holder, pending: null },
-      }));
-    } catch (err) {
-      if (this.disposed) return;
-      this.store.update((v) => ({ ...v, control: { ...v.control, pending: null } }));
-      this.showNotice(errorText(err));
-      await this.loadControl();
-    }
-  }
-
-  /** Asks who holds the controls (after a refusal, the page's idea of it was wrong). */
-  async loadControl(): Promise<void> {
-    const eventsBefore = this.controlEvents;
-    try {
-      const { holder } = await this.api.getControl(this.id);
-      if (this.disposed || this.controlEvents !== eventsBefore) return;
-      this.store.update((v) => ({ ...v, control: { holder: holder ?? null, pending: v.control.pending } }));
-    } catch {
-      // The websocket's control.updated will say it.
-    }
-  }
-}
-
-function activeTabId(tabs: readonly Tab[]): string | null {
-  return tabs.find((t) => t.active)?.id ?? null;
-}
-
-function tabName(tabs: readonly Tab[], tabId: string): string {
-  const tab = tabs.find((t) => t.id === tabId);
-  return tab?.title || tab?.url || "the tab";
-}
-
-/** Reads asked for before the tabs' saved content was read are over. */
-function settledReads(reading: Record<string, number>, tabs: readonly Tab[]): Record<string, number> {
-  let next = reading;
-  for (const tab of tabs) {
-    const at = tab.context?.extracted_at ? Date.parse(tab.context.extracted_at) : NaN;
-    const askedAt = reading[tab.id];
-    if (askedAt !== undefined && at >= askedAt) next = withoutKey(next, tab.id);
-  }
-  return next;
 }

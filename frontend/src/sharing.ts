@@ -87,9 +87,9 @@ export function contextNote(context: TabContext | null): { kind: "restricted" | 
 
 /** The tab ids a 400 from sending names as unknown ("Unknown tab ids for this conversation: a, b. …"). */
 export function unknownTabIds(message: string): string[] | null {
-  const match = /unknown tab ids?[^:]*:\s*([^\n]*?)\.(?:\s|$)/i.exec(message);
-  if (!match) return null;
-  return match[1]!
+  const list = /unknown tab ids?[^:]*:\s*([^\n]*?)\.(?:\s|$)/i.exec(message)?.[1];
+  if (list === undefined) return null;
+  return list
     .split(",")
     .map((id) => id.trim())
     .filter(Boolean);

@@ -8,6 +8,7 @@ import type {
   Message,
   ModelProfile,
   ModelProvider,
+  PageTools,
   PlanStep,
   PresenceViewer,
   Role,
@@ -144,6 +145,12 @@ export interface ToolsView {
 }
 
 export const initialToolsView: ToolsView = { status: "loading", tab: null, tools: [], skills: [], error: null };
+
+/** The tools the server listed (a REST answer or a `tools.updated` event). The worker's snapshot may
+ * leave a part out when there is nothing to list, so each part is read as optional. */
+export function readyToolsView(page: Partial<PageTools>): ToolsView {
+  return { status: "ready", tab: page.tab ?? null, tools: page.tools ?? [], skills: page.skills ?? [], error: null };
+}
 
 export interface FileChip {
   key: string;

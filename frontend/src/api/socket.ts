@@ -116,7 +116,7 @@ export class ConversationSocket {
 
   /** Sends a command if the socket is open; returns whether it was sent (commands are never queued). */
   send(message: ClientMessage): boolean {
-    if (!this.ws || this.ws.readyState !== OPEN) return false;
+    if (this.ws?.readyState !== OPEN) return false;
     this.ws.send(JSON.stringify(message));
     return true;
   }

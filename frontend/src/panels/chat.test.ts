@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Run } from "../api/types";
-import { messageLabel, runStatusText } from "./chat";
+import { insertAtSelection } from "./chat/composer";
+import { runStatusText } from "./chat/header";
+import { messageLabel } from "./chat/timeline";
 
 describe("message labels", () => {
   it("names a teammate who wrote a message, and says You for mine and older messages", () => {
@@ -23,5 +25,13 @@ describe("run status badge", () => {
     expect(runStatusText(run("running"))).toBe("running");
     expect(runStatusText(run("waiting"))).toBe("Waiting for you");
     expect(runStatusText(undefined)).toBe("");
+  });
+});
+
+describe("insertAtSelection", () => {
+  it("spaces a file mention from the words around it and puts the caret after it", () => {
+    expect(insertAtSelection("upload to", 6, 6, "X")).toEqual({ value: "upload X to", caret: 8 });
+    expect(insertAtSelection("", 0, 0, "X")).toEqual({ value: "X", caret: 1 });
+    expect(insertAtSelection("a b", 2, 3, "X")).toEqual({ value: "a X", caret: 3 });
   });
 });

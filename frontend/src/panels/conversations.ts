@@ -1,7 +1,7 @@
 // Sidebar: the user's conversations and those shared with them (newest activity first; a shared one says
 // by whom), "New conversation", who is signed in.
 
-import { setCurrentUsername } from "./chat";
+import { setCurrentUsername } from "./chat/timeline";
 import { ROLE_LABEL, sharedByLabel } from "../access";
 import type { Conversation, Id } from "../api/types";
 import { h, icon, ICONS, KeyedList, present, setAttr, setText, type Component } from "../dom";

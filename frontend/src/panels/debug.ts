@@ -31,11 +31,7 @@ function asRecord(value: unknown): Record<string, unknown> | null {
 function asString(value: unknown): string {
   if (typeof value === "string") return value;
   if (value === null || value === undefined) return "";
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return String(value);
-  }
+  return JSON.stringify(value); // values parsed from JSON always serialise
 }
 
 /** Arguments of a tool call, pretty when they are JSON (they usually come as a JSON string). */
@@ -101,10 +97,10 @@ export function readParameters(request: Record<string, unknown>): [string, strin
 }
 
 export function callSummary(call: ModelCall): string {
-  const response = call.response ?? {};
+  const response = call.response;
   const usage = asRecord(response.usage);
   const parts = [
-    asString(call.request?.model),
+    asString(call.request.model),
     formatDuration(call.duration_ms),
     response.finish_reason ? `finish: ${asString(response.finish_reason)}` : "",
     usage ? `${asString(usage.prompt_tokens)} in · ${asString(usage.completion_tokens)} out` : "",
@@ -215,7 +211,7 @@ function rawJson(call: ModelCall): HTMLElement {
 }
 
 function renderCall(call: ModelCall): HTMLElement {
-  const request = call.request ?? {};
+  const request = call.request;
   const params = readParameters(request).filter(([key]) => key !== "model");
   return h(
     "section",
@@ -236,7 +232,7 @@ function renderCall(call: ModelCall): HTMLElement {
     renderTools(readTools(request)),
     h("div", { class: "debug-section-label" }, `Messages (${readMessages(request).length})`),
     h("div", { class: "debug-messages" }, ...readMessages(request).map(renderMessage)),
-    renderResponse(call.response ?? {}),
+    renderResponse(call.response),
     rawJson(call),
   );
 }
@@ -258,11 +254,11 @@ function renderSharedTabs(tabs: SharedTab[]): HTMLElement | null {
 function renderDebug(debug: RunDebug): Child[] {
   if (!debug.model_calls.length) {
     return [
-      renderSharedTabs(debug.shared_tabs ?? []),
+      renderSharedTabs(debug.shared_tabs),
       h("p", { class: "debug-empty" }, "This run made no model calls (an action run by hand, or it ended before asking the model)."),
     ];
   }
-  return [renderSharedTabs(debug.shared_tabs ?? []), ...debug.model_calls.map(renderCall)];
+  return [renderSharedTabs(debug.shared_tabs), ...debug.model_calls.map(renderCall)];
 }
 
 /** Opens the modal for one run and loads its calls; Escape, the close button or a click outside closes it. */
@@ -301,7 +297,7 @@ export function openRunDebug(runId: Id, load: (runId: Id) => Promise<RunDebug>):
   const close = (): void => {
     overlay.remove();
     document.removeEventListener("keydown", onKey);
-    previousFocus?.focus?.();
+    previousFocus?.focus();
   };
   const onKey = (e: KeyboardEvent): void => {
     if (e.key === "Escape") close();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ConversationSkill, Run, Step, WebTool } from "../api/types";
-import { annotationsOf, callOutcome, skillRows, sourceLabel } from "./inspector";
+import { annotationsOf, callOutcome, skillRows, sourceLabel } from "./inspector/model";
 
 function run(status: Run["status"], extra: Partial<Run> = {}): Run {
   return {

@@ -4,225 +4,15 @@
 // switch for each. Selecting a tool shows its input schema and a form generated from it; "Call" runs it by
 // hand (POST .../tools/call/) and shows the result of the run's one step and the page after it.
 
-import { ApiError } from "../api/client";
 import { errorText } from "../errors";
-import type { ConversationSkill, Id, Run, SkillStatus, Step, WebTool } from "../api/types";
-import { h, icon, ICONS, KeyedList, present, replaceChildren, setAttr, setText, type Component } from "../dom";
+import type { Id, Run, WebTool } from "../api/types";
+import { h, icon, ICONS, KeyedList, present, replaceChildren, setAttr, setText } from "../dom";
 import { hostOf } from "../format";
-import { isTerminalStatus } from "../reducer";
-import { prettyResult } from "../schemaform";
 import type { ConversationView, ToolsView } from "../state";
-import { openLightbox } from "./steps";
+import { callOutcome, skillRows, sourceLabel, type CallOutcome, type SkillRow } from "./inspector/model";
+import { badges, createSkillRow, createToolRow, type ToolRow } from "./inspector/rows";
+import { openLightbox } from "./lightbox";
 import { ToolForm } from "./toolform";
-
-// --- Pure parts (unit-tested) ---
-
-export interface ToolHints {
-  readOnly: boolean;
-  untrusted: boolean;
-  consequential: boolean;
-}
-
-/** The tool's annotations, whether the server spells them readOnlyHint or read_only_hint. */
-export function annotationsOf(tool: Pick<WebTool, "annotations">): ToolHints {
-  const a = (tool.annotations ?? {}) as Record<string, unknown>;
-  return {
-    readOnly: a.readOnlyHint === true || a.read_only_hint === true,
-    untrusted: a.untrustedContentHint === true || a.untrusted_content_hint === true,
-    consequential: a.consequentialHint === true || a.consequential_hint === true,
-  };
-}
-
-/** "page", or "SKILL demo-shop". */
-export function sourceLabel(tool: Pick<WebTool, "source" | "skill">): string {
-  return tool.source === "skill" ? `SKILL ${tool.skill ?? ""}`.trim() : "page";
-}
-
-export interface CallOutcome {
-  status: "running" | "succeeded" | "failed";
-  /** The result (pretty JSON when it is JSON), or the error. */
-  text: string;
-  json: boolean;
-  screenshot: string | null;
-}
-
-/**
- * How a call by hand went, from its run and the run's step: the step's observation is the result; a failed
- * step (or a run that failed before its step) is an error.
- */
-export function callOutcome(run: Run | undefined, steps: readonly Step[]): CallOutcome {
-  const step = [...steps].reverse().find((s) => s.kind === "action") ?? steps[steps.length - 1];
-  const runOver = !!run && isTerminalStatus(run.status);
-  const runFailed = !!run && (run.status === "failed" || run.status === "aborted");
-  if (step && step.status !== "running") {
-    if (step.status === "failed") {
-      const text = step.error || step.observation || run?.error || "The tool failed.";
-      return { status: "failed", text, json: false, screenshot: step.screenshot_url };
-    }
-    const shown = prettyResult(step.observation);
-    return { status: "succeeded", ...shown, screenshot: step.screenshot_url };
-  }
-  if (runOver) {
-    if (runFailed) {
-      const text = run.error || (run.status === "aborted" ? "The call was stopped." : "The call failed.");
-      return { status: "failed", text, json: false, screenshot: step?.screenshot_url ?? null };
-    }
-    return { status: "succeeded", text: step?.observation ?? "", json: false, screenshot: step?.screenshot_url ?? null };
-  }
-  return { status: "running", text: "", json: false, screenshot: null };
-}
-
-export interface SkillRow {
-  name: string;
-  /** The health on this page; null for a SKILL that does not match it. */
-  status: SkillStatus | null;
-  /** This conversation's switch; null when the library did not list it. */
-  skill: ConversationSkill | null;
-}
-
-/** The SKILLs matching the page (with their health) first, then the rest of the library. */
-export function skillRows(statuses: readonly SkillStatus[], library: readonly ConversationSkill[]): SkillRow[] {
-  const byName = new Map(library.map((s) => [s.name, s]));
-  const matching = statuses.map((status) => ({ name: status.name, status, skill: byName.get(status.name) ?? null }));
-  const named = new Set(statuses.map((s) => s.name));
-  const others = library.filter((s) => !named.has(s.name)).map((skill) => ({ name: skill.name, status: null, skill }));
-  return [...matching, ...others];
-}
-
-// --- Tool rows ---
-
-interface ToolRow {
-  tool: WebTool;
-  selected: boolean;
-}
-
-function badges(tool: WebTool): HTMLElement[] {
-  const hints = annotationsOf(tool);
-  const out: HTMLElement[] = [];
-  const badge = (hint: string, text: string, title: string): HTMLElement =>
-    h("span", { class: `tool-badge tool-badge-${hint}`, "data-hint": hint, title }, text);
-  if (hints.readOnly) out.push(badge("read-only", "read-only", "The page says this tool changes nothing."));
-  if (hints.untrusted) {
-    out.push(badge("untrusted", "untrusted content", "Its result may carry text from others: data, never instructions."));
-  }
-  if (hints.consequential) {
-    out.push(badge("consequential", "consequential", "The page says this tool does something that matters (buys, sends…)."));
-  }
-  return out;
-}
-
-function createToolRow(initial: ToolRow, select: (name: string) => void): Component<ToolRow> {
-  let current = initial;
-  const title = h("span", { class: "tool-title" });
-  const source = h("span", { class: "chip tool-source" });
-  const name = h("code", { class: "tool-name" });
-  const description = h("span", { class: "tool-description" });
-  const badgesEl = h("span", { class: "tool-badges" });
-  const shadowNote = h("span", { class: "tool-shadowed-note" }, "The page's own tool wins");
-  const button = h(
-    "button",
-    { class: "inspector-tool", type: "button", "data-testid": "inspector-tool", onclick: () => select(current.tool.name) },
-    h("span", { class: "tool-line" }, title, source),
-    h("span", { class: "tool-line tool-line-2" }, name, description),
-    badgesEl,
-  );
-  // The selected tool's detail (schema, form, result) is put in here, under its row.
-  const el = h("div", { class: "inspector-tool-item", role: "listitem" }, button);
-  const update = (row: ToolRow): void => {
-    current = row;
-    const { tool } = row;
-    setAttr(button, "data-name", tool.name);
-    setAttr(button, "data-source", tool.source);
-    setAttr(button, "data-skill", tool.skill ?? null);
-    setAttr(button, "data-shadowed", tool.shadowed ? "true" : "false");
-    setAttr(button, "aria-pressed", row.selected ? "true" : "false");
-    button.classList.toggle("selected", row.selected);
-    button.classList.toggle("shadowed", tool.shadowed);
-    setText(title, tool.title || tool.name);
-    setText(source, sourceLabel(tool));
-    source.classList.toggle("chip-skill", tool.source === "skill");
-    setText(name, tool.name);
-    setText(description, tool.description);
-    setAttr(button, "title", tool.description || tool.name);
-    replaceChildren(badgesEl, ...badges(tool), tool.shadowed ? shadowNote : null);
-    badgesEl.hidden = !badgesEl.firstChild;
-  };
-  update(initial);
-  return { el, update };
-}
-
-// --- SKILL rows ---
-
-interface SkillRowActions {
-  toggle(skill: ConversationSkill, enabled: boolean): Promise<void>;
-}
-
-const SKILL_STATUS_LABEL: Record<SkillStatus["status"], string> = {
-  ok: "healthy",
-  failed: "health check failed",
-  off: "off here",
-};
-
-function createSkillRow(initial: SkillRow, actions: SkillRowActions): Component<SkillRow> {
-  let current = initial;
-  const name = h("span", { class: "skill-name" });
-  const version = h("span", { class: "skill-version" });
-  const status = h("span", { class: "chip skill-status" });
-  const error = h("div", { class: "skill-error", "data-testid": "inspector-skill-error", role: "alert" });
-  const toggleError = h("div", { class: "field-error" });
-  const toggle = h("input", { type: "checkbox", class: "switch", role: "switch", "data-testid": "skill-toggle" });
-  const toggleLabel = h("label", { class: "switch-label skill-switch" }, toggle, h("span", null, "On here"));
-  toggle.addEventListener("change", () => void (async () => {
-    const skill = current.skill;
-    if (!skill) return;
-    toggle.disabled = true;
-    toggleError.remove();
-    try {
-      await actions.toggle(skill, toggle.checked);
-    } catch (err) {
-      toggle.checked = !toggle.checked;
-      toggleError.textContent = err instanceof ApiError ? err.summary : String(err);
-      el.appendChild(toggleError);
-    } finally {
-      toggle.disabled = false;
-    }
-  })());
-  const spacer = h("span", { class: "step-spacer" });
-  const head = h("div", { class: "skill-head" }, icon(ICONS.cpu, 13), name, version, status, spacer, toggleLabel);
-  const el = h("li", { class: "skill-row" }, head);
-  const update = (row: SkillRow): void => {
-    current = row;
-    const matching = row.status !== null;
-    // On this page: its health (inspector-skill); elsewhere in the library: only its switch.
-    setAttr(el, "data-testid", matching ? "inspector-skill" : "inspector-library-skill");
-    setAttr(el, "data-name", row.name);
-    setAttr(el, "data-status", row.status?.status ?? null);
-    el.className = `skill-row ${row.status ? `skill-${row.status.status}` : "skill-elsewhere"}`;
-    setText(name, row.name);
-    setText(version, row.status?.version || row.skill?.version ? `v${row.status?.version || row.skill?.version}` : "");
-    present(head, status, true, version.nextSibling);
-    if (!row.status) {
-      setText(status, "not on this page");
-      status.className = "chip chip-muted skill-status";
-    } else {
-      setText(status, SKILL_STATUS_LABEL[row.status.status] ?? row.status.status);
-      status.className = `chip skill-status skill-status-${row.status.status}`;
-    }
-    const errorText = row.status?.error ?? "";
-    present(el, error, !!errorText);
-    setText(error, errorText);
-    present(head, toggleLabel, !!row.skill);
-    if (row.skill && !toggle.disabled) toggle.checked = row.skill.enabled_here;
-    setAttr(toggle, "data-skill-id", row.skill ? String(row.skill.id) : null);
-    setAttr(toggle, "data-skill-name", row.name);
-    setAttr(toggle, "aria-label", `Use the SKILL ${row.name} in this conversation`);
-    setAttr(el, "title", row.skill?.description || null);
-  };
-  update(initial);
-  return { el, update };
-}
-
-// --- The panel ---
 
 export interface InspectorOptions {
   /** Calls a tool of the active tab by hand; resolves the run (202) or rejects with the API's error. */
@@ -408,7 +198,7 @@ export class ToolInspector {
       return;
     }
     const toolsChanged =
-      !previous || previous.tools !== view.tools || previous.tabs !== view.tabs || previous.skills !== view.skills;
+      previous?.tools !== view.tools || previous.tabs !== view.tabs || previous.skills !== view.skills;
     if (toolsChanged) this.renderTools(view);
     if (toolsChanged || previous.runs !== view.runs || previous.steps !== view.steps) this.renderDetail(view);
   }
@@ -449,7 +239,7 @@ export class ToolInspector {
     if (!this.view) return;
     this.renderTools(this.view);
     this.renderDetail(this.view);
-    if (this.selected) this.detail.scrollIntoView?.({ block: "nearest", behavior: "smooth" });
+    if (this.selected) this.detail.scrollIntoView({ block: "nearest", behavior: "smooth" });
   }
 
   /** The tool the page answers to for a name: its own when it shadows a SKILL's. */
@@ -505,10 +295,10 @@ export class ToolInspector {
   }
 
   private pending(view: ConversationView): boolean {
-    const call = this.lastCall;
-    if (!call || call.runId === null) return false;
-    const run = view.runs.find((r) => r.id === call.runId);
-    return callOutcome(run, view.steps[call.runId] ?? []).status === "running";
+    const runId = this.lastCall?.runId;
+    if (runId === undefined || runId === null) return false;
+    const run = view.runs.find((r) => r.id === runId);
+    return callOutcome(run, view.steps[runId] ?? []).status === "running";
   }
 
   private renderResult(view: ConversationView): void {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { LatestWins } from "./liveview/frames";
 import {
   DRAG_THRESHOLD_PX,
-  LatestWins,
   PointerGesture,
   isDrag,
   keyToInput,
   mouseButton,
   pointToFraction,
   wheelPixels,
-} from "./liveview";
+} from "./liveview/input";
 
 const picture = { width: 1280, height: 800 };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Note, Persona } from "../api/types";
-import { NOTE_FIELDS, PERSONA_FIELDS, recordBody, recordForm, sortNotes, sortPersonas, validateRecord } from "./memory";
+import { NOTE_FIELDS, PERSONA_FIELDS, recordBody, recordForm, sortNotes, sortPersonas, validateRecord } from "./memory/records";
 
 const note = (id: number, title: string, updated: string): Note => ({
   id,

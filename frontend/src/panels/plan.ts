@@ -2,7 +2,7 @@
 
 import type { PlanStep, PlanStepStatus } from "../api/types";
 import { h, KeyedList, setAttr, setText, type Component } from "../dom";
-import { PLAN_STATUS_LABEL } from "../format";
+import { PLAN_STATUS_LABEL, labelFor } from "../format";
 
 /** "after 1, 3": a step's dependencies by their place in the checklist (ids the plan lacks are named as they are). */
 export function dependencyLabel(plan: readonly PlanStep[], step: PlanStep): string {
@@ -34,7 +34,7 @@ interface Row {
 }
 
 function statusLabel(status: PlanStepStatus): string {
-  return PLAN_STATUS_LABEL[status] ?? status;
+  return labelFor(PLAN_STATUS_LABEL, status);
 }
 
 /** A row's text is its title (and dependencies): the mark and number are drawn by CSS from attributes. */

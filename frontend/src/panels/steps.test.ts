@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runLabel } from "./steps";
+import { runLabel } from "./steps/model";
 
 describe("runLabel", () => {
   it("names a run by who started it", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeAddress, shownAddress } from "./tabs";
+import { normalizeAddress, shownAddress } from "./tabs/address";
 
 describe("normalizeAddress (the address bar)", () => {
   it("puts https:// in front of an address typed without a scheme", () => {

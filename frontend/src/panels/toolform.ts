@@ -6,16 +6,14 @@
 import { h, icon, ICONS, replaceChildren, setText, type Child } from "../dom";
 import {
   emptyItem,
-  formArguments,
   initialValues,
-  parseRawArguments,
   schemaToForm,
-  type ArgumentsResult,
   type FieldValue,
   type FormField,
   type FormModel,
   type FormValues,
 } from "../schemaform";
+import { formArguments, parseRawArguments, type ArgumentsResult } from "../schemaargs";
 
 let idCounter = 0;
 const nextId = (): string => `sf-${++idCounter}`;
