@@ -5,14 +5,17 @@ Run: .venv/bin/python bench/context_size.py [--smoke]
 The task is the order form of the agent tests (`tests/agents/pages/order.html`: two fields and a Submit button),
 done by two scripted models through the real agent loop and the pool's Chromium: one that looks the page up after
 navigating (get_elements, as models did when an action's result only counted the elements), and one that reads the
-indices from what each action returned (the whole element list after navigating, what changed after typing). For
-each, every request the model received is measured as sent: characters of its messages and of its tools (JSON).
+indices from what each action returned (the whole element list after navigating, what changed after typing); the
+latter again with every tool offered at once (no more_tools), the reference for the lean request. For each, every
+request the model received is measured: characters of its messages and of its tools as readable JSON, and its size
+as the client sent it (compact JSON).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import re
 import shutil
@@ -76,13 +79,19 @@ async def measure(turns: int) -> dict[str, list[tuple[int, int]]]:
             safety=SafetyConfig(always_allowed_origins=(site,)),
         )
         try:
-            for label, model in (("looks the page up", form_filler("native")), ("reads as it acts", reads_as_it_acts)):
+            runs = (
+                ("looks the page up", form_filler("native"), config),
+                ("reads as it acts", reads_as_it_acts, config),
+                # The reference in the same run: every tool offered at once (no more_tools).
+                ("… all tools offered", reads_as_it_acts, dataclasses.replace(config, deferred_tools=())),
+            )
+            for label, model, turn_config in runs:
                 server.script(model)
                 for _ in range(turns):
                     server.requests.clear()
                     server.sent_bytes.clear()
                     await session.active_page.goto("about:blank")
-                    await run_agent_turn(config=config, history=[("user", TASK.format(site=site))], tabs=session,
+                    await run_agent_turn(config=turn_config, history=[("user", TASK.format(site=site))], tabs=session,
                                          sink=TimingSink())  # fmt: skip
                     out.setdefault(label, []).extend(sizes(r) for r in server.requests)
                     sent.setdefault(label, []).extend(server.sent_bytes)
