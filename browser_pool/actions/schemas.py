@@ -44,7 +44,7 @@ CLICK = obj(
         "x": X,
         "y": Y,
         "button": {"type": "string", "enum": ["left", "right", "middle"], "default": "left"},
-        "double": {"type": "boolean", "default": False},
+        "double": {"type": "boolean", "default": False, "description": "Double click."},
         "modifiers": MODIFIERS,
     }
 )
@@ -53,7 +53,7 @@ TYPE = obj(
     {
         "index": INDEX,
         "selector": SELECTOR,
-        "text": {"type": "string", "maxLength": 20_000},
+        "text": {"type": "string", "maxLength": 20_000, "description": "What to type."},
         "clear": {"type": "boolean", "default": True, "description": "false appends instead of replacing."},
         "human_like": {
             "type": "boolean",
@@ -78,10 +78,10 @@ SCROLL = obj(
     required=("direction",),
 )
 NAVIGATE = obj(
-    {"url": {"type": "string", "minLength": 1, "maxLength": 8_000}},
+    {"url": {"type": "string", "minLength": 1, "maxLength": 8_000, "description": "An http(s) address."}},
     required=("url",),
 )
-SCREENSHOT = obj({"full_page": {"type": "boolean", "default": False}})
+SCREENSHOT = obj({"full_page": {"type": "boolean", "default": False, "description": "Not just the viewport."}})
 WAIT = obj(
     {
         "ms": {"type": "integer", "minimum": 0, "description": "At most 10000."},
@@ -162,6 +162,7 @@ GET_ELEMENT_DETAILS = obj(
             "minItems": 1,
             "maxItems": 20,
             "uniqueItems": True,
+            "description": "Elements' [index] values.",
         }
     },
     required=("indices",),

@@ -236,7 +236,9 @@ async def test_the_owner_sets_a_webhook_and_sees_each_replays_delivery(
         await sync_to_async(wait_until)(
             lambda: WebhookDelivery.objects.filter(status="delivered").exists(), 30, "the webhook to be delivered"
         )
-        await page.get_by_role("link", name="Settings").click()
+        # Opened afresh (the section's list is drawn again when Settings shows; a click before that would land on
+        # the old one).
+        await page.goto(f"{web_server}/settings")
         hook = page.get_by_test_id("workflow-webhook")
         await hook.locator("summary").click()
         delivered = hook.get_by_test_id("workflow-delivery")
