@@ -17,7 +17,6 @@ import argparse
 import asyncio
 import dataclasses
 import json
-import re
 import shutil
 import statistics
 import sys
@@ -32,27 +31,12 @@ from agents.safety import SafetyConfig  # noqa: E402
 from bench.agent_overhead import TimingSink  # noqa: E402
 from browser_pool.config import BrowserConfig  # noqa: E402
 from browser_pool.pool import BrowserPool  # noqa: E402
-from tests.agents.support import calls_made, find_index, form_filler, user_request  # noqa: E402
-from tests.support.llm_server import Reply, ScriptedLLM  # noqa: E402
+from tests.agents.support import form_filler, form_reader  # noqa: E402
+from tests.support.llm_server import ScriptedLLM  # noqa: E402
 from tests.support.static_server import serve_directory  # noqa: E402
 
 PAGES = Path(__file__).resolve().parents[1] / "tests" / "agents" / "pages"
 TASK = "Order a flight club card at {site}/order.html for Ada Lovelace, ada@example.com."
-
-
-def reads_as_it_acts(request: dict[str, Any]) -> Reply:
-    """The order form without a look-up: each index from what the last action returned."""
-    made = calls_made(request)
-    if not made:
-        url = re.search(r"http://\S+", user_request(request))
-        assert url is not None
-        return Reply(tool_calls=[{"name": "navigate", "arguments": {"url": url.group(0)}}])
-    plan = [("type", "Name", "input", {"text": "Ada Lovelace"}), ("type", "Email", "input", {"text": "ada@example.com"}),
-            ("click", "Submit", "button", {})]  # fmt: skip
-    if len(made) <= len(plan):
-        name, label, kind, extra = plan[len(made) - 1]
-        return Reply(tool_calls=[{"name": name, "arguments": {"index": find_index(request, label, kind), **extra}}])
-    return Reply(content="Done: the card is ordered.")
 
 
 def sizes(request: dict[str, Any]) -> tuple[int, int]:
@@ -81,9 +65,9 @@ async def measure(turns: int) -> dict[str, list[tuple[int, int]]]:
         try:
             runs = (
                 ("looks the page up", form_filler("native"), config),
-                ("reads as it acts", reads_as_it_acts, config),
+                ("reads as it acts", form_reader, config),
                 # The reference in the same run: every tool offered at once (no more_tools).
-                ("… all tools offered", reads_as_it_acts, dataclasses.replace(config, deferred_tools=())),
+                ("… all tools offered", form_reader, dataclasses.replace(config, deferred_tools=())),
             )
             for label, model, turn_config in runs:
                 server.script(model)

@@ -259,3 +259,19 @@ def form_filler(protocol: str) -> Any:
         return Reply(content=f"Done: the card for {found['name']} goes to {found['email']}, order {found['number']}.")
 
     return handler
+
+
+def form_reader(request: dict[str, Any]) -> Reply:
+    """The order form without a look-up: every index from what the last action's result showed of the page (the
+    whole element list after navigating, what changed after typing)."""
+    made = calls_made(request)
+    if not made:
+        url = re.search(r"http://\S+", user_request(request))
+        assert url is not None
+        return Reply(tool_calls=[{"name": "navigate", "arguments": {"url": url.group(0)}}])
+    plan = [("type", "Name", "input", {"text": "Ada Lovelace"}), ("type", "Email", "input", {"text": "ada@example.com"}),
+            ("click", "Submit", "button", {})]  # fmt: skip
+    if len(made) <= len(plan):
+        name, label, kind, extra = plan[len(made) - 1]
+        return Reply(tool_calls=[{"name": name, "arguments": {"index": find_index(request, label, kind), **extra}}])
+    return Reply(content="Done.")

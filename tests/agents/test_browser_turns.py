@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -21,10 +20,10 @@ from tests.agents.support import (
     config,
     find_index,
     form_filler,
+    form_reader,
     last_observation,
     message_text,
     observations,
-    user_request,
 )
 from tests.support.llm_server import Reply, ScriptedLLM
 
@@ -197,26 +196,10 @@ async def test_abort_during_a_slow_browser_action_halts_within_100_ms(
     assert await session.active_page.title() == "Flight club card"  # the browser is still fine to use
 
 
-def _fills_without_looking(request: dict[str, Any]) -> Reply:
-    """The order form again, but the model never calls get_elements: each index comes from what the last action's
-    result showed of the page (the whole list after navigating, what changed after typing)."""
-    made = calls_made(request)
-    if not made:
-        url = re.search(r"http://\S+", user_request(request))
-        assert url is not None
-        return Reply(tool_calls=[{"name": "navigate", "arguments": {"url": url.group(0)}}])
-    plan = [("type", "Name", "input", {"text": "Ada Lovelace"}), ("type", "Email", "input", {"text": "ada@example.com"}),
-            ("click", "Submit", "button", {})]  # fmt: skip
-    if len(made) <= len(plan):
-        name, label, kind, extra = plan[len(made) - 1]
-        return Reply(tool_calls=[{"name": name, "arguments": {"index": find_index(request, label, kind), **extra}}])
-    return Reply(content="Done.")
-
-
 async def test_each_action_shows_what_changed_so_a_form_needs_no_look_up(
     model_server: ScriptedLLM, sink: RecordingSink, site: str, session: Session
 ) -> None:
-    model_server.script(_fills_without_looking)
+    model_server.script(form_reader)
     cfg = config(model_server.base_url, safety=safe_for(site))
     result = await order_turn(site, session, sink, cfg)
 
