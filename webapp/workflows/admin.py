@@ -2,6 +2,7 @@
 shown: the webhook's signing secret and credentials' values are never listed."""
 
 from django.contrib import admin
+from django.db import models
 
 from webapp.workflows.models import (
     Credential,
@@ -40,6 +41,8 @@ class WorkflowAdmin(admin.ModelAdmin):
     search_fields = ("name", "owner__username")
     exclude = ("webhook_secret",)
     inlines = [VersionInline, ScheduleInline, ShareInline]
+    # An address typed without a scheme is https (Django 6's default, said now).
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
 
 
 @admin.register(WebhookDelivery)
