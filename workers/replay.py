@@ -33,6 +33,7 @@ from agents.events import ConfirmationRequest
 from agents.llm import LLMClient, LLMError, NoModelConfiguredError, Usage
 from agents.loop import run_agent_turn
 from agents.tools.base import SOURCE_BROWSER, Tool, ToolContext, ToolError
+from agents.tools.browser import fill, without_secrets
 from agents.tools.content import content_tools
 from browser_pool.actions import ACTIONS, execute_action
 from browser_pool.errors import BrowserCrashedError
@@ -46,14 +47,12 @@ from webapp.llm.selectors import models_for_conversation
 from webapp.runs.models import Run, Step
 from webapp.workflows.models import WorkflowVersion
 from webapp.workflows.notify import confirmation_wanted
-from webapp.workflows.selectors import SECRET_MASK
 from webapp.workflows.services import masked, run_output_set, secret_names, secrets_resolve, workflow_version_add
 from webapp.workflows.steps import (
     EXTRACT,
     WorkflowStep,
     as_steps,
     checks_of,
-    fill,
     healed_steps,
     is_secret_field,
     value_held,
@@ -246,12 +245,10 @@ async def replay_workflow(run: Run, session: Session, sink: WorkerSink) -> None:
         await finish(run.pk, Run.Status.FAILED, exc.message)
         return
     shown = masked(given, version)
-    hidden = [values[name] for name in shown if shown[name] != values[name] and values[name]]
+    secrets = {name: values[name] for name in secret_names(version)}
 
     def mask(text: str) -> str:
-        for secret in hidden:
-            text = text.replace(secret, SECRET_MASK)
-        return text
+        return without_secrets(text, secrets)
 
     uploads = await database_sync_to_async(conversation_uploads)(conversation_id=run.conversation_id)
     asking = _asking(run, mask)
@@ -331,7 +328,6 @@ async def replay_workflow(run: Run, session: Session, sink: WorkerSink) -> None:
                 screenshot=await page_screenshot(session),
             )  # fmt: skip
         await sink.notify(f"Step {number} ({intent}) no longer fits the page; the agent heals it.")
-        secrets = {name: values[name] for name in secret_names(version)}
         healing = await heal(run, session, sink, recorded, shown, number=number, total=total, reason=problem,
                              secrets=secrets)  # fmt: skip
         tokens[0] += healing.prompt_tokens

@@ -48,15 +48,16 @@ def _render(result: ActionResult) -> str:
 
 
 SECRET_MASK = "••••••••"
-_PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+# `{{name}}`: a value filled in by Hive, never by the model (a workflow's parameters, a secret while healing).
+PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
 
-def with_secrets(arguments: dict[str, Any], secrets: Mapping[str, str]) -> dict[str, Any]:
-    """`{{name}}` in string arguments replaced by the secret's value (other placeholders stay as they are)."""
+def fill(arguments: dict[str, Any], values: Mapping[str, str]) -> dict[str, Any]:
+    """`{{name}}` in string arguments replaced by its value (placeholders without one stay as they are)."""
 
     def one(value: Any) -> Any:
         if isinstance(value, str):
-            return _PLACEHOLDER.sub(lambda m: secrets.get(m.group(1), m.group(0)), value)
+            return PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), value)
         return value
 
     return {key: one(value) for key, value in arguments.items()}
@@ -72,7 +73,7 @@ def without_secrets(text: str, secrets: Mapping[str, str]) -> str:
 def _handler(spec: ActionSpec) -> ToolHandler:
     async def run(arguments: dict[str, Any], ctx: ToolContext) -> ToolOutput:
         if ctx.secrets:
-            output = await act(with_secrets(arguments, ctx.secrets), ctx)
+            output = await act(fill(arguments, ctx.secrets), ctx)
             output.text = without_secrets(output.text, ctx.secrets)
             output.error = without_secrets(output.error, ctx.secrets)
             return output

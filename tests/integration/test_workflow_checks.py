@@ -23,7 +23,7 @@ from tests.support.llm_server import Reply, ScriptedLLM
 from tests.support.processes import wait_until
 from tests.support.runs import act
 from tests.support.static_server import serve_directory
-from tests.support.workflows import parameter, step, workflow_with
+from tests.support.workflows import ended, parameter, replay, step, workflow_with
 from webapp.runs.models import Confirmation, ModelCall, Run
 from webapp.workflows.models import WebhookDelivery, WorkflowSchedule
 from webapp.workflows.schedules import schedule_fire
@@ -54,17 +54,6 @@ def site(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     (tmp_path / "moved.html").write_text(page())
     with serve_directory(tmp_path) as base:
         yield base, tmp_path
-
-
-def _ended(run_id: int, seconds: float = 60) -> Run:
-    wait_until(lambda: not Run.objects.get(pk=run_id).is_active, seconds, "the run to end")
-    return Run.objects.get(pk=run_id)
-
-
-def _replay(client: APIClient, workflow_id: int, **parameters: str) -> Run:
-    started = client.post(f"/api/workflows/{workflow_id}/runs/", {"parameters": parameters}, format="json")
-    assert started.status_code == 202, started.content
-    return _ended(started.json()["id"])
 
 
 def _index(elements: Run, label: str) -> int:
@@ -121,7 +110,7 @@ def test_steps_done_by_hand_are_saved_with_their_checks_and_each_failing_check_s
     ]  # fmt: skip
     assert workflow["parameters"][0]["name"] == "nick"
 
-    replayed = _replay(client, workflow["id"], nick="Grace")
+    replayed = replay(client, workflow["id"], nick="Grace")
     assert replayed.status == "succeeded", replayed.error
     assert "Hello Grace" in _out(client, replayed.conversation_id)
     assert not ModelCall.objects.filter(run=replayed).exists()
@@ -134,7 +123,7 @@ def test_steps_done_by_hand_are_saved_with_their_checks_and_each_failing_check_s
     ):
         (folder / "checks.html").write_text(variant)
         asked = len(llm.requests)
-        broken = _replay(client, workflow["id"], nick="Grace")
+        broken = replay(client, workflow["id"], nick="Grace")
         assert broken.status == "failed"
         assert failure in broken.error
         assert "the agent could not heal it: told that" in broken.error  # the agent was told why, and said so
@@ -162,13 +151,13 @@ def test_an_extraction_step_keeps_what_it_read_when_it_fits_the_schema(
     workflow_id = workflow_with(conversation.owner, "Read", [step("navigate", "open", url=f"{base}/checks.html"),
                                                                extract])  # fmt: skip
 
-    run = _replay(client, workflow_id)
+    run = replay(client, workflow_id)
     assert run.status == "succeeded", run.error
     history = client.get(f"/api/workflows/{workflow_id}/runs/").json()
     assert history[0]["outputs"] == {"page": {"title": "Checks", "button": "Say hello"}}
     assert ModelCall.objects.filter(run=run).count() == 1  # the extraction is the one step that asks the model
 
-    unfit = _replay(client, workflow_id)
+    unfit = replay(client, workflow_id)
     assert unfit.status == "failed"
     assert unfit.error.startswith("Step 2 of 2 (read the page): the extraction failed: the model did not return")
     assert "'button' is a required property" in unfit.error or "is not of type 'string'" in unfit.error
@@ -221,7 +210,7 @@ def test_a_scheduled_replay_that_needs_a_yes_refuses_or_waits_and_tells_the_owne
 
         refused = schedule_fire(schedule_id=made["refuse"])
         assert refused is not None
-        refused = _ended(refused.pk)
+        refused = ended(refused.pk)
         assert refused.status == "failed"
         assert "does not wait for one (its schedule says refuse)" in refused.error
         assert not Confirmation.objects.filter(run=refused).exists()
@@ -246,7 +235,7 @@ def test_a_scheduled_replay_that_needs_a_yes_refuses_or_waits_and_tells_the_owne
         pending = Confirmation.objects.get(run=waiting, status="pending")
         answered = client.post(f"/api/confirmations/{pending.pk}/answer/", {"approve": True}, format="json")
         assert answered.status_code == 200, answered.content
-        assert _ended(waiting.pk).status == "succeeded"
+        assert ended(waiting.pk).status == "succeeded"
     finally:
         server.shutdown()
         server.server_close()
@@ -291,7 +280,7 @@ def test_a_step_that_types_a_secret_is_healed_without_the_agent_seeing_the_secre
         relabelled = LOGIN.read_text().replace(">Password<", ">Secret phrase<").replace('name="password"', 'name="pp"')
         (tmp_path / "login.html").write_text(relabelled.replace("e.target.password.value", "e.target.pp.value"))
 
-        healed = _replay(client, workflow_id, password="club")
+        healed = replay(client, workflow_id, password="club")
         assert healed.status == "succeeded", healed.error
         assert "Hello ada" in _out_of(client, healed.conversation_id, "result")
         assert llm.requests, "the agent healed the step"
@@ -302,7 +291,7 @@ def test_a_step_that_types_a_secret_is_healed_without_the_agent_seeing_the_secre
         assert version["steps"][2]["arguments"] == {"text": "{{password}}"}
 
         asked = len(llm.requests)
-        again = _replay(client, workflow_id, password="club")
+        again = replay(client, workflow_id, password="club")
         assert again.status == "succeeded", again.error
         assert "Hello ada" in _out_of(client, again.conversation_id, "result")
         assert len(llm.requests) == asked

@@ -29,7 +29,7 @@ from tests.support.llm_server import Reply, ScriptedLLM
 from tests.support.processes import wait_until
 from tests.support.runs import act, observation
 from tests.support.static_server import serve_directory
-from tests.support.workflows import parameter, step, workflow_with
+from tests.support.workflows import ended, parameter, replay, step, workflow_with
 from webapp.core.queue import _app
 from webapp.runs.models import Confirmation, ModelCall, Run
 from webapp.workflows.models import WebhookDelivery
@@ -51,14 +51,6 @@ def site(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     shutil.copy(PAGES / "signup.html", tmp_path / "signup.html")
     with serve_directory(tmp_path) as base:
         yield base, tmp_path
-
-
-def _ended(run_id: int, seconds: float = 60) -> Run:
-    def done() -> bool:
-        return not Run.objects.get(pk=run_id).is_active
-
-    wait_until(done, seconds, "the run to end")
-    return Run.objects.get(pk=run_id)
 
 
 def _heals(request: dict[str, Any]) -> Reply:
@@ -102,7 +94,7 @@ def _agent_does(client: APIClient, conversation_id: int, task: str) -> Run:
     """Sends the task to the agent (the scripted model) and waits for its run to succeed."""
     sent = client.post(f"/api/conversations/{conversation_id}/messages/", {"content": task}, format="json")
     assert sent.status_code == 201, sent.content
-    run = _ended(sent.json()["run"]["id"])
+    run = ended(sent.json()["run"]["id"])
     assert run.status == "succeeded", run.error
     return run
 
@@ -111,12 +103,6 @@ def _saved(client: APIClient, run: Run, name: str) -> dict[str, Any]:
     saved = client.post(f"/api/runs/{run.pk}/workflow/", {"name": name}, format="json")
     assert saved.status_code == 201, saved.content
     return dict(saved.json())
-
-
-def _replay(client: APIClient, workflow_id: int, **parameters: str) -> Run:
-    started = client.post(f"/api/workflows/{workflow_id}/runs/", {"parameters": parameters}, format="json")
-    assert started.status_code == 202, started.content
-    return _ended(started.json()["id"])
 
 
 def _result_text(client: APIClient, run: Run) -> str:
@@ -139,12 +125,12 @@ def test_a_saved_run_replays_with_other_values_without_a_model_even_after_a_rede
     assert [s["action"] for s in workflow["steps"]] == ["navigate", "type", "type", "select", "click"]
     model_requests = len(llm.requests)
 
-    replayed = _replay(client, workflow["id"], fullname="Grace Hopper", email="grace@example.com", plan="free")
+    replayed = replay(client, workflow["id"], fullname="Grace Hopper", email="grace@example.com", plan="free")
     assert replayed.status == "succeeded", replayed.error
     assert "Welcome Grace Hopper <grace@example.com> on the free plan" in _result_text(client, replayed)
 
     (folder / "signup.html").write_text((PAGES / "signup_redesigned.html").read_text())
-    healed = _replay(client, workflow["id"], fullname="Alan Turing", email="alan@example.com")
+    healed = replay(client, workflow["id"], fullname="Alan Turing", email="alan@example.com")
     assert healed.status == "succeeded", healed.error
     assert "Welcome Alan Turing <alan@example.com> on the pro plan" in _result_text(client, healed)
 
@@ -170,7 +156,7 @@ def test_a_step_that_no_longer_fits_is_healed_by_the_agent_and_the_next_replay_n
         page = page.replace(was, now)
     (folder / "signup.html").write_text(page)
     before = len(llm.requests)
-    healed = _replay(client, workflow["id"], fullname="Grace Hopper", email="grace@example.com")
+    healed = replay(client, workflow["id"], fullname="Grace Hopper", email="grace@example.com")
     assert healed.status == "succeeded", healed.error
     assert "Welcome Grace Hopper <grace@example.com> on the pro plan" in _result_text(client, healed)
     assert len(llm.requests) > before
@@ -186,13 +172,13 @@ def test_a_step_that_no_longer_fits_is_healed_by_the_agent_and_the_next_replay_n
     assert any(line.startswith('+type: type "Your name" (healed from') for line in history[0]["changes"])
 
     before = len(llm.requests)
-    again = _replay(client, workflow["id"], fullname="Alan Turing", email="alan@example.com")
+    again = replay(client, workflow["id"], fullname="Alan Turing", email="alan@example.com")
     assert again.status == "succeeded", again.error
     assert "Welcome Alan Turing <alan@example.com> on the pro plan" in _result_text(client, again)
     assert len(llm.requests) == before  # the healed version replays without the model
 
     (folder / "signup.html").write_text((PAGES / "signup_gone.html").read_text())
-    failed = _replay(client, workflow["id"])
+    failed = replay(client, workflow["id"])
     assert failed.status == "failed"
     assert failed.error.startswith('Step 2 of 5 (type "Your name"')
     assert failed.error.endswith("the agent could not heal it: there is no name field on this page")
@@ -282,7 +268,7 @@ def test_a_finished_replay_is_posted_to_the_webhook_signed_and_retried(site: tup
         secret = hook.json()["secret"]
         assert client.get(f"/api/workflows/{workflow_id}/").json()["webhook_url"].endswith("/hook")
 
-        run = _replay(client, workflow_id)
+        run = replay(client, workflow_id)
         assert run.status == "succeeded", run.error
 
         def delivered() -> bool:
@@ -376,7 +362,7 @@ def test_a_secret_comes_from_the_credential_store_and_is_never_shown(site: tuple
     assert stored.status_code == 201, stored.content
     assert secret not in json.dumps(client.get("/api/credentials/").json())
 
-    run = _replay(client, workflow_id, password="club-login")
+    run = replay(client, workflow_id, password="club-login")
     assert run.status == "succeeded", run.error
     assert "Hello ada" in _result_text(client, run)
     shown = json.dumps(client.get(f"/api/runs/{run.pk}/").json(), ensure_ascii=False)
@@ -389,7 +375,7 @@ def test_a_secret_comes_from_the_credential_store_and_is_never_shown(site: tuple
     assert history[0]["id"] == run.pk
     assert history[0]["parameters"] == {"username": "ada", "password": "••••••••"}
     assert history[0]["url"] == f"{base}/login.html"
-    unknown = _replay(client, workflow_id, password="no-such-login")
+    unknown = replay(client, workflow_id, password="no-such-login")
     assert unknown.status == "failed"
     assert unknown.error == "No credential named 'no-such-login' for the parameter password."
     stranger = signed_in(ConversationFactory().owner)
@@ -420,7 +406,7 @@ def test_a_replay_asks_before_a_confirm_level_step_and_a_no_ends_it(site: tuple[
         started = client.post(f"/api/workflows/{workflow_id}/runs/", {}, format="json")
         assert started.status_code == 202, started.content
         _answer_when_asked(client, started.json()["id"], approve)
-        run = _ended(started.json()["id"])
+        run = ended(started.json()["id"])
         if approve:
             assert run.status == "succeeded", run.error
             assert "Join the club" in run.steps.get(action="execute_js").observation
@@ -448,12 +434,12 @@ def test_a_step_that_no_longer_leads_to_the_next_page_is_caught(llm: ScriptedLLM
             client, conversation.pk, f"Order a flight club card at {base}/order.html for Ada Lovelace, ada@example.com."
         )
         workflow = _saved(client, agent_run, "Order")
-        assert _replay(client, workflow["id"], name="Grace").status == "succeeded"
+        assert replay(client, workflow["id"], name="Grace").status == "succeeded"
 
         # The button still says Submit but no longer sends the form: the click works, its effect does not.
         page = (tmp_path / "order.html").read_text()
         (tmp_path / "order.html").write_text(page.replace('<button type="submit">', '<button type="button">'))
-        broken = _replay(client, workflow["id"], name="Grace")
+        broken = replay(client, workflow["id"], name="Grace")
     assert broken.status == "failed"
     assert broken.error.startswith('Step 4 of 4 (click "Submit"')
     assert "it did not lead to another page, as it did when recorded" in broken.error
@@ -484,7 +470,7 @@ def test_a_shared_workflow_runs_for_a_controller_with_their_own_credentials(site
     assert "not run it" in refused.json()["detail"]
     assert mate.patch(f"/api/workflows/{workflow_id}/", {"name": "mine now"}, format="json").status_code == 403
 
-    run = _replay(mate, workflow_id, password="club-login")
+    run = replay(mate, workflow_id, password="club-login")
     assert run.status == "succeeded", run.error
     assert run.conversation.owner_id == mate_user.pk
     assert "Wrong password" in _result_text(mate, run)  # the controller's credential, not the owner's

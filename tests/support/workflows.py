@@ -1,10 +1,14 @@
 """Workflows written by hand for tests: steps as an owner could write them, aimed by name and role (no recorded
-selector), so a replay has to find each element again."""
+selector), so a replay has to find each element again; and replaying one through the API until its run ends."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from rest_framework.test import APIClient
+
+from tests.support.processes import wait_until
+from webapp.runs.models import Run
 from webapp.workflows.models import Workflow, WorkflowVersion
 
 
@@ -27,3 +31,16 @@ def workflow_with(
     workflow = Workflow.objects.create(owner=owner, name=name)
     WorkflowVersion.objects.create(workflow=workflow, number=1, steps=steps, parameters=parameters or [])
     return workflow.pk
+
+
+def ended(run_id: int, seconds: float = 60) -> Run:
+    """The run once it is no longer queued, running or waiting."""
+    wait_until(lambda: not Run.objects.get(pk=run_id).is_active, seconds, "the run to end")
+    return Run.objects.get(pk=run_id)
+
+
+def replay(client: APIClient, workflow_id: int, **parameters: str) -> Run:
+    """Start a replay with these parameters (a 202) and wait for it to end."""
+    started = client.post(f"/api/workflows/{workflow_id}/runs/", {"parameters": parameters}, format="json")
+    assert started.status_code == 202, started.content
+    return ended(started.json()["id"])

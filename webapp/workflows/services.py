@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from rest_framework import status
 
+from agents.tools.browser import PLACEHOLDER
 from webapp.conversations.models import Conversation
 from webapp.conversations.services import conversation_create
 from webapp.core.crypto import decrypt, encrypt
@@ -17,7 +18,7 @@ from webapp.runs.models import Run, Step
 from webapp.runs.services import run_create, run_ensure_idle
 from webapp.workflows.models import Credential, Workflow, WorkflowShare, WorkflowVersion
 from webapp.workflows.selectors import SECRET_MASK
-from webapp.workflows.steps import PLACEHOLDER, WorkflowStep, placeholders, steps_edit, steps_from
+from webapp.workflows.steps import WorkflowStep, placeholders, steps_edit, steps_from
 
 
 @transaction.atomic

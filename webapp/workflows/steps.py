@@ -24,11 +24,11 @@ from genson import SchemaBuilder
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
+from agents.tools.browser import PLACEHOLDER, SECRET_MASK, fill
 from browser_pool.actions import ACTIONS
 from browser_pool.actions.registry import NAVIGATING_ACTIONS, validate_arguments
 from webapp.core.exceptions import ApplicationError
 from webapp.runs.models import Step
-from webapp.workflows.selectors import SECRET_MASK
 
 # Actions that only look: a replay does not need them.
 LOOKING = frozenset({"get_elements", "get_element_details", "screenshot", "list_tabs"})
@@ -36,7 +36,6 @@ LOOKING = frozenset({"get_elements", "get_element_details", "screenshot", "list_
 EXTRACT = "extract_data"
 # The arguments of these actions that hold what the user typed or chose: they become parameters.
 TYPED = {"type": ("text",), "select": ("value", "label")}
-PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 CHECKS = {"url": str, "navigated": bool, "value": bool, "gone": bool}
 # Actions that may aim at an element but work on the whole page without one (a new step may use them so).
 WHOLE_PAGE_TOO = frozenset({"press_key", "scroll"})
@@ -262,17 +261,6 @@ def healed_steps(steps: list[Step], values: dict[str, str], intent: str) -> list
                 arguments[key] = "{{" + by_value[arguments[key]] + "}}"
         out.append(recorded(step, arguments, f"{intent_of(step, '')} (healed from: {intent})", typed))
     return out
-
-
-def fill(arguments: dict[str, Any], values: dict[str, str]) -> dict[str, Any]:
-    """Arguments with `{{name}}` replaced by the parameter's value."""
-
-    def one(value: Any) -> Any:
-        if isinstance(value, str):
-            return PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), value)
-        return value
-
-    return {key: one(value) for key, value in arguments.items()}
 
 
 def placeholders(value: Any) -> set[str]:
