@@ -48,10 +48,11 @@ class AgentConfig:
     # The interactive elements with each observation (what changed after an action), so look-ups are rare; this
     # many characters of them at most (0: counts only, the model calls get_elements).
     elements_chars: int = 2_500
-    # One observation is cut to this size; observations older than the last few are cut much shorter.
+    # One observation is cut to this size. Results older than the last few steps are kept as a summary: the outcome,
+    # the start of what the tool reported (at most `old_observation_chars`, at a word boundary), where the page went.
     observation_max_chars: int = 12_000
     keep_full_observations: int = 4
-    old_observation_chars: int = 600
+    old_observation_chars: int = 300
     # Extra instructions appended to the system prompt (a persona, an operator's rules).
     instructions: str = ""
 

@@ -6,11 +6,13 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from dataclasses import dataclass
 from typing import Any
 
+from agents.config import AgentConfig
 from agents.events import ConfirmationRequest
 from agents.llm.toolcalls import ToolCall
-from agents.observation import PageView, elements_change, fence, observe_page, screenshot
+from agents.observation import PageView, fence, observe_page, page_change, screenshot
 from agents.prompts import LOOP_NOTE
 from agents.safety import SafetyDecision, origin_of
 from agents.state import STOP_LOOP, StepRecord, StopTurn, TurnState
@@ -48,7 +50,7 @@ async def execute_calls(state: TurnState, exchange: Exchange) -> None:
         if paused:
             # Indices and plans from before a person used the browser may name nothing now: look again.
             note = f"Not run: {paused}. The page may have changed; decide again from the page as it is now"
-            exchange.results.append(ToolResult(call, f"{note}.\n\n{await _observe_after(state)}"))
+            exchange.results.append(ToolResult(call, f"{note}.\n\n{(await _observe_after(state)).render()}"))
             skip = paused
             continue
         state.tool_calls += 1
@@ -72,15 +74,21 @@ async def run_call(state: TurnState, call: ToolCall) -> tuple[ToolResult, ToolOu
         await state.sink.step_finished(step_id, ok=False, error=stop.message, duration_ms=int(_ms(started)))
         raise
     image = output.screenshot
-    if tool is not None and tool.source != SOURCE_AGENT and output.text:
-        output.text = fence(output.text, label=f"{call.name} result")  # page-derived: data, not instructions
+    after = await _observe_after(state) if output.page_changed else None
+    page_derived = tool is not None and tool.source != SOURCE_AGENT
+    summary = _summary(output, page_derived, state.page if after is not None else None, state.config)
+    if page_derived and output.text:  # data, not instructions
+        if after is not None and after.page and not after.note:  # one fence around the result and the page
+            output.text += f"\n\n{after.heading}\n{after.page}"
+            after = None
+        output.text = fence(output.text, label=f"{call.name} result")
     text = output.for_model()
-    if output.page_changed:
-        text += "\n\n" + await _observe_after(state)
-        if image is None and state.config.step_screenshots:
-            began = time.perf_counter()
-            image = await screenshot(state.tabs, quality=state.config.screenshot_quality)
-            state.timings["screenshot"].append(_ms(began))
+    if after is not None:
+        text += "\n\n" + after.render()
+    if output.page_changed and image is None and state.config.step_screenshots:
+        began = time.perf_counter()
+        image = await screenshot(state.tabs, quality=state.config.screenshot_quality)
+        state.timings["screenshot"].append(_ms(began))
     text = _cut(text, state.config.observation_max_chars)
     await state.sink.step_finished(
         step_id,
@@ -93,7 +101,27 @@ async def run_call(state: TurnState, call: ToolCall) -> tuple[ToolResult, ToolOu
     )
     state.steps.append(StepRecord(call.name, output.ok, output.error))
     # Kept even for a model that cannot see it: a fallback model that can may take over (only the latest is sent).
-    return ToolResult(call, text, image), output
+    return ToolResult(call, text, image, summary), output
+
+
+def _summary(output: ToolOutput, page_derived: bool, page: PageView | None, config: AgentConfig) -> str:
+    """What the model keeps of a step once it is no longer among the last few: whether it worked, the start of what
+    the tool reported (cut at a word, saying how much was left out) and the page it left the tab on."""
+    outcome = "Done" if output.ok else f"Error: {output.error}"
+    report = _brief(output.text, config.old_observation_chars) if output.ok else ""
+    where = f"Page then: {page.url} ({page.title})" if page is not None and page.available else ""
+    if page_derived or where:
+        body = "\n".join(part for part in (report, where) if part)
+        return f"{outcome} (an earlier step, summarised)" + (f"\n{fence(body, label='summary')}" if body else "")
+    return f"{outcome} (an earlier step, summarised)" + (f"\n{report}" if report else "")
+
+
+def _brief(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", 0, limit + 1)
+    kept = text[: cut if cut > limit // 2 else limit].rstrip()
+    return f"{kept} … ({len(text) - len(kept)} more characters not kept)"
 
 
 async def _checked_run(state: TurnState, call: ToolCall, tool: Tool | None, step_id: int) -> ToolOutput:
@@ -190,7 +218,21 @@ async def _run_with_timeout(state: TurnState, call: ToolCall, tool: Tool) -> Too
         state.timings["action"].append(_ms(began))
 
 
-async def _observe_after(state: TurnState) -> str:
+@dataclass(frozen=True, slots=True)
+class PageAfter:
+    """The page after a step, as the model reads it: a note on where the tab was not allowed to stay, a heading,
+    and the page's own text (to be fenced; "" when the heading says it all)."""
+
+    note: str
+    heading: str
+    page: str
+
+    def render(self) -> str:
+        body = f"{self.heading}\n{fence(self.page)}" if self.page else self.heading
+        return f"{self.note}\n{body}" if self.note else body
+
+
+async def _observe_after(state: TurnState) -> PageAfter:
     """The fresh page summary for the observation, after taking the tab off an address it must not be on."""
     began = time.perf_counter()
     view = await observe_page(
@@ -217,11 +259,9 @@ async def _observe_after(state: TurnState) -> str:
                 )
                 if view.available and origin_of(view.url) == origin:  # still there: show nothing of it
                     view = PageView(available=False, text="The page is not shown: its address is not allowed.")
-    change = elements_change(state.page, view) if view.available else ""
+    heading, shown = page_change(state.page, view) if view.available else (view.text, "")
     state.page = view
-    shown = f"{view.text}\n{change}" if change else view.text
-    body = f"Page after the action:\n{fence(shown)}" if view.available else view.text
-    return f"{note}\n{body}" if note else body
+    return PageAfter(note, heading, shown)
 
 
 async def _leave_page(state: TurnState, url: str, reason: str) -> str:

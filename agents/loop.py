@@ -22,7 +22,7 @@ from agents.execute import execute_calls
 from agents.llm import ChatResult, LLMClient, LLMError, NoModelConfiguredError, Usage
 from agents.llm.fenced import parse_fenced_reply
 from agents.llm.toolcalls import ToolCall
-from agents.observation import fence, observe_page
+from agents.observation import observe_page, page_context
 from agents.prompts import LIMIT_NOTE, system_prompt
 from agents.safety import SafetyPolicy
 from agents.state import STOP_MAX_TOOL_CALLS, PageTools, StopTurn, TurnState
@@ -106,9 +106,8 @@ async def prepare_turn(
     transcript = Transcript(
         history=history,
         context_messages=context_messages,
-        page_context=fence(f"{page.text}\n{page.elements_text}".strip()) if page.available else page.text,
+        page_context=page_context(page),
         keep_full_observations=config.keep_full_observations,
-        old_observation_chars=config.old_observation_chars,
     )
     return TurnState(
         config=config,

@@ -28,12 +28,15 @@ class PageView:
     # The rendered summary, or why the page could not be observed.
     text: str
     url: str = ""
+    title: str = ""
     facts: PageFacts = PageFacts()
     # Changes when what the page shows changes; the loop detector compares it.
     fingerprint: str = ""
     # The interactive elements in view: the list as the model reads it, and its element lines.
     elements_text: str = ""
     elements: tuple[str, ...] = ()
+    # The summary's entries (address, title, scroll, counts, focus, dialogs, text), to tell what an action changed.
+    lines: tuple[str, ...] = ()
 
 
 def fence(text: str, *, label: str = "page") -> str:
@@ -57,6 +60,7 @@ CONTROL_STATE_JS = """() => {
 }"""
 
 
+ELEMENTS_AS_BEFORE = "Interactive elements in view: as before."
 _LINE_INDEX = re.compile(r"^\*?\[(\d+)\]")
 
 
@@ -79,11 +83,48 @@ def elements_change(before: PageView | None, after: PageView) -> str:
     changed = [line for line in after.elements if old.get(_line_key(line)[0]) != _line_key(line)[1]]
     gone = [index for index in old if index not in new]
     if not changed and not gone:
-        return "Interactive elements in view: as before."
+        return ELEMENTS_AS_BEFORE
     lines = ["Interactive elements in view that appeared or changed:", *changed] if changed else []
     if gone:
         lines.append("Gone from view: " + ", ".join(f"[{index}]" for index in gone))
     return "\n".join(lines)
+
+
+def _label(line: str) -> str:
+    return line.split(":", 1)[0]
+
+
+def page_change(before: PageView | None, after: PageView) -> tuple[str, str]:
+    """(heading, page data) telling the model the page after an action. On another page, all of it; on the same page,
+    only the summary's entries that changed (a focus or a dialog that went is said too) and the elements' change, so
+    that the same text is not sent again with every step (issue 12: a lean request)."""
+    elements = elements_change(before, after)
+    if before is None or not before.lines or before.url != after.url:
+        return "Page after the action:", f"{after.text}\n{elements}" if elements else after.text
+    changed = [line for line in after.lines if line not in before.lines]
+    now = {_label(line) for line in after.lines}
+    for line in before.lines:
+        if _label(line) == "Focused" and "Focused" not in now:
+            changed.append("Focused: nothing")
+        elif _label(line) == "Open dialog" and line not in after.lines:
+            changed.append("Closed dialog:" + line.split(":", 1)[1])
+    if elements and elements != ELEMENTS_AS_BEFORE:
+        changed.append(elements)
+    if not changed:
+        return "Page after the action: no change in its address, text or elements in view.", ""
+    return "Page after the action (the same address; what changed):", "\n".join(changed)
+
+
+BLANK_TAB = "The tab is blank (about:blank)."
+
+
+def page_context(view: PageView) -> str:
+    """The page as the model first sees it in a turn: the summary with the elements in view, fenced."""
+    if not view.available:
+        return view.text
+    if view.url == "about:blank" and not view.facts.text.strip() and not view.elements:  # the empty fields: noise
+        return BLANK_TAB
+    return fence(f"{view.text}\n{view.elements_text}".strip())
 
 
 def _unavailable(reason: str) -> PageView:
@@ -122,10 +163,12 @@ async def observe_page(
         available=True,
         text=shown.render(),
         url=summary.url,
+        title=summary.title,
         facts=PageFacts(url=summary.url, text=summary.visible_text),
         fingerprint=hashlib.sha1(state.encode(), usedforsecurity=False).hexdigest(),
         elements_text=listing.text if listing is not None else "",
         elements=tuple(listing.lines) if listing is not None else (),
+        lines=tuple(shown.render_lines()),
     )
 
 

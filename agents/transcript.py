@@ -22,6 +22,8 @@ class ToolResult:
     call: ToolCall
     text: str
     image: bytes | None = None
+    # What the model keeps of it once it is no longer among the last few steps (None: the text, it is short).
+    summary: str | None = None
 
 
 @dataclass(slots=True)
@@ -41,10 +43,6 @@ class Note:
     text: str
 
 
-def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit] + f"\n… (cut, {len(text) - limit} more characters)"
-
-
 def image_part(image: bytes) -> dict[str, Any]:
     return {"type": "image_url", "image_url": {"url": "data:image/jpeg;base64," + base64.b64encode(image).decode()}}
 
@@ -56,7 +54,6 @@ class Transcript:
     page_context: str = ""
     entries: list[Exchange | Note] = field(default_factory=list)
     keep_full_observations: int = 4
-    old_observation_chars: int = 600
 
     def render(self, model: ModelConfig, system_prompt: str) -> list[dict[str, Any]]:
         messages: list[dict[str, Any]] = [{"role": "system", "content": system_prompt}]
@@ -85,7 +82,7 @@ class Transcript:
         return [*history[:last_user], *self.context_messages, *page, *history[last_user:]]
 
     def _full_from(self) -> int:
-        """Index of the first exchange whose observations are sent in full (the last few are)."""
+        """Index of the first exchange whose results are sent in full (the last few are; older ones as summaries)."""
         exchanges = [n for n, entry in enumerate(self.entries) if isinstance(entry, Exchange) and entry.results]
         if len(exchanges) <= self.keep_full_observations:
             return 0
@@ -102,8 +99,9 @@ class Transcript:
     def _image_of(entry: Exchange) -> bytes | None:
         return next((result.image for result in reversed(entry.results) if result.image is not None), None)
 
-    def _result_text(self, result: ToolResult, shorten: bool) -> str:
-        return _cut(result.text, self.old_observation_chars) if shorten else result.text
+    @staticmethod
+    def _result_text(result: ToolResult, shorten: bool) -> str:
+        return result.summary if shorten and result.summary is not None else result.text
 
     def _native(self, entry: Exchange, model: ModelConfig, shorten: bool, image: bytes | None) -> list[dict[str, Any]]:
         if not entry.calls:  # a fenced reply that could not be read, replayed to a model with function calling

@@ -18,6 +18,7 @@ from jsonschema.exceptions import best_match
 from jsonschema.protocols import Validator
 
 from agents.llm.fenced import describe_parameters
+from browser_pool.actions.schemas import SHARED_DESCRIPTIONS
 from browser_pool.webmcp.schema import untrusted_validator
 
 if TYPE_CHECKING:
@@ -96,6 +97,8 @@ class Tool:
     source: str = SOURCE_AGENT
     # Overrides the turn's per-tool timeout (e.g. a slow extraction); None uses AgentConfig.tool_timeout_s.
     timeout_s: float | None = None
+    # Offered only once this other tool has run without error (update_plan after publish_plan); it runs if called.
+    offered_after: str | None = None
 
     def as_function(self) -> dict[str, Any]:
         """The OpenAI-style function tool."""
@@ -110,13 +113,23 @@ _VALIDATION_ONLY = frozenset({"minimum", "maximum", "minLength", "maxLength", "m
                               "additionalProperties"})  # fmt: skip
 
 
-def lean_schema(schema: Any) -> Any:
-    """A tool's parameters as the model needs them: what to send, without the limits the registry checks anyway."""
+def lean_schema(schema: Any, said: frozenset[str] = frozenset()) -> Any:
+    """A tool's parameters as the model needs them: what to send, without the limits the registry checks anyway, nor
+    the descriptions in `said` (the system prompt defines them once)."""
     if isinstance(schema, dict):
-        return {key: lean_schema(value) for key, value in schema.items() if key not in _VALIDATION_ONLY}
+        return {
+            key: lean_schema(value, said)
+            for key, value in schema.items()
+            if key not in _VALIDATION_ONLY and not (key == "description" and value in said)
+        }
     if isinstance(schema, list):
-        return [lean_schema(value) for value in schema]
+        return [lean_schema(value, said) for value in schema]
     return schema
+
+
+def _said(tool: Tool) -> frozenset[str]:
+    """Descriptions the system prompt already gives: the browser tools' shared ones (agents.prompts.RULE_LOOK)."""
+    return SHARED_DESCRIPTIONS if tool.source == SOURCE_BROWSER else frozenset()
 
 
 class ToolRegistry:
@@ -127,6 +140,7 @@ class ToolRegistry:
         self._tools: dict[str, Tool] = {}
         self._validators: dict[str, Validator] = {}
         self._dynamic: set[str] = set()
+        self._succeeded: set[str] = set()
         for tool in tools:
             self.add(tool)
         self._deferred = {name for name in deferred if name in self._tools}
@@ -150,7 +164,11 @@ class ToolRegistry:
         return shown
 
     def offered(self) -> list[Tool]:
-        return [tool for name, tool in self._tools.items() if name not in self._deferred]
+        return [
+            tool
+            for name, tool in self._tools.items()
+            if name not in self._deferred and (tool.offered_after is None or tool.offered_after in self._succeeded)
+        ]
 
     def __contains__(self, name: object) -> bool:
         return name in self._tools
@@ -190,7 +208,7 @@ class ToolRegistry:
         """The offered tools as OpenAI function tools, their schemas lean."""
         return [
             {"type": "function", "function": {"name": t.name, "description": t.description,
-                                              "parameters": lean_schema(t.parameters)}}
+                                              "parameters": lean_schema(t.parameters, _said(t))}}
             for t in self.offered()
         ]  # fmt: skip
 
@@ -228,6 +246,8 @@ class ToolRegistry:
                 error=f"{name} failed: {exc.__class__.__name__}: {exc}",
                 suggestion=DEFAULT_SUGGESTION,
             )
-        if not output.ok and not output.suggestion:
+        if output.ok:
+            self._succeeded.add(name)
+        elif not output.suggestion:
             output.suggestion = DEFAULT_SUGGESTION
         return output

@@ -36,15 +36,20 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "), default=str)
 
 
-def _render(result: ActionResult) -> str:
+def _render(result: ActionResult, page_follows: bool) -> str:
+    """What the action reports, for the model: its data and what else happened. Whether it failed and why is said
+    apart (ToolOutput.for_model), which tool it was the model knows, and the address is in the page summary that
+    follows an acting step."""
     if result.action == "get_elements" and result.ok:
         return str(result.data.get("elements", ""))
-    summary = result.as_dict()
-    summary.pop("error", None)
-    summary.pop("suggestion", None)
+    report = result.as_dict()
+    for said_elsewhere in ("ok", "action", "error", "suggestion", *(("url",) if page_follows else ())):
+        report.pop(said_elsewhere, None)
+    data = report.pop("data", {})
     if result.action == "screenshot" and result.screenshot is not None:
-        summary["data"] = {**result.data, "note": "the picture is shown with the step"}
-    return _json(summary)
+        data = {**data, "note": "the picture is shown with the step"}
+    report = {**data, **report}
+    return _json(report) if report else ""
 
 
 SECRET_MASK = "••••••••"
@@ -90,7 +95,7 @@ def _handler(spec: ActionSpec) -> ToolHandler:
             raise ToolError(f"the page could not be used: {exc}", "try refresh, or navigate to the page again") from exc
         return ToolOutput(
             ok=result.ok,
-            text=_render(result),
+            text=_render(result, page_follows=spec.name not in OBSERVING_ACTIONS),
             error=result.error,
             suggestion=result.suggestion,
             screenshot=result.screenshot,

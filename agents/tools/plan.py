@@ -182,8 +182,8 @@ def plan_tools() -> list[Tool]:
     return [
         Tool(
             name="publish_plan",
-            description="For a task of several steps: publish a plan (steps with ids, titles and depends_on). "
-            "The user sees it as a checklist. Publishing again replaces the plan.",
+            description="Publish a plan of several steps; the user sees it as a checklist. Publishing again "
+            "replaces it.",
             parameters=PUBLISH_SCHEMA,
             handler=_publish,
             read_only=True,
@@ -196,5 +196,6 @@ def plan_tools() -> list[Tool]:
             handler=_update,
             read_only=True,
             source=SOURCE_AGENT,
+            offered_after="publish_plan",
         ),
     ]

@@ -57,24 +57,23 @@ def _spec(name: str, description: str, schema: dict[str, Any], handler: Handler,
     return ActionSpec(name, description, schema, read_only, handler, may_open_tab)
 
 
-_TARGET = "Aim by index, selector, or x and y."
 ACTIONS: dict[str, ActionSpec] = {
     spec.name: spec
     for spec in (
-        _spec("click", f"Click (right, double, with keys held). {_TARGET}", schemas.CLICK, pointer.click, may_open_tab=True),
-        _spec("type", "Type into a text field (index or selector).", schemas.TYPE, forms.type_text, may_open_tab=True),
-        _spec("scroll", "Scroll the page or an element's container.",
+        _spec("click", "Click an element or a point: right, double, with keys held.", schemas.CLICK, pointer.click, may_open_tab=True),
+        _spec("type", "Type into a text field.", schemas.TYPE, forms.type_text, may_open_tab=True),
+        _spec("scroll", "Scroll the page, or the container of the element given.",
               schemas.SCROLL, pointer.scroll, read_only=True),
         _spec("navigate", "Open an http(s) address in this tab.", schemas.NAVIGATE, page.navigate),
         _spec("screenshot", "A picture of the viewport or the whole page.", schemas.SCREENSHOT,
               page.screenshot, read_only=True),
         _spec("wait", "Wait some ms, or until a selector or text shows (10 s at most).",
               schemas.WAIT, page.wait, read_only=True),
-        _spec("hover", f"Move the mouse over it (menus). {_TARGET}",
+        _spec("hover", "Move the mouse over an element or a point (menus).",
               schemas.HOVER, pointer.hover, read_only=True),
         _spec("select", "Choose <select> options by value, label or labels.",
               schemas.SELECT, forms.select),
-        _spec("press_key", "Press a key, with modifiers if given.", schemas.PRESS_KEY, forms.press_key, may_open_tab=True),
+        _spec("press_key", "Press a key on the focused element, or on the one given.", schemas.PRESS_KEY, forms.press_key, may_open_tab=True),
         _spec("go_back", "Back to the previous page.", schemas.EMPTY, page.go_back),
         _spec("go_forward", "Forward again after go_back.", schemas.EMPTY, page.go_forward),
         _spec("refresh", "Reload the current page.", schemas.EMPTY, page.refresh),

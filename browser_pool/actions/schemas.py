@@ -15,6 +15,8 @@ INDEX: Schema = {"type": "integer", "minimum": 0, "description": "An element's [
 SELECTOR: Schema = {"type": "string", "minLength": 1, "description": "CSS selector of one element; prefer index."}
 X: Schema = {"type": "number", "minimum": 0, "description": "Viewport px from the left."}
 Y: Schema = {"type": "number", "minimum": 0, "description": "Viewport px from the top."}
+# Said once to the agent's model (its rules define index, selector, x and y), so its requests leave them out.
+SHARED_DESCRIPTIONS = frozenset(schema["description"] for schema in (INDEX, SELECTOR, X, Y))
 TAB_ID: Schema = {"type": "string", "minLength": 1, "description": "From list_tabs."}
 # The model's names for modifier keys, and Playwright's.
 MODIFIER_KEYS = {"ctrl": "Control", "alt": "Alt", "shift": "Shift", "meta": "Meta"}
@@ -72,8 +74,8 @@ SCROLL = obj(
             "maximum": 100_000,
             "description": "Pixels; default 80% of the viewport.",
         },
-        "index": INDEX | {"description": "Scroll this element's container, not the page."},
-        "selector": SELECTOR | {"description": "Scroll this element's container, not the page."},
+        "index": INDEX,
+        "selector": SELECTOR,
     },
     required=("direction",),
 )
@@ -113,8 +115,8 @@ PRESS_KEY = obj(
             "description": "Enter, Tab, Escape, ArrowDown, PageDown, a, 1 …",
         },
         "modifiers": MODIFIERS,
-        "index": INDEX | {"description": "Focus it first; else the focused element."},
-        "selector": SELECTOR | {"description": "Focus it first."},
+        "index": INDEX,
+        "selector": SELECTOR,
     },
     required=("key",),
 )

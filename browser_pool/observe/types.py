@@ -65,6 +65,10 @@ class PageSummary:
         )
 
     def render(self) -> str:
+        return "\n".join(self.render_lines())
+
+    def render_lines(self) -> list[str]:
+        """The summary's entries, one per fact (the text, last, may span lines)."""
         counts = ", ".join(
             f"{self.counts[key]} {key if self.counts[key] != 1 else key[:-1]}"
             for key in _COUNT_ORDER
@@ -86,7 +90,7 @@ class PageSummary:
         if self.blocked_requests:
             lines.append(f"Requests blocked by the network firewall: {self.blocked_requests}")
         lines.append(f"Text: {self.visible_text}")
-        return "\n".join(lines)
+        return lines
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

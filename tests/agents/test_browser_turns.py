@@ -214,4 +214,7 @@ async def test_each_action_shows_what_changed_so_a_form_needs_no_look_up(
     changed = typed.split("appeared or changed:", 1)[1]
     assert 'value="Ada Lovelace"' in changed
     assert '"Submit"' not in changed  # what did not change is not repeated
+    assert "Order your flight club card" in opened
+    assert "Order your flight club card" not in typed  # nor the page's text, title and address
+    assert "Title:" not in typed
     assert "Order number HX-42" in steps[-1].observation

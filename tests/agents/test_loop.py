@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import re
 import time
 from typing import Any
 
@@ -545,6 +546,57 @@ async def test_rarer_tools_wait_behind_more_tools_and_are_offered_once_asked_for
     click = next(t for t in first["tools"] if t["function"]["name"] == "click")["function"]["parameters"]
     assert "minimum" not in json.dumps(click)
     assert "additionalProperties" not in click
+    # What an index, a selector and a point are is said once, in the rules, not in every tool.
+    assert click["properties"]["index"] == {"type": "integer"}
+    assert "Aim at an element by its [index]" in first["messages"][0]["content"]
+
+
+async def test_update_plan_is_offered_once_a_plan_is_published(model_server: ScriptedLLM, sink: RecordingSink) -> None:
+    replies = iter(
+        [
+            Reply(tool_calls=[{"name": "publish_plan", "arguments": {"steps": [{"id": "a", "title": "Look"}]}}]),
+            Reply(tool_calls=[{"name": "update_plan", "arguments": {"step_id": "a", "status": "done"}}]),
+            Reply(content="Done."),
+        ]
+    )
+    model_server.script(lambda request: next(replies))
+    await turn(config(model_server.base_url), sink)
+
+    offered = [{tool["function"]["name"] for tool in request["tools"]} for request in model_server.requests]
+    assert "publish_plan" in offered[0]
+    assert "update_plan" not in offered[0]
+    assert "update_plan" in offered[1]
+    assert [(step.action, step.ok) for step in sink.actions()] == [("publish_plan", True), ("update_plan", True)]
+
+
+async def test_steps_older_than_the_last_few_are_kept_as_summaries(
+    model_server: ScriptedLLM, sink: RecordingSink
+) -> None:
+    async def report(arguments: dict[str, Any], ctx: ToolContext) -> ToolOutput:
+        return ToolOutput(text=f"Report {arguments['query']} begins. " + "lorem ipsum " * 100 + "The total is 42.")
+
+    schema = {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}
+    tool = Tool("report", "Build a report.", schema, report, read_only=True)
+
+    def handler(request: dict[str, Any]) -> Reply:
+        done = sum(1 for message in request["messages"] if message["role"] == "tool")
+        if done < 3:
+            return Reply(tool_calls=[{"name": "report", "arguments": {"query": f"R{done + 1}"}}])
+        return Reply(content="The totals are 42.")
+
+    model_server.script(handler)
+    cfg = config(model_server.base_url, keep_full_observations=1, old_observation_chars=100)
+    await turn(cfg, sink, tool)
+
+    results = [m["content"] for m in model_server.requests[-1]["messages"] if m["role"] == "tool"]
+    assert len(results) == 3
+    *older, latest = results
+    assert latest.endswith("The total is 42.")  # the last step in full
+    for number, text in enumerate(older, start=1):
+        assert text.startswith("Done (an earlier step, summarised)")
+        assert f"Report R{number} begins." in text
+        assert "The total is 42." not in text
+        assert re.search(r" (lorem|ipsum) … \(\d+ more characters not kept\)$", text)  # cut between words, and said
 
 
 async def test_nothing_waits_behind_more_tools_when_no_tool_is_deferred(
