@@ -2,7 +2,8 @@
 // (re-fetching after every reconnect), and sends messages, aborts and live-view input; the tabs shared
 // with the agent, and the active tab's WebMCP tools.
 
-import { ApiError, type ApiClient } from "./api/client";
+import type { ApiClient } from "./api/client";
+import { ApiError } from "./api/errors";
 import { errorText } from "./errors";
 import { ConversationSocket, conversationSocketUrl, type SocketOptions } from "./api/socket";
 import type {

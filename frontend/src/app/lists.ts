@@ -1,7 +1,8 @@
 // The app-wide lists kept in the store: the reader's conversations (newest activity first) and the
 // model profiles, provider presets and server default.
 
-import { ApiError, type ApiClient } from "../api/client";
+import type { ApiClient } from "../api/client";
+import { ApiError } from "../api/errors";
 import type { Conversation } from "../api/types";
 import { errorText } from "../errors";
 import { sortConversations } from "../reducer";

@@ -1,7 +1,7 @@
 // A settings section for one kind of record (notes, personas): the list, and a form to add one or edit
 // the one chosen; delete on each.
 
-import { ApiError } from "../../api/client";
+import { ApiError } from "../../api/errors";
 import { errorText } from "../../errors";
 import type { Id } from "../../api/types";
 import { h, icon, ICONS, KeyedList, replaceChildren, setAttr, setText, type Component } from "../../dom";

@@ -1,7 +1,8 @@
 // The model profile form: name, provider, base URL, model, API key (never shown back), capabilities and
 // a fallback; it validates before saving and shows the server's refusals by field.
 
-import { ApiError, type ApiClient } from "../../api/client";
+import type { ApiClient } from "../../api/client";
+import { ApiError } from "../../api/errors";
 import { errorText } from "../../errors";
 import type { Id, ModelProfile, ModelProvider } from "../../api/types";
 import { h, icon, ICONS, replaceChildren, setText } from "../../dom";
