@@ -73,7 +73,7 @@ export class App {
       onDelete: () => this.deleteConversation(),
       onToggleSidebar: () => this.el.classList.toggle("sidebar-open"),
       onUpload: (file) => this.upload(file),
-      onDismissFile: (key) => this.session?.dismissFile(key),
+      onDismissFile: (key) => this.session?.files.dismiss(key),
       runActions: {
         answer: (id, approve) =>
           this.access.permissions.confirm ? (this.session?.answer(id, approve) ?? Promise.resolve()) : Promise.resolve(),
@@ -378,7 +378,7 @@ export class App {
   /** Uploads a file to the open conversation; from the home page it starts one first, as sending does. */
   private async upload(file: File): Promise<void> {
     if (!this.session) await this.newConversation();
-    await this.session?.upload(file);
+    await this.session?.files.upload(file);
   }
 
   private async rename(title: string): Promise<void> {
