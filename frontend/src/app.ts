@@ -1,31 +1,26 @@
 // The signed-in dashboard: sidebar | chat with steps | live view + tabs (or the settings page), and the
-// wiring between them. In a conversation shared with the reader, what they may do follows their role
-// (access.ts): a viewer watches, a controller also acts, only the owner changes settings and shares.
+// wiring between them. The open conversation and what the reader's role allows in it live in
+// app/conversation.ts; the lists and their refreshes in app/lists.ts; the settings bar in app/settingsbar.ts.
 
-import { isRole, roleOf } from "./access";
 import type { ApiClient } from "./api/client";
-import { errorText } from "./errors";
-import type { Conversation, ConversationSettings, Id, Role, Run } from "./api/types";
-import { AccessRenderer } from "./app/access";
-import { refreshConversations, refreshModels, upsertConversation } from "./app/lists";
+import type { Permissions } from "./access";
+import type { Conversation, ConversationSettings, Run } from "./api/types";
+import { OpenConversation } from "./app/conversation";
+import { ListRefresher, upsertConversation } from "./app/lists";
+import { saveRunAsWorkflow } from "./app/saveworkflow";
+import { SettingsBar } from "./app/settingsbar";
 import { h } from "./dom";
-import { conversationSettings, defaultConversationSettings } from "./models";
 import { ChatPanel } from "./panels/chat";
-import { ConversationBar } from "./panels/convbar";
 import { ConversationsPanel } from "./panels/conversations";
 import { openRunDebug } from "./panels/debug";
 import { ToolInspector } from "./panels/inspector";
 import { LiveView } from "./panels/liveview";
 import { SettingsPanel } from "./panels/settings";
-import { openShareDialog, type ShareDialog } from "./panels/share";
-import { TabBar, type TabBarState } from "./panels/tabs";
-import { isTerminalStatus, patchConversation } from "./reducer";
+import { TabBar } from "./panels/tabs";
+import { patchConversation } from "./reducer";
 import type { Route } from "./router";
-import { ConversationSession } from "./session";
-import type { AppState, ConversationView, Store } from "./state";
-
-/** How often the conversation list is re-read while the page is visible (conversations shared meanwhile). */
-const LIST_REFRESH_MS = 30_000;
+import type { ConversationSession } from "./session";
+import type { AppState, Store } from "./state";
 
 export interface AppOptions {
   api: ApiClient;
@@ -43,29 +38,19 @@ export class App {
   private readonly tabBar: TabBar;
   private readonly live: LiveView;
   private readonly inspector: ToolInspector;
-  private readonly bar: ConversationBar;
+  private readonly settingsBar: SettingsBar;
   private readonly settings: SettingsPanel;
-  /** Settings for the next conversation started from the home page; null until the user changes one. */
-  private draft: ConversationSettings | null = null;
+  private readonly conversation: OpenConversation;
+  private readonly lists: ListRefresher;
   private lastConversationPath = "/";
-  private session: ConversationSession | null = null;
-  private unsubscribeSession: (() => void) | null = null;
   private readonly unsubscribeApp: () => void;
-  private refreshTimer: number | null = null;
-  private readonly listTimer: number;
-  private shareDialog: ShareDialog | null = null;
-  private readonly access: AccessRenderer;
-  private readonly onFocus = (): void => {
-    this.refreshConversations();
-    void this.refreshModels();
-  };
 
   constructor(private readonly options: AppOptions) {
     this.sidebar = new ConversationsPanel({
       onNew: () => this.newConversation(),
       onLogout: () => this.options.onSignOut(),
     });
-    this.bar = new ConversationBar({ onChange: (patch) => this.changeSettings(patch) });
+    this.settingsBar = new SettingsBar(options.store, (patch) => this.changeSettings(patch));
     this.chat = new ChatPanel({
       onSend: (content) => this.send(content),
       onAbort: (runId) => this.session?.abort(runId) ?? Promise.resolve(),
@@ -73,20 +58,20 @@ export class App {
       onDelete: () => this.deleteConversation(),
       onToggleSidebar: () => this.el.classList.toggle("sidebar-open"),
       onUpload: (file) => this.upload(file),
-      onDismissFile: (key) => this.session?.dismissFile(key),
+      onDismissFile: (key) => this.session?.files.dismiss(key),
       runActions: {
         answer: (id, approve) =>
-          this.access.permissions.confirm ? (this.session?.answer(id, approve) ?? Promise.resolve()) : Promise.resolve(),
+          this.permissions.confirm ? (this.session?.answer(id, approve) ?? Promise.resolve()) : Promise.resolve(),
         openDebug: (runId) => openRunDebug(runId, (id) => this.options.api.getRunDebug(id)),
-        saveWorkflow: (runId) => this.saveWorkflow(runId),
+        saveWorkflow: (runId) => saveRunAsWorkflow(this.options.api, runId),
       },
-      settingsBar: this.bar.el,
-      onShare: () => this.openShare(),
+      settingsBar: this.settingsBar.el,
+      onShare: () => this.conversation.openShare(),
     });
     this.settings = new SettingsPanel({
       api: options.api,
       store: options.store,
-      refreshModels: () => this.refreshModels(),
+      refreshModels: () => this.lists.models(),
       onToggleSidebar: () => this.el.classList.toggle("sidebar-open"),
       backHref: () => this.lastConversationPath,
       openConversation: (id) => this.options.navigate(`/c/${id}`),
@@ -105,7 +90,7 @@ export class App {
         void this.session?.tools.loadSkills();
       },
       setSkill: (skillId, enabled) =>
-        this.access.permissions.skills
+        this.permissions.skills
           ? (this.session?.tools.setSkill(skillId, enabled) ?? Promise.resolve())
           : Promise.reject(new Error("Only the conversation's owner can switch SKILLs.")),
     });
@@ -125,52 +110,44 @@ export class App {
       this.settings.el,
       h("div", { class: "scrim", onclick: () => this.el.classList.remove("sidebar-open") }),
     );
-    this.access = new AccessRenderer({
-      el: this.el,
-      chat: this.chat,
-      live: this.live,
-      tabBar: this.tabBar,
-      inspector: this.inspector,
-      onRevoked: () => this.shareDialog?.close(),
+    const panels = { el: this.el, chat: this.chat, tabBar: this.tabBar, inspector: this.inspector, live: this.live };
+    this.conversation = new OpenConversation(options.api, options.store, panels, {
+      onRun: (run) => this.lists.noteRun(run),
+      onConversation: (conversation) => this.upsertConversation(conversation),
+      onSignedOut: () => this.options.onSignedOut(),
+      onRevoked: () => this.lists.conversations(),
+      onChanged: () => this.renderBar(),
     });
     this.unsubscribeApp = options.store.subscribe((state, previous) => {
       this.sidebar.update(state);
-      this.syncOpenConversation(state);
+      this.conversation.syncWithList(state);
       this.settings.update(state);
       if (state.models !== previous.models || state === previous) this.renderBar();
     }, true);
-    window.addEventListener("focus", this.onFocus);
-    this.refreshConversations();
-    void this.refreshModels();
-    // Conversations shared with the reader show up without a reload.
-    this.listTimer = window.setInterval(() => {
-      if (document.visibilityState === "visible") this.refreshConversations();
-    }, LIST_REFRESH_MS);
+    this.lists = new ListRefresher(options.api, options.store);
   }
 
   show(route: Route): void {
     this.el.classList.remove("sidebar-open");
     this.el.classList.toggle("settings-open", route.name === "settings");
     if (route.name === "settings") {
-      this.close();
+      this.conversation.close();
       this.settings.show();
     } else if (route.name === "conversation") {
       this.lastConversationPath = `/c/${route.id}`;
-      this.open(route.id);
+      this.conversation.open(route.id);
     } else {
-      this.close();
+      this.conversation.close();
       this.chat.showHome();
     }
     this.renderBar();
   }
 
   destroy(): void {
-    this.close();
+    this.conversation.close();
     this.unsubscribeApp();
     this.sidebar.destroy();
-    window.clearInterval(this.listTimer);
-    window.removeEventListener("focus", this.onFocus);
-    if (this.refreshTimer !== null) window.clearTimeout(this.refreshTimer);
+    this.lists.destroy();
     this.el.remove();
   }
 
@@ -178,138 +155,25 @@ export class App {
     return this.options.store;
   }
 
-  private open(id: Id): void {
-    if (this.session?.id === id) return;
-    this.close();
-    const session = new ConversationSession(id, this.options.api, {
-      onFrame: (frame) => this.session === session && this.live.pushFrame(frame),
-      onRun: (run) => this.onRun(run),
-      onConversation: (conversation) => this.upsertConversation(conversation),
-      onSignedOut: () => this.options.onSignedOut(),
-      onRevoked: () => this.onRevoked(session),
-      me: this.store.get().user?.username ?? null,
-    });
-    this.session = session;
-    this.store.update((s) => ({ ...s, activeConversationId: id }));
-    this.live.setEnabled(true);
-    this.tabBar.setEnabled(true);
-    let shownTabs: TabBarState | null = null;
-    this.unsubscribeSession = session.store.subscribe((view, previous) => {
-      this.chat.update(view);
-      if (
-        view.tabs !== shownTabs?.tabs ||
-        view.sharedTabIds !== shownTabs.shared ||
-        view.readingTabs !== shownTabs.reading
-      ) {
-        this.tabBar.update((shownTabs = { tabs: view.tabs, shared: view.sharedTabIds, reading: view.readingTabs }));
-      }
-      this.inspector.update(view);
-      if (view === previous || view.tools !== previous.tools) this.live.setToolCount(ToolInspector.countTools(view.tools));
-      const accessChanged =
-        view === previous ||
-        view.role !== previous.role ||
-        view.conversation !== previous.conversation ||
-        view.presence !== previous.presence ||
-        view.control !== previous.control ||
-        view.revoked !== previous.revoked ||
-        view.loadError !== previous.loadError;
-      if (accessChanged) this.renderAccess(view);
-      if (view === previous || view.conversation !== previous.conversation || view.loadError !== previous.loadError || accessChanged)
-        this.renderBar();
-    }, true);
-    session.start();
+  private get session(): ConversationSession | null {
+    return this.conversation.session;
   }
 
-  /** The reader's role in the open conversation: the session's word, else the conversation list's. */
-  private roleFor(view: ConversationView): Role | null {
-    const role = roleOf(view);
-    if (role) return role;
-    const listed = this.store.get().conversations.find((c) => c.id === view.id)?.role;
-    return isRole(listed) ? listed : null;
-  }
-
-  /** Shows what the reader's role allows everywhere: chat, live view, tab bar, Tool Inspector, settings bar. */
-  private renderAccess(view: ConversationView): void {
-    const me = this.store.get().user?.username ?? null;
-    this.access.render(view, view.revoked ? null : this.roleFor(view), me);
-  }
-
-  /** The owner cut the reader's access while the conversation was open: it leaves the list too. */
-  private onRevoked(session: ConversationSession): void {
-    if (this.session !== session) return;
-    this.refreshConversations();
-  }
-
-  private openShare(): void {
-    const session = this.session;
-    if (!session || !this.access.permissions.share) return;
-    this.shareDialog?.close();
-    this.shareDialog = openShareDialog({
-      api: this.options.api,
-      conversationId: session.id,
-      title: session.store.get().conversation?.title ?? "",
-    });
-  }
-
-  private close(): void {
-    this.unsubscribeSession?.();
-    this.unsubscribeSession = null;
-    this.shareDialog?.close();
-    this.shareDialog = null;
-    this.access.reset();
-    this.session?.dispose();
-    this.session = null;
-    this.live.setEnabled(false);
-    this.tabBar.setEnabled(false);
-    this.tabBar.update({ tabs: [], shared: [], reading: {} });
-    this.inspector.update(null);
-    this.live.setToolCount(0);
-    if (this.store.get().activeConversationId !== null)
-      this.store.update((s) => ({ ...s, activeConversationId: null }));
-  }
-
-  /** The list is refreshed after runs (the server may retitle a conversation): keep the chat header in step. */
-  private syncOpenConversation(state: AppState): void {
-    const session = this.session;
-    const fresh = session && state.conversations.find((c) => c.id === session.id);
-    if (!session || !fresh) return;
-    const shown = session.store.get().conversation;
-    if (shown && shown.title !== fresh.title) session.store.update((view) => ({ ...view, conversation: fresh }));
-  }
-
-  /** The settings a conversation started now gets: the home page's choice, if its model still exists. */
-  private draftSettings(): ConversationSettings {
-    const models = this.store.get().models;
-    const draft = this.draft ?? defaultConversationSettings(models);
-    const known = draft.model_profile === null || !models.loaded || models.profiles.some((p) => p.id === draft.model_profile);
-    return known ? draft : { ...draft, model_profile: defaultConversationSettings(models).model_profile };
+  /** What the reader may do in the open conversation (everything on the home page). */
+  private get permissions(): Permissions {
+    return this.conversation.access.permissions;
   }
 
   private renderBar(): void {
-    const models = this.store.get().models;
-    const session = this.session;
     if (this.el.classList.contains("settings-open")) return;
-    if (session) {
-      const view = session.store.get();
-      const conversation = view.conversation;
-      this.bar.update({
-        settings: conversationSettings(conversation ?? {}),
-        models,
-        disabled: !conversation,
-        // Only the owner changes the conversation's settings.
-        hidden: !!view.loadError || view.revoked || !this.access.permissions.settings,
-        draft: false,
-      });
-    } else {
-      this.bar.update({ settings: this.draftSettings(), models, disabled: false, hidden: false, draft: true });
-    }
+    this.settingsBar.render(this.session?.store.get() ?? null, this.permissions.settings);
   }
 
   /** A change from the settings bar: saved to the open conversation, or kept for the next one. */
   private async changeSettings(patch: Partial<ConversationSettings>): Promise<void> {
     const session = this.session;
     if (!session) {
-      this.draft = { ...this.draftSettings(), ...patch };
+      this.settingsBar.keep(patch);
       this.renderBar();
       return;
     }
@@ -317,37 +181,12 @@ export class App {
     this.upsertConversation(conversation);
   }
 
-  private refreshConversations(): void {
-    refreshConversations(this.options.api, this.store);
-  }
-
-  private refreshModels(): Promise<void> {
-    return refreshModels(this.options.api, this.store);
-  }
-
-  /** Titles can change when a run ends (the server may name the conversation): refresh soon after. */
-  private refreshSoon(): void {
-    if (this.refreshTimer !== null) window.clearTimeout(this.refreshTimer);
-    this.refreshTimer = window.setTimeout(() => {
-      this.refreshTimer = null;
-      this.refreshConversations();
-    }, 500);
-  }
-
   private upsertConversation(conversation: Conversation): void {
     upsertConversation(this.store, conversation);
   }
 
-  private onRun(run: Run): void {
-    this.store.update((s) => ({
-      ...s,
-      conversations: patchConversation(s.conversations, run.conversation, { last_run_status: run.status }),
-    }));
-    if (isTerminalStatus(run.status)) this.refreshSoon();
-  }
-
   private async newConversation(): Promise<void> {
-    const conversation = await this.options.api.createConversation(this.draftSettings());
+    const conversation = await this.options.api.createConversation(this.settingsBar.forNewConversation());
     this.upsertConversation(conversation);
     this.options.navigate(`/c/${conversation.id}`);
     this.chat.focusInput();
@@ -378,7 +217,7 @@ export class App {
   /** Uploads a file to the open conversation; from the home page it starts one first, as sending does. */
   private async upload(file: File): Promise<void> {
     if (!this.session) await this.newConversation();
-    await this.session?.upload(file);
+    await this.session?.files.upload(file);
   }
 
   private async rename(title: string): Promise<void> {
@@ -387,19 +226,6 @@ export class App {
     const conversation = await this.options.api.renameConversation(session.id, title);
     session.store.update((view) => ({ ...view, conversation }));
     this.upsertConversation(conversation);
-  }
-
-  /** "Save as workflow" on a run that worked: named by the user, then listed in Settings → Workflows. */
-  private async saveWorkflow(runId: Id): Promise<string> {
-    const name = window.prompt("Name this workflow (it replays these steps without the model):", "");
-    if (!name?.trim()) return "";
-    try {
-      const workflow = await this.options.api.saveWorkflow(runId, name.trim());
-      const parameters = workflow.parameters.map((p) => p.name).join(", ");
-      return `Saved as “${workflow.name}”${parameters ? ` (parameters: ${parameters})` : ""}. Run it from Settings → Workflows.`;
-    } catch (err) {
-      return `Not saved: ${errorText(err)}`;
-    }
   }
 
   private async deleteConversation(): Promise<void> {

@@ -1,4 +1,4 @@
-import { ApiError } from "./api/client";
+import { ApiError } from "./api/errors";
 
 /** What went wrong, in words a person can read: the server's summary, else the error's message. */
 export function errorText(err: unknown): string {

@@ -2,7 +2,8 @@
 // the dashboard for the current path.
 
 import "./styles/index.css";
-import { ApiClient, ApiError } from "./api/client";
+import { createApiClient } from "./api/client";
+import { ApiError } from "./api/errors";
 import type { User } from "./api/types";
 import { App } from "./app";
 import { h, replaceChildren } from "./dom";
@@ -15,7 +16,7 @@ import { applyTheme, browserStorage, loadTheme } from "./theme";
 
 applyTheme(loadTheme(browserStorage()), document.documentElement, browserStorage());
 const root = mountPoint();
-const api = new ApiClient();
+const api = createApiClient();
 const store = new Store<AppState>(initialAppState);
 const router = new Router();
 let app: App | null = null;

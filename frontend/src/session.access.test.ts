@@ -1,7 +1,8 @@
 // The session's side of a shared conversation: taking and handing back the browser's controls, input only
 // from the holder, a role change, and a revoke that closes the socket for good.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ApiError, type ApiClient } from "./api/client";
+import type { ApiClient } from "./api/client";
+import { ApiError } from "./api/errors";
 import { CLOSE_FORBIDDEN, type WebSocketLike } from "./api/socket";
 import type { Conversation, ServerEvent } from "./api/types";
 import { ConversationSession } from "./session";

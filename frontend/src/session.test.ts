@@ -1,6 +1,7 @@
 // The session's side of shared tabs and tools: what it asks the API for and what the view then says.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ApiError, type ApiClient } from "./api/client";
+import type { ApiClient } from "./api/client";
+import { ApiError } from "./api/errors";
 import type { WebSocketLike } from "./api/socket";
 import type { SendMessageBody, ServerEvent, Tab, TabContext } from "./api/types";
 import { ConversationSession, NoticeError } from "./session";

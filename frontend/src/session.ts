@@ -1,8 +1,9 @@
-// One open conversation: loads its history from the REST API, keeps it live from the websocket
-// (re-fetching after every reconnect), and sends messages, aborts and live-view input; the tabs shared
-// with the agent, and the active tab's WebMCP tools.
+// One open conversation: its history from the REST API (session/history.ts), kept live from the websocket
+// (session/live.ts), the tabs read for the agent, the active tab's tools, the browser's controls and uploads;
+// and what the reader sends: messages, aborts, answers to confirmations, settings, actions by hand, live input.
 
-import { ApiError, type ApiClient } from "./api/client";
+import type { ApiClient } from "./api/client";
+import { ApiError } from "./api/errors";
 import { errorText } from "./errors";
 import { ConversationSocket, conversationSocketUrl, type SocketOptions } from "./api/socket";
 import type {
@@ -16,17 +17,15 @@ import type {
   SendMessageResult,
 } from "./api/types";
 import { mayInput, roleOf } from "./access";
-import { applyConfirmation, applyServerEvent, mergeSnapshot, upsertMessage, upsertRun } from "./reducer";
-import {
-  loadSharedTabs,
-  saveSharedTabs,
-  tabIdsForSend,
-  unknownTabIds,
-} from "./sharing";
+import { applyConfirmation, upsertMessage, upsertRun } from "./reducer";
+import { loadSharedTabs, saveSharedTabs, tabIdsForSend, unknownTabIds } from "./sharing";
 import { BrowserControl } from "./session/control";
 import type { SessionContext } from "./session/context";
-import { TabReads, settledReads } from "./session/tabreads";
+import { History } from "./session/history";
+import { followSocket } from "./session/live";
+import { TabReads } from "./session/tabreads";
 import { PageTools } from "./session/tools";
+import { Uploads } from "./session/uploads";
 import { Store, emptyConversationView, type ConversationView } from "./state";
 
 /** An error already shown in the conversation's notice: whoever catches it need not show it again. */
@@ -36,9 +35,6 @@ export class NoticeError extends Error {
     this.name = "NoticeError";
   }
 }
-
-/** Keys the file chips of uploads in progress (unique across conversations of this page). */
-let uploadCounter = 0;
 
 export interface SessionHooks {
   onFrame: (frame: FrameEvent) => void;
@@ -57,18 +53,16 @@ export class ConversationSession {
   readonly store: Store<ConversationView>;
   private readonly socket: ConversationSocket;
   private disposed = false;
-  private loading: Promise<void> | null = null;
-  private reloadAgain = false;
-  /** Counts tabs.updated events, so a slower REST answer never overwrites fresher tabs. */
-  private tabEvents = 0;
+  /** Messages, runs and tabs as the REST API has them. */
+  private readonly history: History;
   /** The tabs read into the context for the agent, and the share toggles. */
   readonly reads: TabReads;
   /** The active tab's WebMCP tools and this conversation's SKILLs. */
   readonly tools: PageTools;
   /** Who holds the live browser's controls; take them or hand them back. */
   readonly control: BrowserControl;
-  /** The socket was open once: a 4403 after that means the access was revoked, not that there never was any. */
-  private wasOpen = false;
+  /** Files uploaded for the agent, shown as chips. */
+  readonly files: Uploads;
 
   constructor(
     readonly id: Id,
@@ -84,84 +78,29 @@ export class ConversationSession {
       isDisposed: () => this.disposed,
       showNotice: (text) => this.showNotice(text),
     };
+    this.history = new History(context, hooks);
     this.reads = new TabReads(context);
     this.tools = new PageTools(context, (run) => this.hooks.onRun(run));
     this.control = new BrowserControl(context);
+    this.files = new Uploads(context);
     // The share toggles survive switching conversations and reloading the page.
     this.store.subscribe((view, previous) => {
       if (view.sharedTabIds !== previous.sharedTabIds) saveSharedTabs(id, view.sharedTabIds);
     });
     this.socket = new ConversationSocket(conversationSocketUrl(id), socketOptions);
-    this.socket.on("frame", (frame) => this.hooks.onFrame(frame));
-    for (const type of [
-      "hello",
-      "presence",
-      "control.updated",
-      "access.updated",
-      "conversation.updated",
-      "message.created",
-      "assistant.delta",
-      "step.created",
-      "step.updated",
-      "tabs.updated",
-      "tab.content",
-      "tab.content.removed",
-      "tools.updated",
-      "confirmation.requested",
-      "confirmation.updated",
-      "plan.updated",
-      "error",
-    ] as const) {
-      this.socket.on(type, (event) => this.store.update((view) => applyServerEvent(view, event)));
-    }
-    this.socket.on("hello", (event) => {
-      this.control.noteEvent();
-      this.hooks.onConversation(this.store.get().conversation ?? event.conversation);
-    });
-    this.socket.on("control.updated", () => this.control.noteEvent());
-    // The sidebar shows the new role too.
-    this.socket.on("access.updated", () => {
-      const conversation = this.store.get().conversation;
-      if (conversation) this.hooks.onConversation(conversation);
-    });
-    this.socket.on("conversation.updated", (event) => this.hooks.onConversation(event.conversation));
-    this.socket.on("tabs.updated", (event) => {
-      this.tabEvents += 1;
-      this.tools.tabsChanged(event.tabs);
-    });
-    this.socket.on("tab.content", (event) => this.reads.settled(event.content.tab_id));
-    this.socket.on("tab.content.removed", (event) => this.reads.settled(event.tab_id));
-    this.socket.on("tools.updated", () => this.tools.noteEvent());
-    this.socket.on("run.updated", (event) => {
-      this.store.update((view) => applyServerEvent(view, event));
-      this.hooks.onRun(event.run);
-    });
-    this.socket.onStatus((status, { reconnected }) => {
-      if (status === "open") this.wasOpen = true;
-      if (status === "denied" && this.wasOpen) {
-        // Revoked (or expired) while watching: the socket does not come back; nothing here may be used.
-        this.store.update((view) => ({
-          ...view,
-          connection: status,
-          revoked: true,
-          presence: [],
-          control: { holder: null, pending: null },
-        }));
-        this.hooks.onRevoked?.();
-        return;
-      }
-      this.store.update((view) => ({ ...view, connection: status }));
-      // Whatever happened while we were away is in the database: fetch it.
-      if (status === "open" && reconnected) {
-        void this.load();
-        void this.tools.load();
-      }
+    followSocket(this.socket, {
+      store: this.store,
+      history: this.history,
+      reads: this.reads,
+      tools: this.tools,
+      control: this.control,
+      hooks,
     });
   }
 
   start(): void {
     this.socket.connect();
-    void this.load();
+    void this.history.load();
     void this.tools.load();
     void this.tools.loadSkills();
   }
@@ -170,65 +109,6 @@ export class ConversationSession {
     this.disposed = true;
     this.socket.close();
     this.reads.dispose();
-  }
-
-  /** Loads messages and runs (with steps); concurrent calls coalesce into one more load. */
-  load(): Promise<void> {
-    if (this.loading) {
-      this.reloadAgain = true;
-      return this.loading;
-    }
-    this.loading = (async () => {
-      do {
-        this.reloadAgain = false;
-        await this.loadOnce();
-        // load() sets reloadAgain while this loop awaits, which the type checker cannot see.
-        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-      } while (this.reloadAgain && !this.disposed);
-      this.loading = null;
-    })();
-    return this.loading;
-  }
-
-  private async loadOnce(): Promise<void> {
-    const tabEventsBefore = this.tabEvents;
-    const before = this.store.get();
-    try {
-      const [conversation, messages, runs, tabs] = await Promise.all([
-        this.api.getConversation(this.id),
-        this.api.listMessages(this.id),
-        this.api.listRuns(this.id),
-        // Tabs are a nicety on load (the websocket sends them as they change): never fail the load for them.
-        this.api.listTabs(this.id).catch(() => null),
-      ]);
-      if (this.disposed) return;
-      const freshTabs = tabs !== null && this.tabEvents === tabEventsBefore;
-      this.store.update((view) => ({
-        ...mergeSnapshot(view, messages, runs, before),
-        // The websocket's word on the role (hello, access.updated) is fresher than this answer's.
-        conversation:
-          view.role && conversation.role !== view.role
-            ? { ...conversation, role: view.role, shared: view.role !== "owner" }
-            : conversation,
-        tabs: freshTabs ? tabs : view.tabs,
-        // A read that finished while the socket was away shows in the tabs: its spinner can stop.
-        readingTabs: freshTabs ? settledReads(view.readingTabs, tabs) : view.readingTabs,
-      }));
-      this.hooks.onConversation(this.store.get().conversation ?? conversation);
-    } catch (err) {
-      if (this.disposed) return;
-      if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
-        this.hooks.onSignedOut();
-        return;
-      }
-      const message =
-        err instanceof ApiError && err.status === 404
-          ? "This conversation does not exist, or it is not shared with you."
-          : err instanceof Error
-            ? err.message
-            : String(err);
-      this.store.update((view) => (view.loaded ? view : { ...view, loadError: message }));
-    }
   }
 
   /** The `tab_ids` for the next send: exactly the tabs toggled on (and read); none is `[]`. */
@@ -255,7 +135,7 @@ export class ConversationSession {
       }));
       const text = `${(err as ApiError).summary} Those tabs are no longer shared; send again, or add them back.`;
       this.showNotice(text);
-      void this.load();
+      void this.history.load();
       throw new NoticeError(text);
     }
     this.store.update((view) => ({
@@ -283,7 +163,7 @@ export class ConversationSession {
       const confirmation = await this.api.answerConfirmation(confirmationId, approve);
       if (!this.disposed) this.store.update((view) => applyConfirmation(view, confirmation));
     } catch (err) {
-      if (!this.disposed && err instanceof ApiError && err.status === 409) void this.load();
+      if (!this.disposed && err instanceof ApiError && err.status === 409) void this.history.load();
       throw err;
     }
   }
@@ -331,33 +211,6 @@ export class ConversationSession {
     }));
     this.hooks.onRun(run);
     return true;
-  }
-
-  /** Uploads a file for the agent; it shows as a chip while uploading and after. Errors go to the notice. */
-  async upload(file: File): Promise<void> {
-    const key = `u${++uploadCounter}`;
-    const chip = { key, id: null, name: file.name, size: file.size };
-    this.store.update((view) => ({ ...view, files: [...view.files, chip] }));
-    try {
-      const stored = await this.api.uploadFile(this.id, file, file.name);
-      this.store.update((view) => ({
-        ...view,
-        files: view.files.map((f) => (f.key === key ? { key, ...stored } : f)),
-        notice: null,
-      }));
-    } catch (err) {
-      this.store.update((view) => ({ ...view, files: view.files.filter((f) => f.key !== key) }));
-      const text =
-        err instanceof ApiError && err.status === 413 && !err.detail
-          ? `“${file.name}” is too large to upload.`
-          : `Could not upload “${file.name}”: ${errorText(err)}`;
-      this.showNotice(text);
-    }
-  }
-
-  /** Hides a file's chip (the file stays available to the agent). */
-  dismissFile(key: string): void {
-    this.store.update((view) => ({ ...view, files: view.files.filter((f) => f.key !== key) }));
   }
 
   /** Shows a notice; the same text again shows again even after it was dismissed. */

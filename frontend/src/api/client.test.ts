@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ApiClient, ApiError, parseErrorBody, readCookie } from "./client";
+import { createApiClient } from "./client";
+import { ApiError, parseErrorBody } from "./errors";
+import { readCookie } from "./http";
 
 function neverResolves(): never {
   throw new Error("expected the request to fail");
@@ -47,7 +49,7 @@ describe("errors", () => {
 describe("ApiClient", () => {
   it("sends the CSRF token and JSON on unsafe methods, with the session cookie", async () => {
     const { fetch, calls } = fakeFetch(201, { message: { id: 1 }, run: { id: 2 } });
-    const api = new ApiClient({ fetch, cookies: () => "csrftoken=tok123" });
+    const api = createApiClient({ fetch, cookies: () => "csrftoken=tok123" });
     const result = await api.sendMessage(5, { content: "hello" });
     expect(result.run.id).toBe(2);
     const { url, init } = calls[0]!;
@@ -60,13 +62,13 @@ describe("ApiClient", () => {
 
   it("does not send the CSRF token on GET", async () => {
     const { fetch, calls } = fakeFetch(200, []);
-    await new ApiClient({ fetch, cookies: () => "csrftoken=tok123" }).listConversations();
+    await createApiClient({ fetch, cookies: () => "csrftoken=tok123" }).listConversations();
     expect(calls[0]!.init.headers).not.toHaveProperty("X-CSRFToken");
   });
 
   it("turns 4xx answers into ApiError with the server's message", async () => {
     const { fetch } = fakeFetch(409, { detail: "A run is already active." });
-    const error = await new ApiClient({ fetch, cookies: () => "" }).sendMessage(1, { content: "x" }).then(neverResolves, (e: unknown) => e as ApiError);
+    const error = await createApiClient({ fetch, cookies: () => "" }).sendMessage(1, { content: "x" }).then(neverResolves, (e: unknown) => e as ApiError);
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(409);
     expect(error.messages).toEqual(["A run is already active."]);
@@ -74,19 +76,19 @@ describe("ApiClient", () => {
 
   it("handles 204 and a network failure", async () => {
     await expect(
-      new ApiClient({ fetch: fakeFetch(204, undefined).fetch, cookies: () => "" }).logout(),
+      createApiClient({ fetch: fakeFetch(204, undefined).fetch, cookies: () => "" }).logout(),
     ).resolves.toBeUndefined();
     const failing = (async () => {
       throw new TypeError("Failed to fetch");
     }) as unknown as typeof globalThis.fetch;
-    const error = await new ApiClient({ fetch: failing, cookies: () => "" }).me().then(neverResolves, (e: unknown) => e as ApiError);
+    const error = await createApiClient({ fetch: failing, cookies: () => "" }).me().then(neverResolves, (e: unknown) => e as ApiError);
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(0);
   });
 
   it("runs a browser action by hand", async () => {
     const { fetch, calls } = fakeFetch(202, { id: 9, status: "queued" });
-    const api = new ApiClient({ fetch, cookies: () => "csrftoken=tok" });
+    const api = createApiClient({ fetch, cookies: () => "csrftoken=tok" });
     const run = await api.runAction(3, { action: "navigate", arguments: { url: "https://example.com" } });
     expect(run.id).toBe(9);
     expect(calls[0]!.url).toBe("/api/conversations/3/actions/");
@@ -97,7 +99,7 @@ describe("ApiClient", () => {
 
   it("uploads a file as multipart form data with the CSRF token", async () => {
     const { fetch, calls } = fakeFetch(201, { id: 4, name: "cv.pdf", size: 3 });
-    const api = new ApiClient({ fetch, cookies: () => "csrftoken=tok" });
+    const api = createApiClient({ fetch, cookies: () => "csrftoken=tok" });
     const stored = await api.uploadFile(3, new Blob(["abc"], { type: "application/pdf" }), "cv.pdf");
     expect(stored).toEqual({ id: 4, name: "cv.pdf", size: 3 });
     const { url, init } = calls[0]!;
@@ -132,7 +134,7 @@ describe("ApiClient", () => {
 describe("ApiClient: models, confirmations, settings", () => {
   it("answers a confirmation", async () => {
     const { fetch, calls } = fakeFetch(200, { id: 3, status: "approved" });
-    const answer = await new ApiClient({ fetch, cookies: () => "csrftoken=t" }).answerConfirmation(3, true);
+    const answer = await createApiClient({ fetch, cookies: () => "csrftoken=t" }).answerConfirmation(3, true);
     expect(answer.status).toBe("approved");
     expect(calls[0]!.url).toBe("/api/confirmations/3/answer/");
     expect(calls[0]!.init.body).toBe('{"approve":true}');
@@ -140,7 +142,7 @@ describe("ApiClient: models, confirmations, settings", () => {
 
   it("surfaces a 409 with its detail", async () => {
     const { fetch } = fakeFetch(409, { detail: "This confirmation was already answered (approved)." });
-    const error = await new ApiClient({ fetch, cookies: () => "" }).answerConfirmation(3, false).catch((e: unknown) => e);
+    const error = await createApiClient({ fetch, cookies: () => "" }).answerConfirmation(3, false).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(409);
     expect((error as ApiError).summary).toBe("This confirmation was already answered (approved).");
@@ -148,7 +150,7 @@ describe("ApiClient: models, confirmations, settings", () => {
 
   it("removes a profile's key with an empty string, and tests a profile", async () => {
     const { fetch, calls } = fakeFetch(200, { ok: true, detail: "", latency_ms: 12 });
-    const api = new ApiClient({ fetch, cookies: () => "" });
+    const api = createApiClient({ fetch, cookies: () => "" });
     await api.updateModelProfile(4, { api_key: "" });
     await api.testModelProfile(4);
     expect(calls.map((c) => [c.init.method, c.url, c.init.body])).toEqual([
@@ -159,7 +161,7 @@ describe("ApiClient: models, confirmations, settings", () => {
 
   it("starts a conversation with its settings, and changes them", async () => {
     const { fetch, calls } = fakeFetch(200, { id: 1 });
-    const api = new ApiClient({ fetch, cookies: () => "" });
+    const api = createApiClient({ fetch, cookies: () => "" });
     await api.createConversation({ model_profile: 4, show_reasoning: false, confirm_mode: "confirm" });
     await api.createConversation("Trip");
     await api.updateConversation(1, { model_profile: null });

@@ -11,7 +11,8 @@ import {
   type Permissions,
 } from "../access";
 import type { PresenceViewer, Role } from "../api/types";
-import { OWNER_ACCESS, type ChatPanel, type ChatAccess } from "../panels/chat";
+import type { ChatPanel } from "../panels/chat";
+import { OWNER_ACCESS, type ChatAccess } from "../panels/chat/access";
 import type { ToolInspector } from "../panels/inspector";
 import type { LiveView } from "../panels/liveview";
 import type { TabBar } from "../panels/tabs";

@@ -1,10 +1,11 @@
 // The app-wide lists kept in the store: the reader's conversations (newest activity first) and the
-// model profiles, provider presets and server default.
+// model profiles, provider presets and server default; and when they are read again.
 
-import { ApiError, type ApiClient } from "../api/client";
-import type { Conversation } from "../api/types";
+import type { ApiClient } from "../api/client";
+import { ApiError } from "../api/errors";
+import type { Conversation, Run } from "../api/types";
 import { errorText } from "../errors";
-import { sortConversations } from "../reducer";
+import { isTerminalStatus, patchConversation, sortConversations } from "../reducer";
 import type { AppState, Store } from "../state";
 
 /** The list with this conversation in it: replaced where it was, else added; sorted. */
@@ -50,5 +51,65 @@ export async function refreshModels(api: ApiClient, store: Store<AppState>): Pro
     if (err instanceof ApiError && (err.status === 401 || err.status === 403)) return;
     const message = errorText(err);
     store.update((s) => ({ ...s, models: { ...s.models, error: message } }));
+  }
+}
+
+/** How often the conversation list is re-read while the page is visible (conversations shared meanwhile). */
+const LIST_REFRESH_MS = 30_000;
+
+/**
+ * Keeps the lists fresh: read now, again when the window gets the focus, every 30 s while the page is visible
+ * (conversations shared meanwhile show up without a reload), and soon after a run ends (the server may retitle
+ * its conversation).
+ */
+export class ListRefresher {
+  private readonly listTimer: number;
+  private soonTimer: number | null = null;
+  private readonly onFocus = (): void => {
+    this.conversations();
+    void this.models();
+  };
+
+  constructor(
+    private readonly api: ApiClient,
+    private readonly store: Store<AppState>,
+  ) {
+    window.addEventListener("focus", this.onFocus);
+    this.conversations();
+    void this.models();
+    this.listTimer = window.setInterval(() => {
+      if (document.visibilityState === "visible") this.conversations();
+    }, LIST_REFRESH_MS);
+  }
+
+  conversations(): void {
+    refreshConversations(this.api, this.store);
+  }
+
+  models(): Promise<void> {
+    return refreshModels(this.api, this.store);
+  }
+
+  /** A run changed: its conversation's status in the list; titles can change when it ends, so read them soon. */
+  noteRun(run: Run): void {
+    this.store.update((s) => ({
+      ...s,
+      conversations: patchConversation(s.conversations, run.conversation, { last_run_status: run.status }),
+    }));
+    if (isTerminalStatus(run.status)) this.refreshSoon();
+  }
+
+  destroy(): void {
+    window.clearInterval(this.listTimer);
+    window.removeEventListener("focus", this.onFocus);
+    if (this.soonTimer !== null) window.clearTimeout(this.soonTimer);
+  }
+
+  private refreshSoon(): void {
+    if (this.soonTimer !== null) window.clearTimeout(this.soonTimer);
+    this.soonTimer = window.setTimeout(() => {
+      this.soonTimer = null;
+      this.conversations();
+    }, 500);
   }
 }

@@ -1,6 +1,7 @@
 // Sign-in and sign-up pages. Errors from the API ({"detail"} or field errors) show above the button.
 
-import { ApiError, type ApiClient } from "../api/client";
+import type { ApiClient } from "../api/client";
+import { ApiError } from "../api/errors";
 import type { User } from "../api/types";
 import { h, replaceChildren } from "../dom";
 import { brandMark } from "./brand";

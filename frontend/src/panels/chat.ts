@@ -3,17 +3,17 @@
 // reader's role and who is watching; a viewer gets no composer, and a reader whose access was removed is
 // told so.
 
-import { permissionsFor, type Permissions, type PresenceEntry } from "../access";
-import type { Id, Role } from "../api/types";
-import { h, icon, ICONS, KeyedList, replaceChildren, setText } from "../dom";
+import type { Id } from "../api/types";
+import { h, KeyedList, replaceChildren } from "../dom";
 import { errorMessages } from "../errors";
 import { isActiveStatus, latestRun } from "../reducer";
 import { buildTimeline, type TimelineItem } from "../timeline";
 import type { ConversationView } from "../state";
-import { brandMark } from "./brand";
+import { AccessBanners, OWNER_ACCESS, type ChatAccess } from "./chat/access";
 import { Composer } from "./chat/composer";
 import { ChatHeader } from "./chat/header";
-import { createPresenceItem } from "./chat/presence";
+import { homeScreen } from "./chat/home";
+import { Notice } from "./chat/notice";
 import { createTimelineItem, timelineChanged } from "./chat/timeline";
 import type { RunActions } from "./steps/model";
 
@@ -36,35 +36,6 @@ export interface ChatPanelOptions {
   onShare?: () => void;
 }
 
-/** The reader's place in the open conversation (App computes it from the session's view). */
-export interface ChatAccess {
-  role: Role | null;
-  permissions: Permissions;
-  /** The owner's username, for "shared by ada". */
-  owner: string | null;
-  presence: PresenceEntry[];
-  showPresence: boolean;
-  revoked: boolean;
-}
-
-/** The home page and one's own conversations: everything allowed, nobody else around. */
-export const OWNER_ACCESS: ChatAccess = {
-  role: "owner",
-  permissions: permissionsFor("owner"),
-  owner: null,
-  presence: [],
-  showPresence: false,
-  revoked: false,
-};
-
-export const REVOKED_TEXT = "Your access to this conversation was removed";
-
-const SUGGESTIONS = [
-  "Open the demo flight search and find the cheapest flight from Paris to Rome",
-  "Read the demo article and summarise it in three bullet points",
-  "Find a pair of running shoes under $100 in the demo shop",
-];
-
 function emptyState(title: string, text: string): HTMLElement {
   return h("div", { class: "empty-state" }, h("h2", null, title), h("p", null, text));
 }
@@ -76,15 +47,11 @@ export class ChatPanel {
   private readonly scroller: HTMLElement;
   private readonly timeline: KeyedList<TimelineItem>;
   private readonly placeholder = h("div", { class: "chat-placeholder" });
-  private readonly notice = h("div", { class: "notice", "data-testid": "notice", role: "status", hidden: true });
-  private readonly presenceBar: HTMLElement;
-  private readonly presenceList: KeyedList<PresenceEntry>;
-  private readonly readOnlyNote = h("div", { class: "readonly-note", "data-testid": "readonly-note", hidden: true });
-  private readonly revokedEl: HTMLElement;
+  private readonly notice = new Notice();
+  private readonly banners = new AccessBanners();
   private access: ChatAccess = OWNER_ACCESS;
   private view: ConversationView | null = null;
   private stoppingRun: Id | null = null;
-  private dismissedNotice: string | null = null;
 
   constructor(private readonly options: ChatPanelOptions) {
     this.header = new ChatHeader({
@@ -103,29 +70,6 @@ export class ChatPanel {
       mayUpload: () => this.access.permissions.upload,
       maySend: () => this.access.permissions.send && !this.access.revoked,
     });
-    this.presenceList = new KeyedList(
-      h("ul", { class: "presence-list", "data-testid": "presence-list", "aria-label": "Watching now" }),
-      (entry) => entry.username,
-      createPresenceItem,
-    );
-    this.presenceBar = h(
-      "div",
-      { class: "presence-bar", hidden: true },
-      h("span", { class: "presence-label" }, icon(ICONS.eye, 13), "Watching now"),
-      this.presenceList.container,
-    );
-    this.revokedEl = h(
-      "div",
-      { class: "access-revoked", "data-testid": "access-revoked", role: "alert", hidden: true },
-      icon(ICONS.lock, 18),
-      h(
-        "div",
-        null,
-        h("strong", null, REVOKED_TEXT),
-        h("p", null, "The owner stopped sharing it with you, or your link expired. Ask them to share it again."),
-        h("a", { class: "btn btn-secondary btn-sm", href: "/", "data-link": true }, "Back to your conversations"),
-      ),
-    );
     const timelineEl = h("div", { class: "timeline" });
     this.timeline = new KeyedList(
       timelineEl,
@@ -137,12 +81,12 @@ export class ChatPanel {
       "main",
       { class: "chat" },
       this.header.el,
-      this.presenceBar,
-      this.revokedEl,
+      this.banners.presenceBar,
+      this.banners.revokedEl,
       this.options.settingsBar ?? null,
-      this.notice,
+      this.notice.el,
       this.scroller,
-      this.readOnlyNote,
+      this.banners.readOnlyNote,
       this.composer.el,
     );
     this.showHome();
@@ -152,38 +96,17 @@ export class ChatPanel {
   showHome(): void {
     this.view = null;
     this.access = OWNER_ACCESS;
-    this.presenceList.clear();
+    this.banners.clearPresence();
     this.renderAccess();
     this.composer.el.hidden = false;
     this.timeline.clear();
     this.header.showHome();
     this.composer.stopButton.hidden = true;
-    this.notice.hidden = true;
+    this.notice.hide();
     this.composer.clearFiles();
     this.composer.renderShared(null);
     this.composer.setError([]);
-    replaceChildren(
-      this.placeholder,
-      h(
-        "div",
-        { class: "empty-state" },
-        h("div", { class: "empty-mark" }, brandMark(44)),
-        h("h2", null, "What should your agent do?"),
-        h(
-          "p",
-          null,
-          "Describe a task. Hive's agent works in its own browser — watch it live on the right, step by step, " +
-            "and take the controls whenever you like.",
-        ),
-        h(
-          "div",
-          { class: "suggestions" },
-          ...SUGGESTIONS.map((s) =>
-            h("button", { class: "suggestion", type: "button", onclick: () => this.composer.prefill(s) }, s),
-          ),
-        ),
-      ),
-    );
+    replaceChildren(this.placeholder, homeScreen((text) => this.composer.prefill(text)));
     this.placeholder.hidden = false;
     document.title = "Hive";
   }
@@ -199,13 +122,13 @@ export class ChatPanel {
     if (switched) {
       this.composer.setError([]);
       this.stoppingRun = null;
-      this.dismissedNotice = null;
+      this.notice.forgetDismissed();
     }
     this.renderAccess();
     this.renderHeader(view);
     // A new notice shows even when an identical one was dismissed before.
-    if (previous && previous.notice !== view.notice) this.dismissedNotice = null;
-    this.renderNotice(view.notice);
+    if (previous && previous.notice !== view.notice) this.notice.forgetDismissed();
+    this.notice.render(view.notice);
     if (previous?.files !== view.files) this.composer.setFiles(view.files);
     if (!previous || timelineChanged(previous, view)) this.renderTimeline(view, switched);
     if (
@@ -221,9 +144,7 @@ export class ChatPanel {
   setAccess(access: ChatAccess): void {
     const previous = this.access;
     this.access = access;
-    if (previous.presence !== access.presence || previous.showPresence !== access.showPresence) {
-      this.presenceList.update(access.showPresence && !access.revoked ? access.presence : []);
-    }
+    this.banners.setPresence(access, previous);
     this.renderAccess();
     if (this.view) this.renderHeader(this.view);
   }
@@ -231,23 +152,11 @@ export class ChatPanel {
   /** What the reader's role allows, shown: the composer, the header's buttons, the role badge, the notes. */
   private renderAccess(): void {
     const view = this.view;
-    const { permissions, role, revoked, owner } = this.access;
-    const open = !!view && !view.loadError;
+    const { permissions, revoked } = this.access;
     this.header.renderAccess(view, this.access);
     this.composer.el.hidden = !!view?.loadError || revoked || !permissions.send;
     this.composer.setUploadAllowed(permissions.upload);
-    this.presenceBar.hidden = !open || revoked || !this.access.showPresence || this.access.presence.length === 0;
-    this.revokedEl.hidden = !revoked;
-
-    // A watcher is told why there is no composer (a reader whose role is not known yet is not: it comes soon).
-    const watching = open && !revoked && role === "viewer";
-    this.readOnlyNote.hidden = !watching;
-    if (watching) {
-      setText(
-        this.readOnlyNote,
-        `You are watching${owner ? ` ${owner}'s conversation` : ""} as a viewer: ask ${owner ?? "the owner"} to make you a controller to send messages or take over the browser.`,
-      );
-    }
+    this.banners.render(view, this.access);
   }
 
   private renderHeader(view: ConversationView): void {
@@ -257,23 +166,6 @@ export class ChatPanel {
     stop.hidden = !active || !this.access.permissions.abort || this.access.revoked;
     if (!active) this.stoppingRun = null;
     stop.disabled = active && this.stoppingRun === latest.id;
-  }
-
-  private renderNotice(notice: string | null): void {
-    const show = !!notice && notice !== this.dismissedNotice;
-    this.notice.hidden = !show;
-    if (!show || this.notice.dataset.text === notice) return;
-    this.notice.dataset.text = notice;
-    const dismiss = (): void => {
-      this.dismissedNotice = notice;
-      this.notice.hidden = true;
-    };
-    replaceChildren(
-      this.notice,
-      icon(ICONS.alert),
-      h("span", null, notice),
-      h("button", { class: "link-button", type: "button", onclick: dismiss }, "Dismiss"),
-    );
   }
 
   private renderTimeline(view: ConversationView, switched: boolean): void {

@@ -4,15 +4,13 @@
 // switch for each. Selecting a tool shows its input schema and a form generated from it; "Call" runs it by
 // hand (POST .../tools/call/) and shows the result of the run's one step and the page after it.
 
-import { errorText } from "../errors";
 import type { Id, Run, WebTool } from "../api/types";
-import { h, icon, ICONS, KeyedList, present, replaceChildren, setAttr, setText } from "../dom";
+import { h, icon, ICONS, KeyedList, setAttr, setText } from "../dom";
 import { hostOf } from "../format";
 import type { ConversationView, ToolsView } from "../state";
-import { callOutcome, skillRows, sourceLabel, type CallOutcome, type SkillRow } from "./inspector/model";
-import { badges, createSkillRow, createToolRow, type ToolRow } from "./inspector/rows";
-import { openLightbox } from "./lightbox";
-import { ToolForm } from "./toolform";
+import { ToolDetail } from "./inspector/detail";
+import { skillRows, type SkillRow } from "./inspector/model";
+import { createSkillRow, createToolRow, type ToolRow } from "./inspector/rows";
 
 export interface InspectorOptions {
   /** Calls a tool of the active tab by hand; resolves the run (202) or rejects with the API's error. */
@@ -22,42 +20,18 @@ export interface InspectorOptions {
   setSkill: (skillId: Id, enabled: boolean) => Promise<void>;
 }
 
-interface LastCall {
-  name: string;
-  runId: Id | null;
-  /** The API refused the call (409 while a run is active, 400 bad arguments …). */
-  error: string | null;
-}
-
 export class ToolInspector {
   readonly el: HTMLElement;
   private readonly heading: HTMLElement;
   private readonly message: HTMLElement;
   private readonly toolsEl: HTMLElement;
   private readonly tools: KeyedList<ToolRow>;
-  private readonly detail: HTMLElement;
-  private readonly detailTitle: HTMLElement;
-  private readonly detailMeta: HTMLElement;
-  private readonly detailDescription: HTMLElement;
-  private readonly detailNote: HTMLElement;
-  private readonly schema: HTMLElement;
-  private readonly form: ToolForm;
-  private readonly result: HTMLElement;
-  private readonly resultText: HTMLElement;
-  private readonly resultHead: HTMLElement;
-  private readonly screenshot: HTMLImageElement;
+  private readonly detail: ToolDetail;
   private readonly skillsSection: HTMLElement;
   private readonly skillsEl: HTMLElement;
   private readonly skills: KeyedList<SkillRow>;
   private view: ConversationView | null = null;
   private selected: string | null = null;
-  /** The schema the form was drawn for: a tools.updated with the same schema keeps what was typed. */
-  private formSchema: string | null = null;
-  private lastCall: LastCall | null = null;
-  private calling = false;
-  /** The reader may call tools by hand (owner, controller). */
-  private canCall = true;
-  private readonly readOnlyNote: HTMLElement;
 
   constructor(private readonly options: InspectorOptions) {
     this.heading = h("span", { class: "inspector-heading" });
@@ -79,64 +53,14 @@ export class ToolInspector {
       createToolRow(r, (name) => this.select(name)),
     );
 
-    this.detailTitle = h("h3", { class: "inspector-detail-title" });
-    this.detailMeta = h("div", { class: "inspector-detail-meta" });
-    this.detailDescription = h("p", { class: "inspector-detail-description" });
-    this.detailNote = h("div", { class: "inspector-detail-note", role: "note" });
-    this.schema = h("pre", { class: "inspector-schema", "data-testid": "inspector-schema" });
-    this.form = new ToolForm(() => void this.call());
-    this.readOnlyNote = h(
-      "p",
-      { class: "inspector-readonly", "data-testid": "inspector-readonly", hidden: true },
-      "You are watching: only the owner and controllers can call tools.",
-    );
-    this.resultHead = h("div", { class: "inspector-result-head" });
-    this.resultText = h("pre", { class: "inspector-result-text" });
-    this.result = h(
-      "div",
-      { class: "inspector-result", "data-testid": "inspector-result", role: "status" },
-      this.resultHead,
-      this.resultText,
-    );
-    this.screenshot = h("img", {
-      class: "inspector-screenshot step-shot",
-      "data-testid": "inspector-screenshot",
-      alt: "The page after the call",
-      tabindex: "0",
+    this.detail = new ToolDetail({
+      call: (name, args) => this.options.call(name, args),
+      close: () => this.select(null),
+      viewId: () => this.view?.id ?? null,
+      redraw: () => {
+        if (this.view) this.renderDetail(this.view);
+      },
     });
-    const openShot = (): void => openLightbox(this.screenshot.src, this.screenshot.alt);
-    this.screenshot.addEventListener("click", openShot);
-    this.screenshot.addEventListener("keydown", (e) => {
-      if (e.key !== "Enter" && e.key !== " ") return;
-      e.preventDefault();
-      openShot();
-    });
-    this.detail = h(
-      "div",
-      { class: "inspector-detail card", "data-testid": "inspector-detail" },
-      h(
-        "div",
-        { class: "inspector-detail-head" },
-        this.detailTitle,
-        h(
-          "button",
-          {
-            class: "btn btn-ghost btn-icon btn-sm",
-            type: "button",
-            title: "Close",
-            "aria-label": "Close the tool",
-            onclick: () => this.select(null),
-          },
-          icon(ICONS.close, 14),
-        ),
-      ),
-      this.detailMeta,
-      this.detailDescription,
-      this.detailNote,
-      h("details", { class: "inspector-schema-wrap" }, h("summary", null, "Input schema"), this.schema),
-      this.readOnlyNote,
-      this.form.el,
-    );
 
     this.skillsEl = h("ul", { class: "inspector-skills" });
     this.skills = new KeyedList(this.skillsEl, (r) => r.name, (r) =>
@@ -172,10 +96,7 @@ export class ToolInspector {
   /** What the reader may do: viewers see the tools but get no Call form; only the owner switches SKILLs. */
   setPermissions({ callTools, skills }: { callTools: boolean; skills: boolean }): void {
     this.el.classList.toggle("no-skill-switch", !skills);
-    if (callTools === this.canCall) return;
-    this.canCall = callTools;
-    this.form.el.hidden = !callTools;
-    this.readOnlyNote.hidden = callTools;
+    this.detail.setCanCall(callTools);
   }
 
   update(view: ConversationView | null): void {
@@ -184,14 +105,12 @@ export class ToolInspector {
     this.view = view;
     if (switched) {
       this.selected = null;
-      this.formSchema = null;
-      this.lastCall = null;
-      this.calling = false;
+      this.detail.reset();
     }
     if (!view) {
       this.tools.clear();
       this.skills.clear();
-      this.detail.remove();
+      this.detail.el.remove();
       setText(this.heading, "Tools");
       this.showMessage("Open a conversation to see the tools of its browser's page.");
       this.skillsSection.hidden = true;
@@ -234,12 +153,11 @@ export class ToolInspector {
 
   private select(name: string | null): void {
     this.selected = this.selected === name ? null : name;
-    if (this.selected !== name || name === null) this.lastCall = null;
-    this.formSchema = null;
+    this.detail.selectionChanged(this.selected !== name || name === null);
     if (!this.view) return;
     this.renderTools(this.view);
     this.renderDetail(this.view);
-    if (this.selected) this.detail.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    if (this.selected) this.detail.el.scrollIntoView({ block: "nearest", behavior: "smooth" });
   }
 
   /** The tool the page answers to for a name: its own when it shadows a SKILL's. */
@@ -249,125 +167,18 @@ export class ToolInspector {
   }
 
   private renderDetail(view: ConversationView): void {
+    const detail = this.detail.el;
     if (this.selected === null) {
-      this.detail.remove();
+      detail.remove();
       return;
     }
     // Under the selected tool's row, so its form is where the user looked.
     const row = this.toolsEl.querySelector(`[data-testid="inspector-tool"][aria-pressed="true"]`)?.parentElement;
     if (row) {
-      if (this.detail.parentNode !== row) row.appendChild(this.detail);
-    } else if (this.detail.parentNode !== this.el) {
-      this.el.insertBefore(this.detail, this.skillsSection);
+      if (detail.parentNode !== row) row.appendChild(detail);
+    } else if (detail.parentNode !== this.el) {
+      this.el.insertBefore(detail, this.skillsSection);
     }
-    const tool = this.selectedTool(view);
-    setAttr(this.detail, "data-name", this.selected);
-    if (!tool) {
-      setText(this.detailTitle, this.selected);
-      replaceChildren(this.detailMeta);
-      setText(this.detailDescription, "");
-      setText(this.detailNote, "This tool is no longer on the page.");
-      this.detailNote.hidden = false;
-      this.form.callButton.disabled = true;
-      this.renderResult(view);
-      return;
-    }
-    setText(this.detailTitle, tool.title || tool.name);
-    replaceChildren(
-      this.detailMeta,
-      h("code", { class: "tool-name" }, tool.name),
-      h("span", { class: `chip tool-source${tool.source === "skill" ? " chip-skill" : ""}` }, sourceLabel(tool)),
-      ...badges(tool),
-    );
-    setText(this.detailDescription, tool.description);
-    this.detailDescription.hidden = !tool.description;
-    const note = tool.shadowed ? "A SKILL tool the page shadows: calling this name runs the page's own tool." : "";
-    setText(this.detailNote, note);
-    this.detailNote.hidden = !note;
-    const schemaText = tool.input_schema == null ? "" : JSON.stringify(tool.input_schema, null, 2);
-    setText(this.schema, schemaText || "No input schema: the tool takes no arguments.");
-    if (this.formSchema !== schemaText) {
-      this.formSchema = schemaText;
-      this.form.setSchema(tool.input_schema);
-    }
-    this.form.callButton.disabled = this.calling || this.pending(view);
-    this.renderResult(view);
-  }
-
-  private pending(view: ConversationView): boolean {
-    const runId = this.lastCall?.runId;
-    if (runId === undefined || runId === null) return false;
-    const run = view.runs.find((r) => r.id === runId);
-    return callOutcome(run, view.steps[runId] ?? []).status === "running";
-  }
-
-  private renderResult(view: ConversationView): void {
-    const call = this.lastCall;
-    const show = !!call && call.name === this.selected;
-    present(this.detail, this.result, show || this.calling);
-    let screenshot: string | null = null;
-    if (this.calling && !call) {
-      this.setResult("running", `Calling ${this.selected}…`, "", false);
-    } else if (call && show) {
-      if (call.error !== null) {
-        this.setResult("failed", `${call.name} could not be called`, call.error, false);
-      } else if (call.runId !== null) {
-        const outcome = callOutcome(view.runs.find((r) => r.id === call.runId), view.steps[call.runId] ?? []);
-        const head =
-          outcome.status === "running"
-            ? `Calling ${call.name}…`
-            : outcome.status === "failed"
-              ? `${call.name} failed`
-              : `${call.name} answered`;
-        this.setResult(outcome.status, head, outcome.text || (outcome.status === "succeeded" ? "(no result)" : ""), outcome.json);
-        screenshot = outcome.screenshot;
-      }
-    }
-    if (screenshot) {
-      if (this.screenshot.getAttribute("src") !== screenshot) this.screenshot.src = screenshot;
-      if (this.screenshot.parentNode !== this.detail) this.detail.appendChild(this.screenshot);
-    } else {
-      this.screenshot.remove();
-    }
-  }
-
-  private setResult(status: CallOutcome["status"], head: string, text: string, json: boolean): void {
-    setAttr(this.result, "data-status", status);
-    this.result.className = `inspector-result ${status}`;
-    replaceChildren(
-      this.resultHead,
-      status === "running"
-        ? h("span", { class: "spinner", "aria-hidden": "true" })
-        : icon(status === "failed" ? ICONS.alert : ICONS.check, 14),
-      h("span", null, head),
-    );
-    setText(this.resultText, text);
-    this.resultText.hidden = !text;
-    this.resultText.classList.toggle("json", json);
-  }
-
-  private async call(): Promise<void> {
-    const view = this.view;
-    const name = this.selected;
-    if (!view || !name || this.calling || !this.canCall) return;
-    const { arguments: args, errors } = this.form.read();
-    if (Object.keys(errors).length) return;
-    this.calling = true;
-    this.lastCall = null;
-    this.form.callButton.disabled = true;
-    this.renderResult(view);
-    let call: LastCall;
-    try {
-      const run = await this.options.call(name, args);
-      call = { name, runId: run.id, error: null };
-    } catch (err) {
-      const message = errorText(err);
-      call = { name, runId: null, error: message };
-    }
-    // A conversation switched meanwhile has its own inspector state.
-    if (this.view?.id !== view.id) return;
-    this.calling = false;
-    this.lastCall = call;
-    this.renderDetail(this.view);
+    this.detail.render(view, this.selected, this.selectedTool(view));
   }
 }

@@ -2,12 +2,14 @@
 // controller, see who has access and change their role or remove it, and make expiring links to copy.
 // Removing someone cuts their open page at once (the server closes their websocket).
 
-import { LINK_LIFETIMES, ROLE_DESCRIPTION, ROLE_LABEL, shareLinkUrl, splitShares } from "../access";
+import { ROLE_DESCRIPTION, ROLE_LABEL, splitShares } from "../access";
 import type { ApiClient } from "../api/client";
 import { errorText } from "../errors";
 import type { Id, Share, ShareRole } from "../api/types";
-import { h, icon, ICONS, KeyedList, replaceChildren, setText } from "../dom";
-import { copyButton, createLinkRow, createPersonRow, roleSelect, type ShareRowActions } from "./share/rows";
+import { h, KeyedList, replaceChildren, setText } from "../dom";
+import { Modal } from "./modal";
+import { LinkForm } from "./share/linkform";
+import { createLinkRow, createPersonRow, roleSelect, type ShareRowActions } from "./share/rows";
 
 export interface ShareDialogOptions {
   api: ApiClient;
@@ -19,7 +21,7 @@ export interface ShareDialogOptions {
 
 export class ShareDialog {
   readonly el: HTMLElement;
-  private readonly dialog: HTMLElement;
+  private readonly modal: Modal;
   private readonly username: HTMLInputElement;
   private readonly role: HTMLSelectElement;
   private readonly roleHint: HTMLElement;
@@ -29,24 +31,14 @@ export class ShareDialog {
   private readonly people: KeyedList<Share>;
   private readonly peopleEmpty: HTMLElement;
   private readonly links: KeyedList<Share>;
-  private readonly linkRole: HTMLSelectElement;
-  private readonly linkLifetime: HTMLSelectElement;
-  private readonly linkCreate: HTMLButtonElement;
-  private readonly linkUrl: HTMLInputElement;
-  private readonly linkResult: HTMLElement;
   private readonly loading: HTMLElement;
   private readonly origin: string;
   private shares: Share[] = [];
   /** Counts changes made here, so a list asked for before one of them never overwrites it. */
   private changes = 0;
-  private readonly previousFocus: HTMLElement | null;
-  private readonly onKey = (e: KeyboardEvent): void => {
-    if (e.key === "Escape") this.close();
-  };
 
   constructor(private readonly options: ShareDialogOptions) {
     this.origin = options.origin ?? location.origin;
-    this.previousFocus = document.activeElement as HTMLElement | null;
     const rowActions: ShareRowActions = {
       setRole: (share, role) => this.setRole(share, role),
       revoke: (share) => this.revoke(share),
@@ -94,125 +86,75 @@ export class ShareDialog {
     this.peopleEmpty = h("p", { class: "share-empty" }, "Only you so far.");
     this.loading = h("div", { class: "share-loading" }, h("span", { class: "spinner" }), "Loading who has access…");
 
-    this.linkRole = roleSelect("share-link-role", "Role of people opening the link");
-    this.linkLifetime = h(
-      "select",
-      { class: "share-select", "data-testid": "share-link-lifetime", "aria-label": "The link works for" },
-      ...LINK_LIFETIMES.map((l) => h("option", { value: String(l.minutes) }, l.label)),
-    );
-    this.linkLifetime.value = String(24 * 60);
-    this.linkCreate = h(
-      "button",
-      { class: "btn btn-secondary btn-sm", type: "button", "data-testid": "share-link-create", onclick: () => void this.createLink() },
-      icon(ICONS.link, 13),
-      h("span", null, "Create link"),
-    );
-    this.linkUrl = h("input", {
-      class: "share-link-field",
-      type: "text",
-      readonly: true,
-      "data-testid": "share-link-url",
-      "aria-label": "The new link",
+    const linkForm = new LinkForm({
+      origin: this.origin,
+      create: async (input) => {
+        const link = await this.options.api.createShareLink(this.options.conversationId, input);
+        this.upsert(link);
+        return link;
+      },
+      showError: (text) => this.showError(text),
     });
-    this.linkUrl.addEventListener("focus", () => this.linkUrl.select());
-    this.linkResult = h(
-      "div",
-      { class: "share-link-result", hidden: true },
-      this.linkUrl,
-      copyButton("share-link-copy", () => this.linkUrl.value),
-    );
     const linkList = h("ul", { class: "share-list", "data-testid": "share-links", "aria-label": "Links" });
     this.links = new KeyedList(linkList, (s) => String(s.id), (s) => createLinkRow(s, rowActions));
 
-    const closeButton = h(
-      "button",
-      {
-        class: "btn btn-ghost btn-icon",
-        type: "button",
-        "aria-label": "Close",
-        title: "Close",
-        "data-testid": "share-close",
-        onclick: () => this.close(),
-      },
-      icon(ICONS.close, 18),
-    );
-    this.dialog = h(
+    const body = h(
       "div",
-      {
-        class: "modal share-modal",
-        role: "dialog",
-        "aria-modal": "true",
-        "aria-labelledby": "share-title",
-        "data-testid": "share-dialog",
-      },
+      { class: "modal-body share-body" },
       h(
-        "header",
-        { class: "modal-head" },
-        h("h2", { id: "share-title" }, "Share"),
-        h("span", { class: "modal-sub share-subject" }, options.title.trim() || "New conversation"),
-        h("span", { class: "step-spacer" }),
-        closeButton,
+        "section",
+        { class: "share-section" },
+        h("h3", null, "Invite a teammate"),
+        form,
+        this.roleHint,
+        this.error,
+        this.status,
       ),
       h(
-        "div",
-        { class: "modal-body share-body" },
-        h(
-          "section",
-          { class: "share-section" },
-          h("h3", null, "Invite a teammate"),
-          form,
-          this.roleHint,
-          this.error,
-          this.status,
-        ),
-        h(
-          "section",
-          { class: "share-section" },
-          h("h3", null, "People with access"),
-          this.loading,
-          peopleList,
-          this.peopleEmpty,
-        ),
-        h(
-          "section",
-          { class: "share-section" },
-          h("h3", null, "Links"),
-          h(
-            "p",
-            { class: "share-hint" },
-            "Anyone signed in to Hive who opens the link joins with its role until it expires.",
-          ),
-          h("div", { class: "share-link-form" }, this.linkRole, h("span", { class: "share-for" }, "for"), this.linkLifetime, this.linkCreate),
-          this.linkResult,
-          linkList,
-        ),
+        "section",
+        { class: "share-section" },
+        h("h3", null, "People with access"),
+        this.loading,
+        peopleList,
+        this.peopleEmpty,
+      ),
+      h(
+        "section",
+        { class: "share-section" },
+        h("h3", null, "Links"),
+        h("p", { class: "share-hint" }, "Anyone signed in to Hive who opens the link joins with its role until it expires."),
+        linkForm.el,
+        linkForm.result,
+        linkList,
       ),
     );
-    this.el = h("div", { class: "modal-backdrop" }, this.dialog);
-    this.el.addEventListener("mousedown", (e) => {
-      if (e.target === this.el) this.close();
+    this.modal = new Modal({
+      className: "share-modal",
+      titleId: "share-title",
+      title: "Share",
+      subtitle: options.title.trim() || "New conversation",
+      subtitleClass: "share-subject",
+      testid: "share-dialog",
+      closeTestid: "share-close",
+      body,
     });
+    this.el = this.modal.el;
     this.renderRoleHint();
     this.render();
   }
 
   /** Shows the dialog and loads who has access. */
   open(): void {
-    document.addEventListener("keydown", this.onKey);
-    document.body.appendChild(this.el);
-    this.username.focus();
+    this.modal.open(this.username);
     void this.load();
   }
 
   close(): void {
-    if (!this.el.isConnected) return;
-    this.el.remove();
-    document.removeEventListener("keydown", this.onKey);
-    this.previousFocus?.focus();
+    this.modal.close();
   }
 
   get isOpen(): boolean {
-    return this.el.isConnected;
+    return this.modal.isOpen;
   }
 
   private async load(): Promise<void> {
@@ -312,25 +254,6 @@ export class ShareDialog {
       this.showStatus(share.kind === "link" ? "The link was revoked." : `${share.user} no longer has access.`);
     } catch (err) {
       this.showError(errorText(err));
-    }
-  }
-
-  private async createLink(): Promise<void> {
-    this.linkCreate.disabled = true;
-    this.showError(null);
-    try {
-      const link = await this.options.api.createShareLink(this.options.conversationId, {
-        role: this.linkRole.value as ShareRole,
-        expires_in_minutes: Number(this.linkLifetime.value),
-      });
-      this.upsert(link);
-      this.linkUrl.value = link.token ? shareLinkUrl(link.token, this.origin) : "";
-      this.linkResult.hidden = !this.linkUrl.value;
-      this.linkUrl.focus();
-    } catch (err) {
-      this.showError(errorText(err));
-    } finally {
-      this.linkCreate.disabled = false;
     }
   }
 }

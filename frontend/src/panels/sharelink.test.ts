@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../api/client";
+import { ApiError } from "../api/errors";
 import { shareLinkErrorText } from "./sharelink";
 
 describe("a share link that cannot be used", () => {

@@ -3,7 +3,8 @@
 // A link that does not exist, was revoked or expired says so.
 
 import { ROLE_DESCRIPTION, ROLE_LABEL } from "../access";
-import { ApiError, type ApiClient } from "../api/client";
+import type { ApiClient } from "../api/client";
+import { ApiError } from "../api/errors";
 import type { Conversation, ShareLinkPreview, User } from "../api/types";
 import { h, icon, ICONS, replaceChildren } from "../dom";
 import { brandMark } from "./brand";

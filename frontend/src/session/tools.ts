@@ -1,7 +1,7 @@
 // The active tab's WebMCP tools and the SKILL library's switches for this conversation; calling a tool
 // by hand. A slower REST answer never overwrites a fresher `tools.updated`.
 
-import { ApiError } from "../api/client";
+import { ApiError } from "../api/errors";
 import type { Id, Run, Tab } from "../api/types";
 import { errorText } from "../errors";
 import { upsertRun } from "../reducer";

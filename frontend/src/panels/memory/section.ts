@@ -1,19 +1,15 @@
 // A settings section for one kind of record (notes, personas): the list, and a form to add one or edit
 // the one chosen; delete on each.
 
-import { ApiError } from "../../api/client";
-import { errorText } from "../../errors";
+import { ApiError } from "../../api/errors";
 import type { Id } from "../../api/types";
-import { h, icon, ICONS, KeyedList, replaceChildren, setAttr, setText, type Component } from "../../dom";
-import { relativeTime, truncate } from "../../format";
+import { h, KeyedList, setText } from "../../dom";
+import { errorText } from "../../errors";
+import { FormErrors } from "../formerrors";
 import { recordBody, recordForm, validateRecord, type FieldSpec, type RecordForm } from "./records";
+import { createRecordRow, type RecordRow, type StoredRecord } from "./row";
 
-interface Stored {
-  id: Id;
-  updated_at: string;
-}
-
-export interface RecordKind<T extends Stored> {
+export interface RecordKind<T extends StoredRecord> {
   /** The testid prefix: note-form, note-item, note-delete … */
   prefix: string;
   noun: string;
@@ -31,22 +27,16 @@ export interface RecordKind<T extends Stored> {
   detail(item: T): string;
 }
 
-interface Row<T> {
-  item: T;
-  editing: boolean;
-}
-
-export class RecordSection<T extends Stored> {
+export class RecordSection<T extends StoredRecord> {
   readonly el: HTMLElement;
   private readonly formEl: HTMLFormElement;
   private readonly formHeading: HTMLElement;
   private readonly inputs = new Map<string, HTMLInputElement | HTMLTextAreaElement>();
-  private readonly fieldErrors = new Map<string, HTMLElement>();
-  private readonly formError: HTMLElement;
+  private readonly errors = new FormErrors();
   private readonly save: HTMLButtonElement;
   private readonly cancel: HTMLButtonElement;
   private readonly listEl: HTMLElement;
-  private readonly list: KeyedList<Row<T>>;
+  private readonly list: KeyedList<RecordRow<T>>;
   private readonly empty: HTMLElement;
   private readonly loadError: HTMLElement;
   private items: T[] = [];
@@ -57,7 +47,6 @@ export class RecordSection<T extends Stored> {
   constructor(private readonly kind: RecordKind<T>) {
     const p = kind.prefix;
     this.formHeading = h("h3", null);
-    this.formError = h("div", { class: "form-error", role: "alert", hidden: true });
     this.save = h("button", { class: "btn btn-primary", type: "submit", "data-testid": `${p}-save` });
     this.cancel = h(
       "button",
@@ -74,13 +63,12 @@ export class RecordSection<T extends Stored> {
             autocomplete: "off",
             placeholder: f.placeholder ?? null,
           });
-      const error = h("span", { class: "field-error", hidden: true });
+      const error = this.errors.slot(f.name, control);
       control.addEventListener("input", () => {
         error.hidden = true;
         control.removeAttribute("aria-invalid");
       });
       this.inputs.set(f.name, control);
-      this.fieldErrors.set(f.name, error);
       return h(
         "label",
         { class: `field${f.multiline ? " field-wide" : ""}` },
@@ -103,14 +91,14 @@ export class RecordSection<T extends Stored> {
       },
       this.formHeading,
       h("div", { class: "form-grid" }, ...fieldEls),
-      this.formError,
+      this.errors.box,
       h("div", { class: "form-actions" }, this.cancel, this.save),
     );
     this.listEl = h("div", { class: "record-list", "data-testid": `${p}-list` });
     this.list = new KeyedList(
       this.listEl,
       (r) => String(r.item.id),
-      (r) => this.createRow(r),
+      (r) => createRecordRow(r, kind, { edit: (item) => this.startEdit(item), remove: (item) => this.remove(item) }),
     );
     this.empty = h("p", { class: "settings-empty", hidden: true }, kind.empty);
     this.loadError = h("div", { class: "form-error", role: "alert", hidden: true });
@@ -152,63 +140,6 @@ export class RecordSection<T extends Stored> {
     this.empty.hidden = !this.loaded || this.items.length > 0;
   }
 
-  private createRow(initial: Row<T>): Component<Row<T>> {
-    const p = this.kind.prefix;
-    let current = initial;
-    const title = h("span", { class: "record-title" });
-    const time = h("span", { class: "record-time" });
-    const detail = h("div", { class: "record-detail" });
-    const error = h("div", { class: "field-error", hidden: true });
-    const edit = h(
-      "button",
-      { class: "btn btn-ghost btn-sm", type: "button", "data-testid": `${p}-edit`, onclick: () => this.startEdit(current.item) },
-      icon(ICONS.pencil, 14),
-      "Edit",
-    );
-    const del = h(
-      "button",
-      { class: "btn btn-ghost btn-sm danger", type: "button", "data-testid": `${p}-delete` },
-      icon(ICONS.trash, 14),
-      "Delete",
-    );
-    del.addEventListener("click", () => void (async () => {
-      del.disabled = true;
-      error.hidden = true;
-      try {
-        await this.remove(current.item);
-      } catch (err) {
-        error.textContent = errorText(err);
-        error.hidden = false;
-        del.disabled = false;
-      }
-    })());
-    const el = h(
-      "div",
-      { class: "record-item card", "data-testid": `${p}-item` },
-      h(
-        "div",
-        { class: "profile-top" },
-        h("div", { class: "profile-main" }, h("div", { class: "profile-title" }, title, time), detail),
-        h("div", { class: "profile-actions" }, edit, del),
-      ),
-      error,
-    );
-    const update = (row: Row<T>): void => {
-      current = row;
-      setAttr(el, "data-id", String(row.item.id));
-      el.classList.toggle("editing", row.editing);
-      setText(title, this.kind.title(row.item));
-      setText(time, relativeTime(row.item.updated_at));
-      setAttr(time, "title", `Changed ${new Date(row.item.updated_at).toLocaleString()}`);
-      const text = this.kind.detail(row.item);
-      setText(detail, truncate(text.replace(/\s+/g, " "), 220).text);
-      setAttr(detail, "title", text || null);
-      detail.hidden = !text;
-    };
-    update(initial);
-    return { el, update };
-  }
-
   private startCreate(focus = true): void {
     this.editing = null;
     this.fill(recordForm(this.kind.fields));
@@ -238,26 +169,11 @@ export class RecordSection<T extends Stored> {
 
   private fill(form: RecordForm): void {
     for (const [name, input] of this.inputs) input.value = form[name] ?? "";
-    this.showErrors({}, []);
+    this.errors.clear();
   }
 
   private read(): RecordForm {
     return Object.fromEntries([...this.inputs].map(([name, input]) => [name, input.value]));
-  }
-
-  private showErrors(fields: Record<string, string[]>, messages: string[]): void {
-    const leftover = [...messages];
-    for (const [name, el] of this.fieldErrors) {
-      const errors = fields[name];
-      el.hidden = !errors?.length;
-      el.textContent = errors?.join(" ") ?? "";
-      const input = this.inputs.get(name);
-      if (errors?.length) input?.setAttribute("aria-invalid", "true");
-      else input?.removeAttribute("aria-invalid");
-    }
-    for (const [name, errors] of Object.entries(fields)) if (!this.fieldErrors.has(name)) leftover.push(...errors);
-    replaceChildren(this.formError, ...leftover.map((m) => h("div", null, m)));
-    this.formError.hidden = leftover.length === 0;
   }
 
   private async submit(): Promise<void> {
@@ -265,11 +181,11 @@ export class RecordSection<T extends Stored> {
     const form = this.read();
     const invalid = validateRecord(this.kind.fields, form);
     if (Object.keys(invalid).length) {
-      this.showErrors(Object.fromEntries(Object.entries(invalid).map(([k, v]) => [k, [v]])), []);
+      this.errors.show(Object.fromEntries(Object.entries(invalid).map(([k, v]) => [k, [v]])));
       this.focusField(Object.keys(invalid)[0]);
       return;
     }
-    this.showErrors({}, []);
+    this.errors.clear();
     this.busy = true;
     this.save.disabled = true;
     try {
@@ -281,11 +197,7 @@ export class RecordSection<T extends Stored> {
       this.loaded = true;
       this.startCreate(false);
     } catch (err) {
-      if (err instanceof ApiError) {
-        this.showErrors(err.fieldErrors, err.detail ? [err.detail] : Object.keys(err.fieldErrors).length ? [] : [err.message]);
-      } else {
-        this.showErrors({}, [errorText(err)]);
-      }
+      this.errors.showError(err);
     } finally {
       this.busy = false;
       this.save.disabled = false;

@@ -1,10 +1,11 @@
 // The model profile form: name, provider, base URL, model, API key (never shown back), capabilities and
 // a fallback; it validates before saving and shows the server's refusals by field.
 
-import { ApiError, type ApiClient } from "../../api/client";
+import type { ApiClient } from "../../api/client";
 import { errorText } from "../../errors";
 import type { Id, ModelProfile, ModelProvider } from "../../api/types";
 import { h, icon, ICONS, replaceChildren, setText } from "../../dom";
+import { FormErrors } from "../formerrors";
 import {
   fallbackChoices,
   newProfileForm,
@@ -35,11 +36,10 @@ export class ProfileFormView {
     fallback: HTMLSelectElement;
   };
   private readonly caps: Record<(typeof CAPABILITIES)[number]["key"], HTMLInputElement>;
-  private readonly fieldErrors = new Map<string, HTMLElement>();
+  private readonly errors = new FormErrors();
   private readonly keyState: HTMLElement;
   private readonly removeKey: HTMLButtonElement;
   private readonly keyHint: HTMLElement;
-  private readonly error: HTMLElement;
   private readonly submit: HTMLButtonElement;
   private mode: FormMode = { kind: "create" };
   private form: ProfileForm = newProfileForm([]);
@@ -53,11 +53,6 @@ export class ProfileFormView {
     private readonly onSaved: (profile: ModelProfile, keepOpen: boolean) => void,
     private readonly onCancel: () => void,
   ) {
-    const fieldError = (name: string): HTMLElement => {
-      const el = h("span", { class: "field-error", hidden: true });
-      this.fieldErrors.set(name, el);
-      return el;
-    };
     this.inputs = {
       name: h("input", { name: "name", type: "text", maxlength: "100", autocomplete: "off", placeholder: "e.g. GPT-4o mini" }),
       provider: h("select", { name: "provider" }),
@@ -74,8 +69,7 @@ export class ProfileFormView {
     for (const key of ["name", "base_url", "model", "api_key"] as const) {
       this.inputs[key].addEventListener("input", () => {
         this.form = { ...this.form, [key]: this.inputs[key].value };
-        const error = this.fieldErrors.get(key);
-        if (error) error.hidden = true;
+        this.errors.hide(key);
       });
     }
     this.inputs.provider.addEventListener("change", () => {
@@ -97,8 +91,9 @@ export class ProfileFormView {
       "Remove key",
     );
     this.keyHint = h("span", { class: "field-hint" });
-    this.error = h("div", { class: "form-error", role: "alert", hidden: true });
     this.submit = h("button", { class: "btn btn-primary", type: "submit", "data-testid": "profile-save" }, "Save");
+    const fieldError = (name: string): HTMLElement =>
+      this.errors.slot(name, (this.inputs as Record<string, HTMLElement | undefined>)[name] ?? null);
     const field = (label: string, control: HTMLElement, name: string, ...extra: (HTMLElement | null)[]): HTMLElement =>
       h("label", { class: "field" }, h("span", { class: "field-label" }, label), control, ...extra, fieldError(name));
 
@@ -145,7 +140,7 @@ export class ProfileFormView {
           h("span", { class: "field-hint" }, "Used when this model fails or can't be reached."),
         ),
       ),
-      this.error,
+      this.errors.box,
       h(
         "div",
         { class: "form-actions" },
@@ -168,7 +163,7 @@ export class ProfileFormView {
     this.providers = providers;
     this.profiles = profiles;
     this.form = mode.kind === "edit" ? profileFormFrom(mode.profile) : newProfileForm(providers);
-    this.clearErrors();
+    this.errors.clear();
     this.renderOptions();
     this.renderValues();
     this.inputs.name.focus();
@@ -231,35 +226,12 @@ export class ProfileFormView {
     );
   }
 
-  private clearErrors(): void {
-    for (const el of this.fieldErrors.values()) el.hidden = true;
-    for (const input of [...Object.values(this.inputs)]) input.removeAttribute("aria-invalid");
-    this.error.hidden = true;
-  }
-
-  private showErrors(fields: Record<string, string[]>, messages: string[]): void {
-    const leftover = [...messages];
-    for (const [name, errors] of Object.entries(fields)) {
-      const el = this.fieldErrors.get(name);
-      const input = (this.inputs as Record<string, HTMLElement | undefined>)[name];
-      if (el) {
-        el.textContent = errors.join(" ");
-        el.hidden = false;
-        input?.setAttribute("aria-invalid", "true");
-      } else {
-        leftover.push(...errors);
-      }
-    }
-    replaceChildren(this.error, ...leftover.map((m) => h("div", null, m)));
-    this.error.hidden = leftover.length === 0;
-  }
-
   private async save(): Promise<void> {
     if (this.busy) return;
-    this.clearErrors();
+    this.errors.clear();
     const invalid = validateProfileForm(this.form);
     if (Object.keys(invalid).length) {
-      this.showErrors(Object.fromEntries(Object.entries(invalid).map(([k, v]) => [k, [v]])), []);
+      this.errors.show(Object.fromEntries(Object.entries(invalid).map(([k, v]) => [k, [v]])));
       const first = Object.keys(invalid).find((key): key is keyof typeof this.inputs => key in this.inputs);
       if (first) this.inputs[first].focus();
       return;
@@ -273,8 +245,7 @@ export class ProfileFormView {
           : await this.api.createModelProfile(profileBody(this.form));
       this.onSaved(profile, false);
     } catch (err) {
-      if (err instanceof ApiError) this.showErrors(err.fieldErrors, err.detail ? [err.detail] : Object.keys(err.fieldErrors).length ? [] : [err.message]);
-      else this.showErrors({}, [errorText(err)]);
+      this.errors.showError(err);
     } finally {
       this.busy = false;
       this.submit.disabled = false;
@@ -293,7 +264,7 @@ export class ProfileFormView {
       this.renderKey();
       this.onSaved(profile, true);
     } catch (err) {
-      this.showErrors({}, [errorText(err)]);
+      this.errors.say(errorText(err));
     } finally {
       this.busy = false;
       this.removeKey.disabled = false;

@@ -1,0 +1,3 @@
+// The id of a stored record (a conversation, a run, a share …).
+
+export type Id = number;
