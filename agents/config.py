@@ -48,6 +48,8 @@ class AgentConfig:
     # The interactive elements with each observation (what changed after an action), so look-ups are rare; this
     # many characters of them at most (0: counts only, the model calls get_elements).
     elements_chars: int = 2_500
+    # A page with at most this many is listed whole (those below the fold marked offscreen) when the list fits.
+    elements_whole_page_up_to: int = 40
     # One observation is cut to this size. Results older than the last few steps are kept as a summary: the outcome,
     # the start of what the tool reported (at most `old_observation_chars`, at a word boundary), where the page went.
     observation_max_chars: int = 12_000

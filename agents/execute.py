@@ -12,7 +12,7 @@ from typing import Any
 from agents.config import AgentConfig
 from agents.events import ConfirmationRequest
 from agents.llm.toolcalls import ToolCall
-from agents.observation import PageView, fence, observe_page, page_change, screenshot
+from agents.observation import PageView, fence, observe, page_change, screenshot
 from agents.prompts import LOOP_NOTE
 from agents.safety import SafetyDecision, origin_of
 from agents.state import STOP_LOOP, StepRecord, StopTurn, TurnState
@@ -235,12 +235,7 @@ class PageAfter:
 async def _observe_after(state: TurnState) -> PageAfter:
     """The fresh page summary for the observation, after taking the tab off an address it must not be on."""
     began = time.perf_counter()
-    view = await observe_page(
-        state.tabs,
-        text_chars=state.config.page_text_chars,
-        safety_text_chars=state.config.safety_text_chars,
-        elements_chars=state.config.elements_chars,
-    )
+    view = await observe(state.tabs, state.config)
     state.timings["observe"].append(_ms(began))
     note = ""
     if view.available and view.url.startswith(("http://", "https://")):
@@ -251,12 +246,7 @@ async def _observe_after(state: TurnState) -> PageAfter:
                 state.checked_origins.add(origin)
             else:
                 note = await _leave_page(state, view.url, reason)
-                view = await observe_page(
-                    state.tabs,
-                    text_chars=state.config.page_text_chars,
-                    safety_text_chars=state.config.safety_text_chars,
-                    elements_chars=state.config.elements_chars,
-                )
+                view = await observe(state.tabs, state.config)
                 if view.available and origin_of(view.url) == origin:  # still there: show nothing of it
                     view = PageView(available=False, text="The page is not shown: its address is not allowed.")
     heading, shown = page_change(state.page, view) if view.available else (view.text, "")

@@ -22,7 +22,7 @@ from agents.execute import execute_calls
 from agents.llm import ChatResult, LLMClient, LLMError, NoModelConfiguredError, Usage
 from agents.llm.fenced import parse_fenced_reply
 from agents.llm.toolcalls import ToolCall
-from agents.observation import observe_page, page_context
+from agents.observation import observe, page_context
 from agents.prompts import LIMIT_NOTE, system_prompt
 from agents.safety import SafetyPolicy
 from agents.state import STOP_MAX_TOOL_CALLS, PageTools, StopTurn, TurnState
@@ -97,12 +97,7 @@ async def prepare_turn(
     registry = ToolRegistry([*tools, *extra_tools], deferred=deferred)
     if registry.deferred:
         registry.add(more_tools(registry))
-    page = await observe_page(
-        tabs,
-        text_chars=config.page_text_chars,
-        safety_text_chars=config.safety_text_chars,
-        elements_chars=config.elements_chars,
-    )
+    page = await observe(tabs, config)
     transcript = Transcript(
         history=history,
         context_messages=context_messages,

@@ -9,6 +9,7 @@ import logging
 import re
 from dataclasses import dataclass
 
+from agents.config import AgentConfig
 from agents.safety import PageFacts
 from browser_pool.observe import get_elements, get_summary
 from browser_pool.types import MASK_COLOR, TabControl, secret_masks
@@ -132,7 +133,7 @@ def _unavailable(reason: str) -> PageView:
 
 
 async def observe_page(
-    tabs: TabControl, *, text_chars: int, safety_text_chars: int, elements_chars: int = 0
+    tabs: TabControl, *, text_chars: int, safety_text_chars: int, elements_chars: int = 0, whole_page_up_to: int = 0
 ) -> PageView:
     """The active tab's summary. Never raises for a missing browser, a closed tab or a page that will not answer."""
     try:
@@ -145,7 +146,11 @@ async def observe_page(
     try:
         controls = str(await page.evaluate(CONTROL_STATE_JS))
         listing = (
-            await get_elements(page, "all", visible_only=True, budget_chars=elements_chars) if elements_chars else None
+            await get_elements(
+                page, "all", visible_only=True, budget_chars=elements_chars, whole_page_up_to=whole_page_up_to
+            )
+            if elements_chars
+            else None
         )
     except Exception:  # the page navigated meanwhile: the summary's parts still tell states apart
         controls, listing = "", None
@@ -169,6 +174,17 @@ async def observe_page(
         elements_text=listing.text if listing is not None else "",
         elements=tuple(listing.lines) if listing is not None else (),
         lines=tuple(shown.render_lines()),
+    )
+
+
+async def observe(tabs: TabControl, config: AgentConfig) -> PageView:
+    """The active tab as a turn's settings show it to the model."""
+    return await observe_page(
+        tabs,
+        text_chars=config.page_text_chars,
+        safety_text_chars=config.safety_text_chars,
+        elements_chars=config.elements_chars,
+        whole_page_up_to=config.elements_whole_page_up_to,
     )
 
 

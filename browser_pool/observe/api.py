@@ -42,26 +42,35 @@ async def get_elements(
     visible_only: bool = True,
     *,
     budget_chars: int = DEFAULT_BUDGET_CHARS,
+    whole_page_up_to: int = 0,
 ) -> ElementList:
     """Layer 2: the interactive elements of one kind (or all), in document order, cut to `budget_chars`.
 
     `visible_only` keeps the elements inside the viewport; otherwise every rendered element is listed and those
-    outside the viewport are marked `offscreen`. Elements that are not rendered (display:none, zero size,
-    visibility:hidden) are never listed. Listing records a watermark: the next list marks later elements new.
+    outside the viewport are marked `offscreen`. With `whole_page_up_to`, a page that has at most that many (and
+    whose list fits the budget) is listed whole even when `visible_only`, so a target below the fold needs no
+    look-up. Elements that are not rendered (display:none, zero size, visibility:hidden) are never listed.
+    Listing records a watermark: the next list marks later elements new.
     """
     if type not in ELEMENT_KINDS:
         raise ObservationError(f"unknown element type {type!r}; use one of {', '.join(ELEMENT_KINDS)}")
     raw = await call_model(
         page,
         "elements",
-        {"base": index_base(page), "kind": type, "visibleOnly": visible_only, "budget": budget_chars},
+        {
+            "base": index_base(page),
+            "kind": type,
+            "visibleOnly": visible_only,
+            "budget": budget_chars,
+            "wholeUpTo": whole_page_up_to,
+        },
     )
     return ElementList(
         items=[ElementInfo.from_page(item) for item in raw["items"]],
         lines=list(raw["lines"]),
         total=raw["total"],
         kind=type,
-        visible_only=visible_only,
+        visible_only=not raw["whole"],
     )
 
 

@@ -497,22 +497,34 @@
     setBase(opts.base);
     const found = scan(false);
     const watermark = state.listWatermark;
-    const matching = found.records.filter((rec) =>
-      (opts.kind === "all" ? rec.kind !== "image" || listedImage(rec.el) : rec.kind === opts.kind) &&
-      (!opts.visibleOnly || rec.inView));
-    const lines = [], items = [];
+    const ofKind = found.records.filter((rec) =>
+      opts.kind === "all" ? rec.kind !== "image" || listedImage(rec.el) : rec.kind === opts.kind);
+    const inView = ofKind.filter((rec) => rec.inView);
     const active = deepActiveElement();
-    let size = 0;
-    for (const rec of matching) {
-      const info = describe(rec, watermark !== null && rec.index >= watermark, active, false);
-      const line = renderLine(info, !opts.visibleOnly);
-      if (size + line.length + 1 > opts.budget && items.length) break;
-      lines.push(line);
-      items.push(info);
-      size += line.length + 1;
+    const list = (records, offscreen) => {
+      const lines = [], items = [];
+      let size = 0;
+      for (const rec of records) {
+        const info = describe(rec, watermark !== null && rec.index >= watermark, active, false);
+        const line = renderLine(info, offscreen);
+        if (size + line.length + 1 > opts.budget && items.length) break;
+        lines.push(line);
+        items.push(info);
+        size += line.length + 1;
+      }
+      return { lines, items, total: records.length };
+    };
+    // In view only, unless asked for the whole page, or the whole page is small enough to list (wholeUpTo) and
+    // fits the budget: then nothing needs looking up.
+    let whole = !opts.visibleOnly ||
+      (opts.wholeUpTo > 0 && ofKind.length <= opts.wholeUpTo && ofKind.length > inView.length);
+    let out = list(whole ? ofKind : inView, whole);
+    if (whole && opts.visibleOnly && out.items.length < out.total) {
+      whole = false;
+      out = list(inView, false);
     }
     state.listWatermark = state.next;
-    return { lines, items, total: matching.length, next: state.next };
+    return { ...out, whole, next: state.next };
   }
 
   // Is the element still the one the index was given to, in a live document?

@@ -29,7 +29,8 @@ async def test_a_form_task_is_done_from_what_hive_shows(
 
     assert run.result == task.expect, f"{run.reply}\ntools: {', '.join(run.tools)}"
     assert run.reply == task.expect
-    # Observe as you act (issue 12, item 4): each action shows what changed, so the model looks the page up only
-    # for a target that starts out of view; otherwise its calls are the acting steps and the answer.
+    # Observe as you act (issue 12, item 4): each action shows what changed, and a small page is listed whole, so
+    # the model looks up only a target below the fold of a long page; otherwise its calls are the acting steps and
+    # the answer.
     assert run.look_ups <= task.look_ups, ", ".join(run.tools)
     assert run.model_calls <= run.acting + 1 + task.look_ups

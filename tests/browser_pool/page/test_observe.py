@@ -81,6 +81,22 @@ async def test_the_whole_page_list_marks_elements_out_of_view(page: Page, site: 
     assert listing.text.startswith("Button elements on the page: 4")
 
 
+async def test_a_small_page_is_listed_whole_and_a_large_one_in_view(page: Page, site: str) -> None:
+    await page.goto(f"{site}/forms.html")
+    everything = await get_elements(page, visible_only=False)
+
+    small = await get_elements(page, whole_page_up_to=everything.total)
+    assert small.text.startswith(f"Interactive elements on the page: {everything.total}")
+    assert line_of(small, "Far away").endswith('button "Far away" offscreen')  # below the fold, yet listed
+
+    large = await get_elements(page, whole_page_up_to=everything.total - 1)
+    assert large.text.startswith("Interactive elements in view:")
+    assert "Far away" not in large.text
+
+    cramped = await get_elements(page, whole_page_up_to=everything.total, budget_chars=200)  # the list does not fit
+    assert cramped.text.startswith("Interactive elements in view:")
+
+
 async def test_type_filters(page: Page, site: str) -> None:
     await page.goto(f"{site}/forms.html")
 
