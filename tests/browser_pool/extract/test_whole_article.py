@@ -1,12 +1,14 @@
 """The article, whole and alone: a long article is not cut, and related-post grids, hover cards and slideshow
 captions are neither taken for the article nor mixed into it (issue #12, "extraction without loss").
 
-The pages in `pages/` are shaped like real sites' markup; every article paragraph is marked ARTICLE-n and every
-piece of text that is not the article GRID-n, CARD-n or SLIDE-n, so a test reads what a user would check.
+The pages in bench/pages/extraction (also the benchmark's local cases) are shaped like real sites' markup; every
+article paragraph is marked ARTICLE-n and every piece of text that is not the article GRID-n, CARD-n or SLIDE-n, so
+a test reads what a user would check.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -20,7 +22,7 @@ from browser_pool.extract import extract_content, extract_page
 from browser_pool.flags import launch
 from tests.support.static_server import serve_directory
 
-PAGES = Path(__file__).parent / "pages"
+PAGES = Path(__file__).resolve().parents[3] / "bench" / "pages" / "extraction"
 ASYNC = pytest.mark.asyncio(loop_scope="module")
 NOT_ARTICLE = re.compile(r"(?:GRID|CARD|SLIDE)-\d+")
 # An inline hover card inside a sentence (hover_cards.html): part of the paragraph's markup, not of its text.
@@ -44,20 +46,9 @@ def assert_whole_and_alone(text: str, html: str) -> None:
     assert NOT_ARTICLE.findall(text) == []
 
 
-def long_article(paragraphs: int = 190) -> str:
+def long_article() -> str:
     """About 60,000 characters of article, each paragraph different."""
-    body = "".join(
-        f"<p>ARTICLE-{n} In the {n}th week of the survey the team walked transect {n % 17} again, counting "
-        f"{n * 3} nests on the cliff and {n * 5 % 41} on the scree below, and noted that the wind had turned "
-        f"to the {['north', 'east', 'south', 'west'][n % 4]} by the afternoon, as it did on most days that month, "
-        f"which kept the boats in the harbour and the observers on the headland until dusk.</p>"
-        for n in range(1, paragraphs + 1)
-    )
-    return (
-        "<!doctype html><html><head><title>A season on the cliffs</title></head><body>"
-        f"<div class='top'><a href='/'>Field notes</a></div><article><h1>A season on the cliffs</h1>{body}</article>"
-        "<footer><p>Field notes, a journal of the coast.</p></footer></body></html>"
-    )
+    return (PAGES / "long_article.html").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("name", ["related_grid", "hover_cards_marked", "slideshow"])
@@ -68,6 +59,12 @@ def test_the_article_is_extracted_whole_and_alone(name: str) -> None:
 
     assert result.method == "readability"
     assert_whole_and_alone(result.text, html)
+
+
+def test_the_benchmarks_gold_text_is_the_marked_article() -> None:
+    truth = json.loads((PAGES / "ground-truth.json").read_text(encoding="utf-8"))
+    for key, item in truth.items():
+        assert item["articleBody"] == "\n\n".join(article_paragraphs((PAGES / f"{key}.html").read_text("utf-8")))
 
 
 def test_the_grid_is_more_text_than_the_article() -> None:
@@ -93,12 +90,8 @@ def test_a_60k_article_comes_out_whole() -> None:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    root = tmp_path_factory.mktemp("extract-pages")
-    for page in PAGES.glob("*.html"):
-        (root / page.name).write_text(page.read_text(encoding="utf-8"), encoding="utf-8")
-    (root / "long.html").write_text(long_article(), encoding="utf-8")
-    with serve_directory(root) as base:
+def site() -> Iterator[str]:
+    with serve_directory(PAGES) as base:
         yield base
 
 
@@ -139,7 +132,7 @@ async def test_hover_cards_the_stylesheet_hides_stay_out_of_a_live_tab(browser: 
 async def test_a_long_article_in_a_live_tab_comes_out_whole(browser: Browser, site: str) -> None:
     page = await browser.new_page()
     try:
-        await page.goto(f"{site}/long.html")
+        await page.goto(f"{site}/long_article.html")
 
         result = await extract_page(page)
     finally:
