@@ -14,11 +14,13 @@
     }
     return false;
   };
+  // Some pages hide the whole body until their fonts or scripts are ready; then visibility says nothing.
+  const pageShown = body && getComputedStyle(body).visibility === "visible";
   const hidden = (element) => {
     if (keep.has(element.tagName)) return false;
     const style = getComputedStyle(element);
     if (style.display === "none") return true;
-    return style.visibility !== "visible" && !shownInside(element);
+    return pageShown && style.visibility !== "visible" && !shownInside(element);
   };
   if (copyBody) {
     const stack = [[body, copyBody]];

@@ -141,3 +141,19 @@ async def test_a_long_article_in_a_live_tab_comes_out_whole(browser: Browser, si
     assert not result.truncated
     assert result.length > 55_000
     assert_whole_and_alone(result.text, long_article())
+
+
+@ASYNC
+@pytest.mark.browser
+async def test_a_page_that_hides_its_whole_body_while_loading_is_still_read(browser: Browser, site: str) -> None:
+    page = await browser.new_page()
+    try:
+        await page.goto(f"{site}/related_grid.html")
+        # As pages do until their web fonts arrive: everything is hidden, nothing in particular.
+        await page.add_style_tag(content="body { visibility: hidden }")
+
+        result = await extract_page(page)
+    finally:
+        await page.close()
+
+    assert_whole_and_alone(result.text, (PAGES / "related_grid.html").read_text(encoding="utf-8"))
