@@ -2,13 +2,17 @@
 
 Run by hand from the repository root:
 
-    .venv/bin/python bench/extraction.py [--data PATH] [--worst N]
+    .venv/bin/python bench/extraction.py [--data PATH] [--worst N] [--limit CHARS]
 
 It reads the development split of the Article Extraction Benchmark (gzipped HTML pages and their
 human-checked article text, by default in ../shared/data/article-extraction-dev), extracts every page
 with each extractor and scores the text as that split's README.md defines: lower-case, `\\w+` words,
 sets of 4-word shingles, precision/recall/F1 per page (an empty pair scores 1, empty against non-empty
-0), averaged over pages. trafilatura is compared only when it is importable; it is not a dependency.
+0), averaged over pages. trafilatura is a dev dependency, so all three run in the same run.
+
+Each extractor is scored twice from the same extraction: on its whole text, and on the first `--limit`
+characters of it (10,000 by default: what a shared tab used to hold and the model used to get, before
+long articles were kept whole and paged; the cut falls on a word boundary, as Hive's did).
 """
 
 from __future__ import annotations
@@ -27,9 +31,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_DATA = REPO_ROOT.parent / "shared" / "data" / "article-extraction-dev"
-# Scores are about extraction, not the context budget: no page should reach the limit.
-NO_LIMIT = 10_000_000
+_SPLIT = Path("shared", "data", "article-extraction-dev")
+# Beside the repository (<repo>/../shared), or beside the folder that holds its worktrees.
+DEFAULT_DATA = next((up / _SPLIT for up in REPO_ROOT.parents if (up / _SPLIT).is_dir()), REPO_ROOT.parent / _SPLIT)
+# Local pages with a trap each (a related grid, hover cards, a slideshow, a 60,000-character article).
+DEFAULT_CASES = REPO_ROOT / "bench" / "pages" / "extraction"
+# The length setting Hive used to apply by default (HIVE_CONTENT_LIMIT cut the text there).
+OLD_DEFAULT_LIMIT = 10_000
 WORSE_BY = 0.05
 _WORD = re.compile(r"\w+")
 
@@ -47,10 +55,12 @@ class Page:
 @dataclass(slots=True)
 class Run:
     name: str
+    setting: str
     f1: dict[str, float] = field(default_factory=dict)
     precision: dict[str, float] = field(default_factory=dict)
     recall: dict[str, float] = field(default_factory=dict)
     seconds: list[float] = field(default_factory=list)
+    cut: int = 0
 
 
 def shingle_scores(predicted: str, truth: str) -> tuple[float, float, float]:
@@ -72,10 +82,12 @@ def _shingles(text: str) -> set[tuple[str, ...]]:
 
 
 def load_pages(data: Path) -> list[Page]:
+    """The split's pages (`html/<id>.html.gz`), or local pages beside their ground truth (`<id>.html`)."""
     truth = json.loads((data / "ground-truth.json").read_text(encoding="utf-8"))
     pages = []
     for key, item in sorted(truth.items()):
-        raw = gzip.decompress((data / "html" / f"{key}.html.gz").read_bytes())
+        packed = data / "html" / f"{key}.html.gz"
+        raw = gzip.decompress(packed.read_bytes()) if packed.is_file() else (data / f"{key}.html").read_bytes()
         pages.append(Page(key=key, url=item["url"], html=raw.decode("utf-8", "replace"), truth=item["articleBody"]))
     return pages
 
@@ -85,9 +97,18 @@ def hive_extractor() -> Extractor:
     extract = importlib.import_module("browser_pool.extract")
 
     def run(html: str, url: str) -> str:
-        return str(extract.extract_content(html, url, limit=NO_LIMIT).text)
+        return str(extract.extract_content(html, url).text)
 
     return run
+
+
+def first_chars(text: str, limit: int) -> tuple[str, bool]:
+    """The first `limit` characters at a word boundary, as Hive's limit cut them (without its mark), and whether
+    anything was cut."""
+    sys.path.insert(0, str(REPO_ROOT))
+    limit_module = importlib.import_module("browser_pool.extract.limit")
+    kept, cut = limit_module.apply_limit(text, limit)
+    return (str(kept).rsplit("\n\n[… truncated", 1)[0], True) if cut else (text, False)
 
 
 def readability_extractors() -> dict[str, Extractor]:
@@ -109,11 +130,8 @@ def readability_extractors() -> dict[str, Extractor]:
     return {f"readability-lxml {version}": text_content, f"readability-lxml {version}, text nodes spaced": spaced}
 
 
-def trafilatura_extractor() -> Extractor | None:
-    try:
-        trafilatura = importlib.import_module("trafilatura")
-    except ImportError:
-        return None
+def trafilatura_extractor() -> Extractor:
+    trafilatura = importlib.import_module("trafilatura")
 
     def run(html: str, _url: str) -> str:
         return str(trafilatura.extract(html) or "")
@@ -128,34 +146,44 @@ def _version(distribution: str) -> str:
         return "?"
 
 
-def measure(extractors: dict[str, Extractor], pages: list[Page]) -> list[Run]:
-    """Score every extractor on every page; extractors take turns on each page so that a busy machine
-    slows them all alike."""
-    runs = {name: Run(name) for name in extractors}
+def measure(extractors: dict[str, Extractor], pages: list[Page], limit: int) -> list[Run]:
+    """Score every extractor on every page, on its whole text and on its first `limit` characters (one extraction
+    serves both); extractors take turns on each page so that a busy machine slows them all alike."""
+    cut_setting = f"first {limit:,} chars"
+    runs = {(name, setting): Run(name, setting) for name in extractors for setting in ("whole", cut_setting)}
     for page in pages:
         for name, extractor in extractors.items():
-            run = runs[name]
             started = time.perf_counter()
             text = extractor(page.html, page.url)
-            run.seconds.append(time.perf_counter() - started)
-            run.precision[page.key], run.recall[page.key], run.f1[page.key] = shingle_scores(text, page.truth)
+            elapsed = time.perf_counter() - started
+            first, cut = first_chars(text, limit)
+            for setting, scored in (("whole", text), (cut_setting, first)):
+                run = runs[(name, setting)]
+                run.seconds.append(elapsed)
+                run.precision[page.key], run.recall[page.key], run.f1[page.key] = shingle_scores(scored, page.truth)
+                run.cut += cut and setting != "whole"
     return list(runs.values())
 
 
-def report(runs: list[Run], pages: list[Page], worst: int) -> None:
-    print(f"{len(pages)} pages\n")
-    print(f"{'extractor':<40} {'F1':>6} {'prec.':>6} {'recall':>6} {'ms/page':>8} {'median':>7}")
+def report(title: str, runs: list[Run], pages: list[Page], worst: int, limit: int) -> None:
+    longer = sum(1 for page in pages if len(page.truth) > limit)
+    print(f"{title}: {len(pages)} pages; {longer} with an article longer than {limit:,} characters\n")
+    print(
+        f"{'extractor':<40} {'text':<20} {'F1':>6} {'prec.':>6} {'recall':>6} {'ms/page':>8} {'median':>7} {'cut':>4}"
+    )
     for run in runs:
         print(
-            f"{run.name:<40} {statistics.mean(run.f1.values()):>6.3f} {statistics.mean(run.precision.values()):>6.3f}"
-            f" {statistics.mean(run.recall.values()):>6.3f} {1000 * statistics.mean(run.seconds):>8.1f}"
-            f" {1000 * statistics.median(run.seconds):>7.1f}"
+            f"{run.name:<40} {run.setting:<20} {statistics.mean(run.f1.values()):>6.3f}"
+            f" {statistics.mean(run.precision.values()):>6.3f} {statistics.mean(run.recall.values()):>6.3f}"
+            f" {1000 * statistics.mean(run.seconds):>8.1f} {1000 * statistics.median(run.seconds):>7.1f} {run.cut:>4}"
         )
-    hive, baselines = runs[0], runs[1:3]
+    print("(ms/page is one extraction, shared by both rows of an extractor; cut: pages whose text the limit cut)")
+    whole = [run for run in runs if run.setting == "whole"]
+    hive, baselines = whole[0], [run for run in whole[1:] if run.name.startswith("readability")]
     urls = {page.key: page.url for page in pages}
     for baseline in baselines:
         deltas = sorted((hive.f1[key] - baseline.f1[key], key) for key in hive.f1)
-        print(f"\nWorst pages, {hive.name} against {baseline.name} (F1 delta, Hive, baseline, page):")
+        print(f"\nWorst pages, {hive.name} against {baseline.name}, whole texts (F1 delta, Hive, baseline, page):")
         for delta, key in deltas[:worst]:
             print(f"  {delta:+.3f}  {hive.f1[key]:.3f}  {baseline.f1[key]:.3f}  {key[:12]}  {urls[key][:70]}")
         worse = sum(1 for delta, _ in deltas if delta < -WORSE_BY)
@@ -166,20 +194,26 @@ def report(runs: list[Run], pages: list[Page], worst: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the benchmark split's directory")
+    parser.add_argument("--cases", type=Path, default=DEFAULT_CASES, help="local pages scored on their own")
     parser.add_argument("--worst", type=int, default=8, help="how many of the worst pages to list")
+    parser.add_argument(
+        "--limit", type=int, default=OLD_DEFAULT_LIMIT, help="the length setting scored beside the whole texts"
+    )
     parser.add_argument("--smoke", action="store_true", help="tiny sizes: check that the benchmark still runs")
     args = parser.parse_args(argv)
     if not (args.data / "ground-truth.json").is_file():
         print(f"no benchmark data in {args.data}", file=sys.stderr)
         return 2
     pages = load_pages(args.data)[:3] if args.smoke else load_pages(args.data)
-    extractors = {"hive (browser_pool.extract)": hive_extractor(), **readability_extractors()}
-    trafilatura = trafilatura_extractor()
-    if trafilatura is None:
-        print("trafilatura not installed: skipping it (`.venv/bin/pip install trafilatura` to compare)\n")
-    else:
-        extractors[f"trafilatura {_version('trafilatura')}"] = trafilatura
-    report(measure(extractors, pages), pages, args.worst)
+    extractors = {
+        "hive (browser_pool.extract)": hive_extractor(),
+        **readability_extractors(),
+        f"trafilatura {_version('trafilatura')}": trafilatura_extractor(),
+    }
+    report("Dev split", measure(extractors, pages, args.limit), pages, args.worst, args.limit)
+    cases = load_pages(args.cases)
+    print()
+    report(f"Local cases ({args.cases.name})", measure(extractors, cases, args.limit), cases, args.worst, args.limit)
     return 0
 
 

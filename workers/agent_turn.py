@@ -68,9 +68,10 @@ def agent_tools(inputs: TurnInputs, config: AgentConfig) -> list[Tool]:
     embed = openai_embedder(model, inputs.embedding_model) if inputs.embedding_model else None
     return [
         *content_tools(
-            limit_chars=settings.HIVE_CONTENT_LIMIT,
+            page_chars=settings.HIVE_CONTENT_LIMIT,
             model_client_factory=client,
             budget_tokens=settings.HIVE_AGENT_CHUNK_TOKENS,
+            shared=inputs.shared,
         ),
         *memory_tools(notes=inputs.notes, embed=embed),
         *reply_tools(personas=inputs.personas, model_client_factory=client),
@@ -88,7 +89,9 @@ async def agent_turn(run: Run, session: Session, sink: WorkerSink) -> None:
         await finish(run.pk, Run.Status.FAILED, str(exc))
         return
     config = agent_config(conversation, model, fallback)
-    context = shared_tabs_message(inputs.shared)
+    context = shared_tabs_message(
+        inputs.shared, page_chars=settings.HIVE_CONTENT_LIMIT, budget_tokens=settings.HIVE_AGENT_CHUNK_TOKENS
+    )
     web_tools = sink.web_tools
 
     async def page_tools() -> list[Tool]:

@@ -212,7 +212,8 @@ class SessionHost:
             except TabNotFoundError:
                 extracted = {"url": "", "title": "", "text": "", "method": "empty", "reason": "That tab was closed."}
             else:
-                content = await session.run(extract_page(page, limit=settings.HIVE_CONTENT_LIMIT))
+                # Saved whole: the model reads a long article page by page (get_page_content).
+                content = await session.run(extract_page(page))
                 extracted = content.as_dict()
             await database_sync_to_async(tab_content_save)(
                 conversation_id=conversation_id, tab_id=tab_id, extracted=extracted

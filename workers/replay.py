@@ -211,7 +211,7 @@ async def extract(run: Run, session: Session, sink: WorkerSink, recorded: Workfl
     tool = next(
         t
         for t in content_tools(
-            limit_chars=settings.HIVE_CONTENT_LIMIT,
+            page_chars=settings.HIVE_CONTENT_LIMIT,
             model_client_factory=lambda: LLMClient(model),
             budget_tokens=settings.HIVE_AGENT_CHUNK_TOKENS,
         )

@@ -1,12 +1,15 @@
 """Page content tools (SPEC §5, seed 002): read the active tab, summarise it, extract structured data from it.
 
-- `get_page_content`: the tab's main text (browser_pool.extract), fenced as untrusted data, cut to the limit.
-- `summarize_page`: text over the model's budget is split into chunks on paragraph, then sentence, then word
+- `get_page_content`: the tab's main text (browser_pool.extract), fenced as untrusted data, one page at a time: a long
+  article is kept whole and shown in pages of at most `page_chars` characters, each saying where it sits and how to
+  get the next. It also pages through the saved content of the tabs the user shared with the message.
+- `summarize_page`: the whole text; text over the model's budget is split into chunks on paragraph, then sentence, then word
   boundaries, with a small overlap; each chunk is summarised by its own model call and the partial summaries are
   combined by one more (map-reduce, property 9).
 - `extract_data`: the model extracts JSON or a table; the reply is validated (JSON parses and fits the optional
   JSON schema; a table has a header and the same number of cells on every row) and asked for once more with the
-  error before the tool gives up (property 10).
+  error before the tool gives up (property 10). A text over one call's budget is read in parts and the results
+  merged: table rows appended under one header, JSON arrays concatenated and objects merged key by key.
 
 The model calls go through the turn's `LLMClient` (a factory the worker passes) and are recorded in the run's
 debug log through the sink, like the loop's own calls.
@@ -15,11 +18,8 @@ debug log through the sink, like the loop's own calls.
 from __future__ import annotations
 
 import asyncio
-import csv
 import json
-import math
-import re
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,7 +31,16 @@ from agents.events import EventSink
 from agents.llm import LLMClient, LLMError, Usage
 from agents.observation import fence
 from agents.tools.base import SOURCE_AGENT, Tool, ToolContext, ToolError, ToolOutput
-from agents.tools.chunking import estimate_tokens, fit_to_budget, split_into_chunks
+from agents.tools.chunking import TextPage, estimate_tokens, fit_to_budget, split_into_chunks, text_pages
+from agents.tools.structured import (
+    InvalidOutput,
+    merge_json,
+    merge_tables,
+    parse_json_reply,
+    parse_table,
+    render_table,
+    same_header,
+)
 from browser_pool.errors import PoolError
 from browser_pool.extract import ExtractedContent, extract_page
 
@@ -98,10 +107,10 @@ def conversation(system: str, user: str) -> list[dict[str, Any]]:
 # -- reading the page -------------------------------------------------------------------------------------------
 
 
-async def read_active_tab(ctx: ToolContext, limit: int) -> ExtractedContent:
-    """The active tab's main content; restricted and empty pages become a ToolError with their reason."""
+async def read_active_tab(ctx: ToolContext) -> ExtractedContent:
+    """The active tab's whole main content; restricted and empty pages become a ToolError with their reason."""
     try:
-        content = await extract_page(ctx.tabs.active_page, limit=limit)
+        content = await extract_page(ctx.tabs.active_page)
     except PoolError as exc:
         raise ToolError(f"the browser is not available: {exc}", NO_BROWSER) from exc
     if content.method == "restricted":
@@ -114,37 +123,111 @@ async def read_active_tab(ctx: ToolContext, limit: int) -> ExtractedContent:
     return content
 
 
-def _page_block(content: ExtractedContent, text: str, label: str) -> str:
+def _page_block(title: str, url: str, text: str, label: str) -> str:
     """Title, URL and text together inside one fence: all three come from the page."""
-    return fence(f"Title: {content.title or '(untitled)'}\nURL: {content.url}\n\n{text}", label=label)
+    return fence(f"Title: {title or '(untitled)'}\nURL: {url}\n\n{text}", label=label)
 
 
-def _get_page_content(limit_chars: int, budget_tokens: int) -> Tool:
+def _safety_note(content: ExtractedContent) -> str:
+    if not content.truncated:
+        return ""
+    return (
+        f"The page's text is {content.length} characters long, over the safety bound on what is read from one page; "
+        "only its start was read (the mark at its end says how much)."
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _SharedTab:
+    """A tab the user shared with the message, as saved when it was added to the context."""
+
+    title: str
+    url: str
+    content: str
+
+
+def _shared(tabs: Sequence[Mapping[str, Any]]) -> list[_SharedTab]:
+    return [
+        _SharedTab(str(tab.get("title") or ""), str(tab.get("url") or ""), str(tab.get("content") or ""))
+        for tab in tabs
+    ]
+
+
+def _get_page_content(page_chars: int, budget_tokens: int, shared: list[_SharedTab]) -> Tool:
     async def run(arguments: dict[str, Any], ctx: ToolContext) -> ToolOutput:
-        content = await read_active_tab(ctx, limit_chars)
-        text, over_budget = fit_to_budget(content.text, budget_tokens)
-        notes = []
-        if content.truncated or over_budget:
-            notes.append(
-                f"The page's text is {content.length} characters long; only the start is shown. "
-                "Use summarize_page for all of it, or extract_data for specific facts."
+        number = int(arguments.get("page", 1))
+        tab = arguments.get("tab")
+        if tab is None:
+            content = await read_active_tab(ctx)
+            title, url, text, notes = content.title, content.url, content.text, [_safety_note(content)]
+            how, truncated = "get_page_content with page={n}", content.truncated
+        else:
+            if not 1 <= int(tab) <= len(shared):
+                raise ToolError(
+                    f"there is no shared tab {tab}: the user shared {len(shared)} tab(s) with this message",
+                    f"give tab a number from 1 to {len(shared)}, or leave it out to read the active tab",
+                )
+            saved = shared[int(tab) - 1]
+            title, url, text, notes = saved.title, saved.url, saved.content, ["The tab's content as saved when shared."]
+            how, truncated = f"get_page_content with tab={tab} and page={{n}}", False
+        pages = text_pages(text, page_chars=page_chars, budget_tokens=budget_tokens)
+        if number > len(pages):
+            raise ToolError(
+                f"page {number} is past the end: the text has {len(pages)} page(s) ({len(text)} characters)",
+                f"ask for a page from 1 to {len(pages)}",
             )
+        shown = pages[number - 1]
+        if shown.total > 1:
+            notes.append(_page_note(shown, how))
+        block = _page_block(title, url, shown.text, "page content")
         return ToolOutput(
-            text="\n".join([*notes, _page_block(content, text, "page content")]),
-            data={"url": content.url, "length": content.length, "truncated": content.truncated or over_budget},
+            text="\n".join([*(note for note in notes if note), block]),
+            data={
+                "url": url,
+                "length": len(text),
+                "page": shown.number,
+                "pages": shown.total,
+                "start": shown.start,
+                "end": shown.end,
+                "truncated": truncated,
+            },
         )
 
+    properties: dict[str, Any] = {
+        "page": {
+            "type": "integer",
+            "minimum": 1,
+            "default": 1,
+            "description": "Which page of a long text to read: 1 first, then 2, and so on.",
+        }
+    }
+    if shared:
+        properties["tab"] = {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": len(shared),
+            "description": "Read the saved content of shared tab N (as numbered with the message) instead of the "
+            "active tab.",
+        }
     return Tool(
         name="get_page_content",
         description=(
             "Read the main text of the active tab (navigation, ads and other page furniture removed), with its "
-            f"title and URL. Long pages are cut to about {limit_chars} characters."
+            f"title and URL. A long text comes in pages of at most {page_chars} characters; the result says which "
+            "page it is and how to read the next one (page=2, ...)."
         ),
-        parameters={"type": "object", "properties": {}, "additionalProperties": False},
+        parameters={"type": "object", "properties": properties, "additionalProperties": False},
         handler=run,
         read_only=True,
         source=SOURCE_AGENT,
     )
+
+
+def _page_note(page: TextPage, how: str) -> str:
+    where = f"This is {page.position}."
+    if page.number < page.total:
+        return f"{where} The text goes on: read the next page with {how.format(n=page.number + 1)}."
+    return f"{where} It is the last page."
 
 
 # -- summarising --------------------------------------------------------------------------------------------------
@@ -215,10 +298,10 @@ def _groups(parts: list[str], budget_tokens: int) -> list[list[str]]:
     return groups
 
 
-def _summarize_page(factory: ModelClientFactory, budget_tokens: int, max_chars: int) -> Tool:
+def _summarize_page(factory: ModelClientFactory, budget_tokens: int) -> Tool:
     async def run(arguments: dict[str, Any], ctx: ToolContext) -> ToolOutput:
         given = str(arguments.get("text") or "")
-        content = None if given.strip() else await read_active_tab(ctx, max_chars)
+        content = None if given.strip() else await read_active_tab(ctx)
         text = given if content is None else content.text
         async with tool_model(factory, ctx, "summarize_page") as model:
             summary, chunks = await summarize_text(model, text, budget_tokens, _focus(arguments))
@@ -230,11 +313,11 @@ def _summarize_page(factory: ModelClientFactory, budget_tokens: int, max_chars: 
             else "Read in 1 chunk (within the model's budget)."
         )
         if content is not None and content.truncated:
-            how += f" Only the first {max_chars} of the page's {content.length} characters were read."
+            how += " " + _safety_note(content)
         if content is None:
             block = fence(summary, label="summary of the given text")
         else:  # the page's title and URL go inside the fence with the summary: they come from the page too
-            block = _page_block(content, summary, "summary of page content")
+            block = _page_block(content.title, content.url, summary, "summary of page content")
         return ToolOutput(
             text=f"{how}\n{block}",
             data={"chunks": chunks, "tokens": tokens, **model.stats()},
@@ -263,128 +346,112 @@ def _summarize_page(factory: ModelClientFactory, budget_tokens: int, max_chars: 
 
 # -- structured extraction ----------------------------------------------------------------------------------------
 
-_FENCED_BLOCK = re.compile(r"```[ \t]*[\w+-]*[ \t]*\r?\n(.*?)```", re.DOTALL)
-_SEPARATOR_CELL = re.compile(r"^:?-+:?$")
-_PIPE = re.compile(r"(?<!\\)\|")
-
-
-class InvalidOutput(ValueError):
-    """The model's reply is not the data asked for; the message says why, for the model to correct."""
-
-
-def _payload(reply: str) -> str:
-    block = _FENCED_BLOCK.search(reply)
-    return (block.group(1) if block else reply).strip()
-
-
-def _no_constants(name: str) -> Any:
-    raise InvalidOutput(f"{name} is not a JSON value")
-
-
-def _finite(number: str) -> float:
-    value = float(number)
-    if not math.isfinite(value):
-        raise InvalidOutput(f"{number} is too large for a JSON number")
-    return value
-
-
-def _loads(text: str) -> Any:
-    return json.loads(text, parse_constant=_no_constants, parse_float=_finite)
-
-
-def parse_json_reply(reply: str, schema: dict[str, Any] | None = None) -> Any:
-    """The JSON value in a reply (bare or in a code fence), checked against `schema`; InvalidOutput if not."""
-    payload = _payload(reply)
-    try:
-        value = _loads(payload)
-    except json.JSONDecodeError as exc:
-        value = _embedded_json(payload, exc)
-    if schema is not None:
-        error = best_match(Draft202012Validator(schema).iter_errors(value))
-        if error is not None:
-            where = "/".join(str(part) for part in error.absolute_path) or "the top level"
-            raise InvalidOutput(f"the JSON does not match the schema at {where}: {error.message}")
-    return value
-
-
-def _embedded_json(payload: str, error: json.JSONDecodeError) -> Any:
-    """An object or array with the model's prose around it."""
-    starts = [index for index in (payload.find("{"), payload.find("[")) if index >= 0]
-    end = max(payload.rfind("}"), payload.rfind("]"))
-    if starts and min(starts) < end:
-        try:
-            return _loads(payload[min(starts) : end + 1])
-        except json.JSONDecodeError:
-            pass
-    raise InvalidOutput(f"the reply is not valid JSON ({error.msg} at line {error.lineno} column {error.colno})")
-
-
-def _cells(line: str) -> list[str]:
-    inner = line.strip()
-    inner = inner[1:] if inner.startswith("|") else inner
-    inner = inner[:-1] if inner.endswith("|") and not inner.endswith("\\|") else inner
-    return [cell.strip().replace("\\|", "|") for cell in _PIPE.split(inner)]
-
-
-def _checked(rows: list[list[str]], kind: str) -> list[list[str]]:
-    header = rows[0]
-    if not any(header):
-        raise InvalidOutput(f"the {kind} table's header row is empty")
-    for number, row in enumerate(rows[1:], start=2):
-        if len(row) != len(header):
-            raise InvalidOutput(f"row {number} of the {kind} table has {len(row)} cells, the header has {len(header)}")
-    return rows
-
-
-def parse_table(reply: str) -> list[list[str]]:
-    """The rows of a Markdown (pipe) or CSV table, header first; InvalidOutput unless every row has the header's
-    number of cells."""
-    lines = [line.strip() for line in _payload(reply).splitlines() if line.strip()]
-    piped = [index for index, line in enumerate(lines) if line.startswith("|")]
-    if piped:  # the first run of pipe rows; text around it is the model talking
-        first = piped[0]
-        last = first
-        while last + 1 < len(lines) and lines[last + 1].startswith("|"):
-            last += 1
-        lines = lines[first : last + 1]
-    if len(lines) >= 2 and "|" in lines[0]:
-        rows = [_cells(line) for line in lines]
-        if not all(_SEPARATOR_CELL.match(cell) for cell in rows[1]):
-            raise InvalidOutput("the Markdown table's second row must separate the header, like | --- | --- |")
-        _checked(rows, "Markdown")
-        return [rows[0], *rows[2:]]
-    if not lines:
-        raise InvalidOutput("the reply is empty, not a table")
-    delimiter = "\t" if "\t" in lines[0] else ","
-    rows = [[cell.strip() for cell in row] for row in csv.reader(lines, delimiter=delimiter)]
-    if len(rows[0]) < 2 or len(rows) < 2:
-        raise InvalidOutput("the reply is not a table: give a Markdown table with a header row and a separator row")
-    return _checked(rows, "CSV")
-
-
-def render_table(rows: list[list[str]]) -> str:
-    def line(cells: list[str]) -> str:
-        return "| " + " | ".join(cell.replace("|", "\\|").replace("\n", " ") for cell in cells) + " |"
-
-    return "\n".join([line(rows[0]), line(["---"] * len(rows[0])), *(line(row) for row in rows[1:])])
-
-
 EXTRACT_SYSTEM = "You extract structured data from web pages exactly as asked, without inventing values. " + (
     SYSTEM_UNTRUSTED
 )
 
 
-def _extract_prompt(instruction: str, form: str, schema: dict[str, Any] | None, content: str) -> str:
+def _extract_prompt(
+    instruction: str,
+    form: str,
+    schema: dict[str, Any] | None,
+    content: str,
+    part: tuple[int, int] | None = None,
+    columns: str = "",
+) -> str:
     if form == "json":
         shape = "Reply with only the JSON value, no prose."
         if schema is not None:
             shape += " It must match this JSON schema:\n" + json.dumps(schema, ensure_ascii=False)
     else:
         shape = "Reply with only a Markdown table: a header row, a separator row, the same columns on every row."
+    if part is not None:
+        number, total = part
+        empty = "an empty value of that shape, such as []" if form == "json" else "the header and separator rows only"
+        shape += (
+            f"\nThis is part {number} of {total} of a longer text; the other parts are read separately and the "
+            f"results merged. Extract what this part holds; if it holds none of it, reply with {empty}."
+        )
+    if columns:
+        shape += f"\n{columns}"
     return f"Extract: {instruction}\n{shape}\n\n{content}"
 
 
-def _extract_data(factory: ModelClientFactory, limit_chars: int, budget_tokens: int) -> Tool:
+_TRY_AGAIN = (
+    "simplify the instruction, loosen or drop the schema, try the other format, or read the page with get_page_content"
+)
+
+
+async def _ask_valid(model: ToolModel, messages: list[dict[str, Any]], parse: Callable[[str], Any], kind: str) -> Any:
+    """The model's parsed reply; an invalid one is asked for once more with the error, then a ToolError."""
+    for attempt in (1, 2):
+        reply = await model.ask(messages)
+        try:
+            return parse(reply)
+        except InvalidOutput as exc:
+            if attempt == 2:
+                raise ToolError(
+                    f"the model did not return a valid {kind} after {attempt} attempts: {exc}", _TRY_AGAIN
+                ) from exc
+            messages = [
+                *messages,
+                {"role": "assistant", "content": reply},
+                {"role": "user", "content": f"That reply cannot be used: {exc}. Reply again, correctly."},
+            ]
+    raise AssertionError("unreachable")
+
+
+def _parser(form: str, schema: dict[str, Any] | None, header: list[str] | None = None) -> Callable[[str], Any]:
+    if form == "json":
+        return lambda reply: parse_json_reply(reply, schema)
+
+    def table(reply: str) -> list[list[str]]:
+        rows = parse_table(reply)
+        if header is not None and not same_header(rows[0], header):
+            raise InvalidOutput(f"the table must have exactly these columns: {render_table([header])}")
+        return rows
+
+    return table
+
+
+async def _extract_parts(
+    model: ToolModel, prompt: Callable[[str, tuple[int, int], str], str], parts: list[str], form: str, schema: Any
+) -> Any:
+    """Each part asked for on its own, then merged. A table's first part fixes the header the others must use."""
+    total = len(parts)
+    kind = "JSON value" if form == "json" else "table"
+    gate = asyncio.Semaphore(CONCURRENT_CHUNKS)
+
+    async def ask(number: int, parse: Callable[[str], Any], columns: str = "") -> Any:
+        async with gate:
+            messages = conversation(EXTRACT_SYSTEM, prompt(parts[number - 1], (number, total), columns))
+            return await _ask_valid(model, messages, parse, kind)
+
+    first = await ask(1, _parser(form, schema)) if form == "table" else None
+    header = first[0] if first is not None else None
+    parse = _parser(form, schema, header)
+    columns = f"Use exactly these columns: {render_table([header])}" if header is not None else ""
+    numbers = range(2 if first is not None else 1, total + 1)
+    try:
+        async with asyncio.TaskGroup() as group:
+            tasks = [group.create_task(ask(number, parse, columns)) for number in numbers]
+    except ExceptionGroup as failures:  # the first failure is the one to report; the other calls were cancelled
+        raise failures.exceptions[0] from None
+    values = ([first] if first is not None else []) + [task.result() for task in tasks]
+    if form == "table":
+        return merge_tables(values)
+    merged = merge_json(values)
+    if schema is not None:
+        error = best_match(Draft202012Validator(schema).iter_errors(merged))
+        if error is not None:
+            raise ToolError(
+                f"each of the {total} parts matched the schema, but together they do not: {error.message}",
+                "loosen the schema (e.g. maxItems), or give one part of the page as text",
+            )
+    return merged
+
+
+def _extract_data(factory: ModelClientFactory, budget_tokens: int) -> Tool:
     async def run(arguments: dict[str, Any], ctx: ToolContext) -> ToolOutput:
         form = arguments.get("format", "json")
         schema = arguments.get("schema")
@@ -394,41 +461,51 @@ def _extract_data(factory: ModelClientFactory, limit_chars: int, budget_tokens: 
             except SchemaError as exc:
                 raise ToolError(f"the schema is not a valid JSON schema: {exc.message}", "fix or drop it") from exc
         given = str(arguments.get("text") or "")
-        content = None if given.strip() else await read_active_tab(ctx, limit_chars)
-        text, cut = fit_to_budget(given if content is None else content.text, budget_tokens)
-        source = fence(text, label="text") if content is None else _page_block(content, text, "page content")
-        messages = conversation(EXTRACT_SYSTEM, _extract_prompt(arguments["instruction"], form, schema, source))
+        content = None if given.strip() else await read_active_tab(ctx)
+        text = given if content is None else content.text
+        parts = [chunk.text.strip() for chunk in split_into_chunks(text, budget_tokens, overlap_tokens=0)]
+        parts = [part for part in parts if part] or [text]
+
+        def prompt(part: str, where: tuple[int, int] | None, columns: str = "") -> str:
+            label = "text" if content is None else "page content"
+            if where is not None:
+                label += f", part {where[0]} of {where[1]}"
+            source = (
+                fence(part, label=label) if content is None else _page_block(content.title, content.url, part, label)
+            )
+            return _extract_prompt(arguments["instruction"], form, schema, source, where, columns)
+
         async with tool_model(factory, ctx, "extract_data") as model:
-            for attempt in (1, 2):
-                reply = await model.ask(messages)
-                try:
-                    value: Any = parse_json_reply(reply, schema) if form == "json" else parse_table(reply)
-                    break
-                except InvalidOutput as exc:
-                    if attempt == 2:
-                        raise ToolError(
-                            f"the model did not return a valid {'JSON value' if form == 'json' else 'table'} "
-                            f"after {attempt} attempts: {exc}",
-                            "simplify the instruction, loosen or drop the schema, try the other format, or read "
-                            "the page with get_page_content",
-                        ) from exc
-                    messages += [
-                        {"role": "assistant", "content": reply},
-                        {"role": "user", "content": f"That reply cannot be used: {exc}. Reply again, correctly."},
-                    ]
+            if len(parts) == 1:
+                messages = conversation(EXTRACT_SYSTEM, prompt(parts[0], None))
+                value = await _ask_valid(
+                    model, messages, _parser(form, schema), "JSON value" if form == "json" else "table"
+                )
+            else:
+                value = await _extract_parts(model, prompt, parts, form, schema)
         payload = (
             json.dumps(value, ensure_ascii=False, indent=2, allow_nan=False) if form == "json" else render_table(value)
         )
-        note = "Only the start of the page fit the model's budget; data further down may be missing.\n" if cut else ""
-        data = {"format": form, "value": value, "attempts": attempt, **model.stats()}
-        return ToolOutput(text=note + fence(payload, label=f"extracted {form}"), data=data)
+        notes = [_safety_note(content)] if content is not None else []
+        if len(parts) > 1:
+            merged = "rows appended under one header" if form == "table" else "arrays joined, objects merged"
+            notes.append(
+                f"Read in {len(parts)} parts: the text ({len(text)} characters, about {estimate_tokens(text)} tokens) "
+                f"was over one model call's budget of {budget_tokens} tokens, so each part was extracted and the "
+                f"results merged in order ({merged})."
+            )
+        data = {"format": form, "value": value, "parts": len(parts), "attempts": model.calls - len(parts) + 1}
+        return ToolOutput(
+            text="\n".join([*(note for note in notes if note), fence(payload, label=f"extracted {form}")]),
+            data={**data, **model.stats()},
+        )
 
     return Tool(
         name="extract_data",
         description=(
             "Extract structured data from the active tab's content (or a given text) as JSON or a table. The "
             "result is validated: JSON parses and fits the schema if one is given; a table has the same columns "
-            "on every row."
+            "on every row. A long text is read in parts and the results merged, so nothing is left out."
         ),
         parameters={
             "type": "object",
@@ -450,21 +527,22 @@ def _extract_data(factory: ModelClientFactory, limit_chars: int, budget_tokens: 
 
 def content_tools(
     *,
-    limit_chars: int = 10_000,
+    page_chars: int = 10_000,
     model_client_factory: ModelClientFactory,
     budget_tokens: int,
-    summary_limit_chars: int = 100_000,
+    shared: Sequence[Mapping[str, Any]] = (),
 ) -> list[Tool]:
     """get_page_content, summarize_page and extract_data.
 
     `model_client_factory` returns a new LLMClient for the turn's model (the tool closes it when done);
-    `budget_tokens` is how much page text one model call may carry; `limit_chars` cuts what get_page_content and
-    extract_data read; `summary_limit_chars` bounds what summarize_page reads (and so how many calls it makes).
+    `budget_tokens` is how much page text one model call may carry; `page_chars` is the most get_page_content shows
+    at once (a longer text comes in pages); `shared` are the tabs the user shared with the message (title, url,
+    content), whose saved content get_page_content pages through too.
     """
-    if budget_tokens < 1 or limit_chars < 1 or summary_limit_chars < 1:
-        raise ValueError("limits and the token budget must be positive")
+    if budget_tokens < 1 or page_chars < 1:
+        raise ValueError("the page size and the token budget must be positive")
     return [
-        _get_page_content(limit_chars, budget_tokens),
-        _summarize_page(model_client_factory, budget_tokens, summary_limit_chars),
-        _extract_data(model_client_factory, limit_chars, budget_tokens),
+        _get_page_content(page_chars, budget_tokens, _shared(shared)),
+        _summarize_page(model_client_factory, budget_tokens),
+        _extract_data(model_client_factory, budget_tokens),
     ]

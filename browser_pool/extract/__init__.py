@@ -8,10 +8,10 @@ from browser_pool.extract.extractor import extract_content
 from browser_pool.extract.limit import truncation_mark
 from browser_pool.extract.page import extract_page
 from browser_pool.extract.restricted import restricted_url_reason
-from browser_pool.extract.types import DEFAULT_LIMIT, ExtractedContent, Method
+from browser_pool.extract.types import SAFETY_LIMIT, ExtractedContent, Method
 
 __all__ = [
-    "DEFAULT_LIMIT",
+    "SAFETY_LIMIT",
     "ExtractedContent",
     "Method",
     "extract_content",

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
-from browser_pool.extract.dom import attribute_tokens, body_of, is_element, link_density, text_length
+from browser_pool.extract.dom import attribute_tokens, body_of, is_element, link_density, text_length, text_of
 
 # Elements whose text is never page prose a reader sees: code, media fallbacks, form controls.
 _NEVER_TEXT = (
@@ -34,6 +34,7 @@ _HIDDEN_CLASSES = frozenset({
     "visuallyhidden", "screen-reader-text", "screen-reader-only", "screenreader-only", "a11y-hidden",
     "offscreen", "element-invisible", "show-for-sr", "assistive-text",
 })  # fmt: skip
+_HIDDEN_BOXES = frozenset({"div", "section", "aside", "ul", "ol", "dl", "figure", "article", "li"})
 _DISPLAY_NONE = re.compile(
     r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)", re.I
 )
@@ -87,9 +88,21 @@ _PROSE_MAX_LINK_DENSITY = 0.5
 # Story-card grids (see `strip_teaser_grids`).
 _CARD_TAGS = frozenset({"div", "article", "section", "li"})
 _GRID_MIN_CARDS = 3
-_CARD_MAX_CHARS = 300
+_CARD_MAX_CHARS = 600
 _CARD_MIN_HEADLINE_CHARS = 10
+# Text a card may show before its headline link: a section label ("Sport") or a date.
+_CARD_MAX_KICKER_CHARS = 40
 _GRID_SHARE_OF_PARENT = 0.6
+# A grid, or a slideshow, that holds much of the page is still dropped when this much prose remains outside it:
+# then it sits beside an article (a short one, under a long grid of other stories) rather than being the page.
+_PROSE_BESIDE = 250
+
+# Slideshows and carousels (see `strip_slideshows`): named so by ARIA or by the usual script libraries.
+_SLIDESHOW_ROLES = frozenset({"carousel", "slideshow", "slider", "gallery"})
+_SLIDESHOW_WORDS = frozenset({
+    "carousel", "slideshow", "slider", "swiper", "slick", "splide", "glide", "flickity", "owl", "lightgallery",
+})  # fmt: skip
+_SLIDESHOW_MIN_IMAGES = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +172,12 @@ def _removable(elem: HtmlElement, page: _PageSize, content_xpath: str) -> bool:
 
 
 def _is_hidden(elem: HtmlElement) -> bool:
-    if elem.get("hidden") is not None:
+    # A `popover` stays hidden until something opens it (a hover card, a menu): it is never the article.
+    if elem.get("hidden") is not None or elem.get("popover") is not None:
+        return True
+    # A box hidden from assistive technology is a duplicate or a widget (a carousel's clone, a card waiting for a
+    # hover); an inline piece may be part of a sentence (a drop cap), so only boxes go.
+    if elem.get("aria-hidden") == "true" and elem.tag in _HIDDEN_BOXES and not _inside_paragraph(elem):
         return True
     if elem.tag == "dialog" and elem.get("open") is None:
         return True
@@ -211,7 +229,7 @@ def strip_teaser_grids(root: HtmlElement) -> None:
         if not cards:
             return False
         if sum(text_length(card) for card in cards) >= _GRID_SHARE_OF_PARENT * text_length(parent):
-            return _removable(parent, page, _ARTICLE_XPATH) and _drop(parent)
+            return (_removable(parent, page, _ARTICLE_XPATH) or _beside_prose(parent, page)) and _drop(parent)
         for card in cards:
             _drop(card)
         return False
@@ -237,10 +255,41 @@ def _is_card(elem: HtmlElement) -> bool:
     first_link = next((link for link in elem.iter("a") if text_length(link)), None)
     if first_link is None or text_length(first_link) < _CARD_MIN_HEADLINE_CHARS:
         return False
-    # The headline link comes first: the card's first words are inside it.
-    first_text = elem.xpath("(.//text()[normalize-space()])[1]")
-    if not first_text:
+    # The headline link comes first, after at most a short label: the card's first words are inside it.
+    headline = text_of(first_link)
+    kicker = text_of(elem).find(headline)
+    return 0 <= kicker <= _CARD_MAX_KICKER_CHARS
+
+
+def _beside_prose(elem: HtmlElement, page: _PageSize) -> bool:
+    """True when the page keeps this much prose outside the element: it sits beside an article."""
+    return page.prose - prose_chars(elem) >= _PROSE_BESIDE
+
+
+def strip_slideshows(root: HtmlElement) -> None:
+    """Drop slideshows and carousels: a set of pictures with their captions is not the article beside it.
+
+    A slideshow's captions can hold more text than a short article, and readability would take them for it, or
+    mix them into it. A page that is only a gallery keeps its captions (too little prose is left outside).
+    """
+    body = body_of(root)
+    page = _PageSize(chars=max(text_length(body), 1), prose=prose_chars(body))
+
+    def visit(elem: HtmlElement) -> bool:
+        if not _is_slideshow(elem):
+            return False
+        wraps_article = any(
+            text_length(inner) >= _CONTENT_SHARE * text_length(elem) for inner in elem.xpath(_ARTICLE_XPATH)
+        )
+        return not wraps_article and _beside_prose(elem, page) and _drop(elem)
+
+    _visit(body, visit)
+
+
+def _is_slideshow(elem: HtmlElement) -> bool:
+    if elem.tag in _UNMATCHED_TAGS:
         return False
-    owner = first_text[0].getparent()
-    holder = owner if first_text[0].is_text else owner.getparent()
-    return holder is first_link or first_link in holder.iterancestors()
+    named = (elem.get("aria-roledescription") or "").strip().lower() in _SLIDESHOW_ROLES
+    if not named and not attribute_tokens(elem) & _SLIDESHOW_WORDS:
+        return False
+    return sum(1 for _ in elem.iter("img", "picture")) >= _SLIDESHOW_MIN_IMAGES

@@ -8,20 +8,23 @@ from typing import Literal
 from lxml.html import HtmlElement
 
 from browser_pool.extract.boilerplate import comparable_titles, strip_teaser_runs
-from browser_pool.extract.clean import strip_chrome, strip_non_text, strip_teaser_grids
+from browser_pool.extract.clean import strip_chrome, strip_non_text, strip_slideshows, strip_teaser_grids
 from browser_pool.extract.dom import collapse, parse_html
 from browser_pool.extract.limit import apply_limit
 from browser_pool.extract.main_content import main_content
 from browser_pool.extract.restricted import document_kind, document_reason, restricted_url_reason
 from browser_pool.extract.structured import declared_article_body
-from browser_pool.extract.types import DEFAULT_LIMIT, ExtractedContent
+from browser_pool.extract.types import SAFETY_LIMIT, ExtractedContent
 
 EMPTY_DOCUMENT = "The page is empty: it has no HTML content."
 NO_VISIBLE_TEXT = "The page shows no text to read (it may still be loading, or be all images or video)."
 
 
-def extract_content(html: str, url: str, *, limit: int = DEFAULT_LIMIT, title: str = "") -> ExtractedContent:
-    """The main text of a page, cleaned of page chrome and cut to `limit` characters at a word boundary.
+def extract_content(html: str, url: str, *, limit: int = SAFETY_LIMIT, title: str = "") -> ExtractedContent:
+    """The main text of a page, cleaned of page chrome, whole unless it is longer than `limit` characters.
+
+    Over `limit` the text is cut at a word boundary with a visible mark (see `limit.apply_limit`); the default
+    is only a safety bound, so an article is kept whole and its reader pages through it.
 
     `title` overrides the document's own `<title>` (the browser's tab title, when the caller has it).
     Browser-internal and local pages come back with method "restricted", pages without text with
@@ -45,6 +48,7 @@ def extract_content(html: str, url: str, *, limit: int = DEFAULT_LIMIT, title: s
     declared = declared_article_body(root)
     strip_non_text(root)
     strip_chrome(root)
+    strip_slideshows(root)
     strip_teaser_grids(root)
     strip_teaser_runs(root)
     found = main_content(root, comparable_titles(titles), declared)

@@ -8,15 +8,17 @@ from typing import Any, Literal
 
 Method = Literal["readability", "semantic", "body", "restricted", "empty"]
 
-DEFAULT_LIMIT = 10_000
+# A safety bound against pathological pages (megabytes of generated text), not a budget: articles of any real
+# length are kept whole, and the model reads long ones page by page. A page that reaches it carries a visible mark.
+SAFETY_LIMIT = 2_000_000
 
 
 @dataclass(frozen=True, slots=True)
 class ExtractedContent:
     """The readable text of one page, as stored with a shared tab and shown to the model.
 
-    `length` is the length of the whole extracted text before the limit was applied, so callers can
-    tell how much was cut; `reason` explains a restricted or empty result in words a user understands.
+    `length` is the length of the whole extracted text before any limit was applied (`truncated` says one cut
+    it, which by default only the safety bound does); `reason` explains a restricted or empty result in words a user understands.
     """
 
     title: str

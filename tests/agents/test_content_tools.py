@@ -20,7 +20,8 @@ from jsonschema import Draft202012Validator
 from agents.llm import LLMClient
 from agents.tools import ToolContext, ToolOutput, ToolRegistry
 from agents.tools.chunking import estimate_tokens, split_into_chunks
-from agents.tools.content import content_tools, parse_table
+from agents.tools.content import content_tools
+from agents.tools.structured import merge_json, parse_table
 from browser_pool.extract import extract_content
 from browser_pool.session import Session
 from tests.agents.support import NoBrowser, RecordingSink, model
@@ -45,6 +46,10 @@ ARTICLE = f"""<!doctype html><html><head><title>Saint-Malo harbour reopens</titl
 <div class="ad">AD-LEAK Buy the new phone today</div></article></main>
 <footer><p>FOOTER-LEAK All rights reserved.</p></footer></body></html>"""
 LONG = ARTICLE.replace("".join(f"<p>{p}</p>" for p in STORY[:6]), "".join(f"<p>{p}</p>" for p in STORY))
+# About 106,000 characters of article, every paragraph different: more than summarize_page used to read.
+HUGE = [f"{paragraph} It was entry {n} of the harbour master's log for that season." for n, paragraph in
+        enumerate(STORY * 11, start=1)]  # fmt: skip
+HUGE_PAGE = ARTICLE.replace("".join(f"<p>{p}</p>" for p in STORY[:6]), "".join(f"<p>{p}</p>" for p in HUGE))
 
 
 @pytest.fixture(scope="module")
@@ -52,6 +57,7 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     root: Path = tmp_path_factory.mktemp("content-pages")
     (root / "article.html").write_text(ARTICLE, encoding="utf-8")
     (root / "long.html").write_text(LONG, encoding="utf-8")
+    (root / "huge.html").write_text(HUGE_PAGE, encoding="utf-8")
     with serve_directory(root) as base:
         yield base
 
@@ -61,12 +67,14 @@ def server(scripted_llm_server: ScriptedLLM) -> ScriptedLLM:
     return scripted_llm_server
 
 
-def tools(server: ScriptedLLM, *, budget_tokens: int = 4_000, limit_chars: int = 10_000) -> ToolRegistry:
+def tools(
+    server: ScriptedLLM, *, budget_tokens: int = 4_000, page_chars: int = 10_000, shared: Any = ()
+) -> ToolRegistry:
     def factory() -> LLMClient:
         return LLMClient(model(server.base_url), backoff_base_s=0.01)
 
     return ToolRegistry(
-        content_tools(limit_chars=limit_chars, model_client_factory=factory, budget_tokens=budget_tokens)
+        content_tools(page_chars=page_chars, model_client_factory=factory, budget_tokens=budget_tokens, shared=shared)
     )
 
 
@@ -111,21 +119,88 @@ async def test_get_page_content_gives_the_main_text_fenced_with_title_and_url(
     assert output.data["truncated"] is False
 
 
+PAGE_NOTE = re.compile(r"This is page (\d+) of (\d+) \(characters (\d+)–(\d+) of (\d+)\)\.")
+
+
+async def read_all_pages(registry: ToolRegistry, ctx: ToolContext, **arguments: Any) -> list[tuple[str, str]]:
+    """Every page of a text, following each result's pointer to the next: (note, text inside the fence)."""
+    pages, number = [], 1
+    while True:
+        output = await registry.run("get_page_content", {**arguments, "page": number}, ctx)
+        assert output.ok, output.error
+        inside = unfenced(output.text)
+        pages.append((output.text[: output.text.index("<untrusted_page_data")], inside.split("\n\n", 1)[1]))
+        if "It is the last page." in output.text:
+            return pages
+        number += 1
+        expected = f"get_page_content with {'tab=1 and ' if 'tab' in arguments else ''}page={number}"
+        assert expected in output.text
+
+
 @ASYNC
 @pytest.mark.browser
-async def test_a_long_page_is_cut_with_a_visible_mark(server: ScriptedLLM, session: Session, pages: str) -> None:
+async def test_a_long_page_comes_in_pages_that_add_up_to_the_whole_text(
+    server: ScriptedLLM, session: Session, pages: str
+) -> None:
     await session.active_page.goto(f"{pages}/long.html")
+    registry = tools(ScriptedLLM(), page_chars=600)
 
-    output = await tools(ScriptedLLM(), limit_chars=600).run("get_page_content", {}, context(session))
+    read = await read_all_pages(registry, context(session))
 
-    assert output.ok
-    assert output.data["truncated"] is True
-    assert "only the start is shown" in output.text
-    assert "summarize_page" in output.text
-    inside = unfenced(output.text)
-    assert STORY[0] in inside
-    assert STORY[-1] not in inside
-    assert re.search(r"\[… truncated, \d+ of \d+ characters\]$", inside)
+    assert len(read) >= 8
+    notes = [PAGE_NOTE.search(note) for note, _ in read]
+    assert all(notes)
+    spans = [tuple(map(int, match.groups())) for match in notes if match]
+    length = spans[0][4]
+    assert [span[:2] for span in spans] == [(n, len(read)) for n in range(1, len(read) + 1)]
+    # Consecutive pages, no gap and no overlap, from the first character to the last.
+    assert spans[0][2] == 1
+    assert spans[-1][3] == length
+    assert all(after[2] == before[3] + 1 for before, after in zip(spans, spans[1:], strict=False))
+    assert all(len(text) <= 600 for _, text in read)
+    joined = "\n\n".join(text for _, text in read)
+    assert [joined.count(paragraph) for paragraph in STORY] == [1] * len(STORY)
+    assert [joined.index(paragraph) for paragraph in STORY] == sorted(joined.index(p) for p in STORY)
+    assert "NAV-LEAK" not in joined
+
+    past = await registry.run("get_page_content", {"page": len(read) + 1}, context(session))
+
+    assert not past.ok
+    assert f"page {len(read) + 1} is past the end: the text has {len(read)} page(s)" in past.error
+    assert f"from 1 to {len(read)}" in past.suggestion
+
+
+@ASYNC
+@pytest.mark.browser
+async def test_a_100k_article_is_read_whole_in_pages_of_the_default_size(
+    server: ScriptedLLM, session: Session, pages: str
+) -> None:
+    await session.active_page.goto(f"{pages}/huge.html")
+
+    read = await read_all_pages(tools(ScriptedLLM()), context(session))
+
+    assert len(read) == 11
+    assert all(len(text) <= 10_000 for _, text in read)
+    joined = "\n\n".join(text for _, text in read)
+    assert [joined.count(paragraph) for paragraph in HUGE] == [1] * len(HUGE)
+    assert "truncated" not in joined
+
+
+@ASYNC
+async def test_a_shared_tab_is_paged_from_its_saved_content(server: ScriptedLLM) -> None:
+    saved = "\n\n".join(STORY)
+    registry = tools(
+        ScriptedLLM(), page_chars=700, shared=[{"title": "Saved", "url": "https://a.test/", "content": saved}]
+    )
+
+    read = await read_all_pages(registry, context(), tab=1)
+
+    assert len(read) > 3
+    assert "\n\n".join(text for _, text in read) == saved
+    assert "as saved when shared" in read[0][0]
+    missing = await registry.run("get_page_content", {"tab": 2}, context())
+    assert not missing.ok
+    assert "tab" in missing.error
 
 
 @ASYNC
@@ -345,6 +420,123 @@ async def test_a_ragged_table_is_retried_and_a_valid_one_returned_as_markdown(se
     assert "row 4 of the Markdown table has 2 cells, the header has 3" in prompt_of(server.requests[1])
     assert unfenced(output.text) == "| Name | Price |\n| --- | --- |\n| Tea | 4.50 |\n| Coffee | 3.20 |"
     assert output.data["value"] == [["Name", "Price"], ["Tea", "4.50"], ["Coffee", "3.20"]]
+
+
+CATALOGUE = [f"Item {n}: a tin of tea number {n} from the harbour shop costs {n}.50 EUR." for n in range(1, 61)]
+
+
+def part_reader(form: str) -> Any:
+    """Answers from the part it is given: every "Item n ... costs p" in it, as JSON objects or table rows."""
+
+    def handler(request: dict[str, Any]) -> Reply:
+        part = unfenced(request["messages"][1]["content"])
+        found = re.findall(r"Item (\d+): .*? costs ([\d.]+) EUR", part)
+        if form == "json":
+            return Reply(content=json.dumps([{"item": int(n), "price": float(p)} for n, p in found]))
+        rows = "".join(f"| {n} | {p} |\n" for n, p in found)
+        return Reply(content=f"| Item | Price |\n| --- | --- |\n{rows}")
+
+    return handler
+
+
+@ASYNC
+async def test_extract_data_reads_a_long_text_in_parts_and_joins_the_arrays(server: ScriptedLLM) -> None:
+    scripted(server, part_reader("json"))
+    text = "\n\n".join(CATALOGUE)
+    arguments = {"instruction": "every item and its price", "schema": {"type": "array"}, "text": text}
+
+    output = await tools(server, budget_tokens=300).run("extract_data", arguments, context())
+
+    assert output.ok, output.error
+    parts = output.data["parts"]
+    assert parts >= 4
+    assert len(server.requests) == parts
+    assert all(
+        f"This is part {n} of {parts}" in prompt_of(r)
+        for n, r in enumerate(
+            sorted(
+                server.requests,
+                key=lambda r: int(re.search(r"This is part (\d+)", prompt_of(r)).group(1)),  # type: ignore[union-attr]
+            ),
+            start=1,
+        )
+    )
+    assert [entry["item"] for entry in output.data["value"]] == list(range(1, 61))
+    assert f"Read in {parts} parts" in output.text
+
+
+@ASYNC
+async def test_extract_data_appends_the_parts_rows_under_one_header(server: ScriptedLLM) -> None:
+    scripted(server, part_reader("table"))
+    text = "\n\n".join(CATALOGUE)
+
+    output = await tools(server, budget_tokens=300).run(
+        "extract_data", {"instruction": "items and prices", "format": "table", "text": text}, context()
+    )
+
+    assert output.ok, output.error
+    rows = output.data["value"]
+    assert rows[0] == ["Item", "Price"]
+    assert [row[0] for row in rows[1:]] == [str(n) for n in range(1, 61)]
+    assert unfenced(output.text).count("| Item | Price |") == 1
+    # The parts after the first are told the first part's columns, and keep to them.
+    later = [r for r in server.requests if "This is part 1 of" not in prompt_of(r)]
+    assert len(later) == output.data["parts"] - 1
+    assert all("Use exactly these columns: | Item | Price |" in prompt_of(r) for r in later)
+    assert len(server.requests) == output.data["parts"]
+    assert "rows appended under one header" in output.text
+
+
+@ASYNC
+async def test_a_part_with_other_columns_is_asked_again_with_the_first_parts_header(server: ScriptedLLM) -> None:
+    def handler(request: dict[str, Any]) -> Reply:
+        prompt = prompt_of(request)
+        if "This is part 1 of" in prompt:
+            return Reply(content="| Item | Price |\n| --- | --- |\n| 1 | 1.50 |")
+        if request["messages"][-1]["content"].startswith("That reply cannot be used"):
+            return Reply(content="| Item | Price |\n| --- | --- |\n| 2 | 2.50 |")
+        return Reply(content="| Product | Cost | Unit |\n| --- | --- | --- |\n| 2 | 2.50 | EUR |")
+
+    scripted(server, handler)
+    text = "\n\n".join(CATALOGUE[:12])
+
+    output = await tools(server, budget_tokens=150).run(
+        "extract_data", {"instruction": "items and prices", "format": "table", "text": text}, context()
+    )
+
+    assert output.ok, output.error
+    assert output.data["parts"] >= 2
+    assert output.data["value"][0] == ["Item", "Price"]
+    assert all(row == ["2", "2.50"] for row in output.data["value"][2:])
+    retries = [r for r in server.requests if r["messages"][-1]["content"].startswith("That reply cannot be used")]
+    assert retries
+    assert all("the table must have exactly these columns: | Item | Price |" in prompt_of(r) for r in retries)
+
+
+def test_json_results_of_parts_merge_in_reading_order() -> None:
+    assert merge_json([[1, 2], None, [3]]) == [1, 2, 3]
+    assert merge_json([{"title": "A", "tags": ["x"]}, {"title": None, "tags": ["y"], "author": "B"}]) == {
+        "title": "A",
+        "tags": ["x", "y"],
+        "author": "B",
+    }
+    assert merge_json([None, None]) is None
+
+
+@ASYNC
+@pytest.mark.browser
+async def test_summarize_page_reads_the_whole_of_a_100k_article(
+    server: ScriptedLLM, session: Session, pages: str
+) -> None:
+    await session.active_page.goto(f"{pages}/huge.html")
+    scripted(server, summarizer)
+
+    output = await tools(server, budget_tokens=8_000).run("summarize_page", {}, context(session))
+
+    assert output.ok, output.error
+    sent = "\n".join(unfenced(prompt_of(r)) for r in server.requests if "This is part" in prompt_of(r))
+    assert HUGE[-1] in sent
+    assert "safety bound" not in output.text
 
 
 @pytest.mark.parametrize(

@@ -51,3 +51,22 @@ def test_a_tab_without_text_says_so() -> None:
     message = shared_tabs_message([{"id": "t1", "title": "PDF", "url": "https://a.test/x.pdf", "content": ""}])
     assert message is not None
     assert "(no text was read from this tab)" in message["content"]
+
+
+def test_a_long_saved_content_goes_in_as_its_first_page_with_the_way_to_the_rest() -> None:
+    paragraphs = [f"Paragraph {n} of the saved article, about the harbour wall and its repairs." for n in range(300)]
+    content = "\n\n".join(paragraphs)
+    tabs = [{"id": "t1", "title": "Short", "url": "https://a.test/", "content": "Short text."},
+            {"id": "t2", "title": "Long", "url": "https://b.test/", "content": content}]  # fmt: skip
+
+    message = shared_tabs_message(tabs, page_chars=2_000, budget_tokens=6_000)
+
+    assert message is not None
+    assert "Short text." in message["content"]
+    assert paragraphs[0] in message["content"]
+    assert paragraphs[-1] not in message["content"]
+    note = re.search(r"This is page 1 of (\d+) \(characters 1–(\d+) of (\d+)\)", message["content"])
+    assert note is not None
+    assert int(note.group(2)) <= 2_000
+    assert int(note.group(3)) == len(content)
+    assert "get_page_content with tab=2 and page=2" in message["content"]

@@ -8,7 +8,7 @@ from datetime import UTC
 
 import pytest
 
-from browser_pool.extract import DEFAULT_LIMIT, extract_content
+from browser_pool.extract import SAFETY_LIMIT, extract_content
 
 STORY = [
     "The harbour of Saint-Malo reopened on Monday after three weeks of repairs to the old sea wall, which "
@@ -198,21 +198,20 @@ def test_long_text_is_cut_at_a_word_boundary_with_a_visible_mark() -> None:
     assert kept[-1].isalnum() or kept[-1] in ".,;:!?"
 
 
-def test_the_limit_is_configurable() -> None:
+def test_a_long_article_is_kept_whole_unless_a_limit_is_asked_for() -> None:
     body = "".join(f"<p>{text}</p>" for text in STORY * 40)
     html = f"<html><head><title>Long</title></head><body><article>{body}</article></body></html>"
 
     default = extract_content(html, "https://example.com/long")
     short = extract_content(html, "https://example.com/long", limit=1_000)
-    roomy = extract_content(html, "https://example.com/long", limit=100_000)
 
-    assert DEFAULT_LIMIT == 10_000
-    assert default.truncated
-    assert len(default.text.split("\n\n[…")[0]) <= DEFAULT_LIMIT
+    assert default.length > 20_000
+    assert not default.truncated
+    assert len(default.text) == default.length
+    assert default.text.count(STORY[-1]) == 40
+    assert SAFETY_LIMIT >= 1_000_000
     assert short.truncated
     assert len(short.text.split("\n\n[…")[0]) <= 1_000
-    assert not roomy.truncated
-    assert len(roomy.text) == roomy.length
     with pytest.raises(ValueError, match="limit"):
         extract_content(html, "https://example.com/long", limit=0)
 

@@ -21,7 +21,7 @@ ARTICLE = (
 
 @dataclass
 class StubPage:
-    """The three members of playwright's async Page that extract_page uses."""
+    """The three members of playwright's async Page that extract_page uses (the page's HTML comes from evaluate)."""
 
     url: str
     html: str = ARTICLE
@@ -29,8 +29,8 @@ class StubPage:
     fail_with: Exception | None = None
     calls: list[str] = field(default_factory=list)
 
-    async def content(self) -> str:
-        self.calls.append("content")
+    async def evaluate(self, script: str) -> str:
+        self.calls.append("evaluate")
         if self.fail_with is not None:
             raise self.fail_with
         return self.html
@@ -53,7 +53,7 @@ def test_reads_the_tab_content_url_and_title() -> None:
     assert result.title == "Tab title"
     assert result.url == "https://lighthouse.example/log"
     assert "The lighthouse keeper wrote every night" in result.text
-    assert page.calls == ["content", "title"]
+    assert page.calls == ["evaluate", "title"]
 
 
 def test_limit_is_passed_through() -> None:
