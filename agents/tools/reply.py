@@ -11,7 +11,7 @@ from typing import Any
 
 from agents.observation import fence
 from agents.tools.base import SOURCE_AGENT, Tool, ToolContext, ToolError, ToolOutput
-from agents.tools.content import SYSTEM_UNTRUSTED, ModelClientFactory, conversation, tool_model
+from agents.tools.toolmodel import SYSTEM_UNTRUSTED, ModelClientFactory, conversation, tool_model
 
 REPLY_TIMEOUT_S = 120.0
 
