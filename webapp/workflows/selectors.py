@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import json
 from datetime import datetime
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Case, OuterRef, Q, QuerySet, Subquery, Value, When
@@ -18,6 +18,9 @@ from webapp.core.types import JsonObject
 from webapp.sharing.selectors import RANK, Access
 from webapp.workflows.models import Workflow, WorkflowShare, WorkflowVersion
 from webapp.workflows.steps import WorkflowStep, as_steps
+
+if TYPE_CHECKING:
+    from webapp.runs.models import Run
 
 _TOO_LITTLE = {
     "controller": "You can see this workflow but not run it: ask its owner to make you a controller.",
@@ -44,6 +47,12 @@ def workflow_get(*, user: AbstractBaseUser | AnonymousUser, workflow_id: int, ne
     if RANK[workflow.access] < RANK[need]:  # type: ignore[attr-defined]
         raise ApplicationError(_TOO_LITTLE[need], status_code=status.HTTP_403_FORBIDDEN)
     return workflow
+
+
+def workflow_of_run(*, run: Run) -> Workflow | None:
+    """The workflow a replay replays (None for other runs, or when the workflow was deleted)."""
+    workflow_id = run.metadata.get("workflow")
+    return Workflow.objects.filter(pk=workflow_id).first() if workflow_id is not None else None
 
 
 def workflow_latest(*, workflow: Workflow) -> WorkflowVersion | None:

@@ -27,6 +27,7 @@ from webapp.core.queue import enqueue
 from webapp.core.types import JsonObject
 from webapp.runs.models import Run
 from webapp.workflows.models import WebhookDelivery, Workflow
+from webapp.workflows.selectors import workflow_of_run
 
 DELIVER_TASK = "workers.tasks.deliver_webhook"
 EVENT = "workflow.run.finished"
@@ -116,7 +117,7 @@ def _payload(run: Run, workflow: Workflow, delivery_id: int, event: str) -> Webh
 
 def delivery_schedule(*, run: Run, event: str = EVENT, extra: WebhookExtra | None = None) -> WebhookDelivery | None:
     """On a replay's end (or another event of it): record the delivery and send it after the commit."""
-    workflow = Workflow.objects.filter(pk=run.metadata.get("workflow")).first()
+    workflow = workflow_of_run(run=run)
     if workflow is None or not workflow.webhook_url:
         return None
     delivery = WebhookDelivery.objects.create(workflow=workflow, run=run, url=workflow.webhook_url, payload={})
