@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import cast
 
 from django.shortcuts import get_object_or_404
 
@@ -42,12 +41,13 @@ def browser_session_tabs(*, conversation: Conversation) -> list[SessionTab]:
     tabs: list[SessionTab] = []
     for tab in list(session.tabs) if session else []:  # each as the worker saved it: TabInfo.as_dict()
         item = contents.get(str(tab.get("id")))
-        shown = {
-            **tab,
-            "favicon": _inert_favicon(tab.get("favicon")),
-            "context": tab_content_payload(item) if item else None,
-        }
-        tabs.append(cast(SessionTab, shown))
+        tabs.append(
+            {
+                **tab,
+                "favicon": _inert_favicon(tab.get("favicon")),
+                "context": tab_content_payload(item) if item else None,
+            }
+        )
     return tabs
 
 

@@ -13,7 +13,7 @@ from browser_pool.extract.types import ExtractedContent
 from browser_pool.types import TabInfo
 from webapp.conversations.browser_selectors import browser_session_tabs, tab_content_payload
 from webapp.conversations.models import BrowserSession, Conversation, ConversationFile, TabContent
-from webapp.conversations.types import PageTools
+from webapp.conversations.types import PageTools, SavedTab
 from webapp.core.crypto import encrypt_document
 from webapp.core.events import publish_on_commit, tools_updated_event
 from webapp.core.exceptions import ApplicationError
@@ -33,11 +33,15 @@ def browser_session_set_tabs(*, conversation_id: int, tabs: Sequence[TabInfo]) -
     if not Conversation.objects.filter(pk=conversation_id).exists():
         return  # deleted while its session was still open
     session, _ = BrowserSession.objects.update_or_create(
-        conversation_id=conversation_id, defaults={"tabs": [tab.as_dict() for tab in tabs]}
+        conversation_id=conversation_id, defaults={"tabs": [_saved(tab) for tab in tabs]}
     )
     publish_on_commit(
         conversation_id, {"type": "tabs.updated", "tabs": browser_session_tabs(conversation=session.conversation)}
     )
+
+
+def _saved(tab: TabInfo) -> SavedTab:
+    return {"id": tab.id, "title": tab.title, "url": tab.url, "favicon": tab.favicon, "active": tab.active}
 
 
 @transaction.atomic

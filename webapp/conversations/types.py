@@ -22,14 +22,20 @@ class TabContext(TypedDict):
     extracted_at: str | None  # ISO 8601
 
 
-class SessionTab(TypedDict):
-    """A tab of the session as last seen (browser_pool's TabInfo), with what was read from it, if anything."""
+class SavedTab(TypedDict):
+    """A tab of the session as the worker last saw it: browser_pool's TabInfo.as_dict()."""
 
     id: str
     title: str
     url: str
-    favicon: str  # only an inline data: image; anything else is ""
+    favicon: str
     active: bool
+
+
+class SessionTab(SavedTab):
+    """A tab as the dashboard gets it: its favicon only if it is an inline data: image (else ""), and what was read
+    from it when it was added to the context."""
+
     context: TabContext | None
 
 

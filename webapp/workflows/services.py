@@ -20,7 +20,7 @@ from webapp.runs.services import run_create, run_ensure_idle
 from webapp.runs.types import RunMetadata
 from webapp.workflows.models import Credential, Workflow, WorkflowShare, WorkflowVersion
 from webapp.workflows.selectors import SECRET_MASK
-from webapp.workflows.steps import WorkflowStep, placeholders, steps_edit, steps_from
+from webapp.workflows.steps import Parameter, WorkflowStep, placeholders, steps_edit, steps_from
 
 
 @transaction.atomic
@@ -192,7 +192,7 @@ def workflow_update(
         edited = steps_edit(version.steps, steps, examples)
         changes.append("steps edited")
     used = set().union(*(placeholders(s.get("arguments") or {}) for s in edited))
-    parameters = [
+    parameters: list[Parameter] = [
         {**p, "name": rename.get(p["name"], p["name"]), "default": str(defaults.get(p["name"], p.get("default", "")))}
         for p in version.parameters
         if p["name"] in used
