@@ -14,6 +14,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from webapp.conversations.ws_auth import TokenAuthMiddleware  # noqa: E402
+from webapp.core.types import Scope  # noqa: E402
 from webapp.mcp_server.asgi import endpoint as mcp_endpoint  # noqa: E402
 from webapp.mcp_server.asgi import is_mcp_path  # noqa: E402
 from webapp.routing import websocket_urlpatterns  # noqa: E402
@@ -21,7 +22,7 @@ from webapp.routing import websocket_urlpatterns  # noqa: E402
 websocket_router = URLRouter(websocket_urlpatterns)
 
 
-async def http(scope: dict[str, Any], receive: Any, send: Any) -> None:
+async def http(scope: Scope, receive: Any, send: Any) -> None:
     """`/mcp` is the MCP endpoint (the SDK's streamable HTTP transport); everything else is Django."""
     if is_mcp_path(scope["path"]):
         await mcp_endpoint(scope, receive, send)

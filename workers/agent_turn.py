@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -22,6 +21,8 @@ from browser_pool.session import Session
 from webapp.conversations.browser_selectors import conversation_uploads, shared_tab_contents
 from webapp.conversations.models import Conversation, Message
 from webapp.conversations.services import message_create
+from webapp.conversations.types import SharedTabContent
+from webapp.core.types import JsonObject
 from webapp.llm.selectors import models_for_conversation
 from webapp.memory.selectors import memory_for_user
 from webapp.runs.models import Run
@@ -35,10 +36,10 @@ from workers.turns import finish
 class TurnInputs:
     conversation: Conversation
     history: list[tuple[str, str]]
-    shared: list[dict[str, str]]
+    shared: list[SharedTabContent]
     uploads: dict[str, Path]
-    notes: list[dict[str, Any]]
-    personas: list[dict[str, Any]]
+    notes: list[JsonObject]  # {id, title, body}, as agents.tools.memory takes them
+    personas: list[JsonObject]  # {id, name, voice, instructions}, as agents.tools.reply takes them
     embedding_model: str
 
 

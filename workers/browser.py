@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 import base64
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 import redis
 from channels.db import database_sync_to_async
@@ -19,7 +20,7 @@ from django.conf import settings
 
 from browser_pool.config import BrowserConfig
 from browser_pool.errors import TabNotFoundError
-from browser_pool.extract import extract_page
+from browser_pool.extract import extract_page, without_text
 from browser_pool.input import InputError, InputEvent
 from browser_pool.pool import BrowserPool
 from browser_pool.screencast import Frame, ScreencastOptions, Subscription
@@ -29,7 +30,9 @@ from webapp.conversations.browser_selectors import browser_session_state
 from webapp.conversations.browser_services import browser_session_save, browser_session_set_tabs, tab_content_save
 from webapp.conversations.live import viewer_count
 from webapp.core import placement
-from webapp.core.events import conversation_group
+from webapp.core.events import Frame as FramePayload
+from webapp.core.events import FrameMessage, conversation_group
+from webapp.core.types import JsonObject
 from workers.egress import egress_blocked, egress_policy
 from workers.webtools import WebTools
 
@@ -174,23 +177,24 @@ class SessionHost:
             self._streams.pop(conversation_id, None)
             await stream.close()
 
-    def _frame_sender(self, conversation_id: int) -> Any:
+    def _frame_sender(self, conversation_id: int) -> Callable[[Frame], Awaitable[None]]:
         group = conversation_group(conversation_id)
         layer = get_channel_layer()
 
         async def send(frame: Frame) -> None:
-            payload = {
+            payload: FramePayload = {
                 "data": base64.b64encode(frame.data).decode(),
                 "width": frame.width,
                 "height": frame.height,
                 "tab": frame.tab_id,
                 "ts": frame.ts_ms,
             }
-            await layer.group_send(group, {"type": "conversation.frame", "frame": payload})
+            message: FrameMessage = {"type": "conversation.frame", "frame": payload}
+            await layer.group_send(group, message)
 
         return send
 
-    async def replay_input(self, conversation_id: int, raw: dict[str, Any]) -> None:
+    async def replay_input(self, conversation_id: int, raw: JsonObject) -> None:
         session = self.pool.get(str(conversation_id))
         if session is None:
             return
@@ -210,11 +214,10 @@ class SessionHost:
             try:
                 page = session.tabs.get(tab_id).page
             except TabNotFoundError:
-                extracted = {"url": "", "title": "", "text": "", "method": "empty", "reason": "That tab was closed."}
+                extracted = without_text("", "empty", "That tab was closed.")
             else:
                 # Saved whole: the model reads a long article page by page (get_page_content).
-                content = await session.run(extract_page(page))
-                extracted = content.as_dict()
+                extracted = await session.run(extract_page(page))
             await database_sync_to_async(tab_content_save)(
                 conversation_id=conversation_id, tab_id=tab_id, extracted=extracted
             )
@@ -227,9 +230,7 @@ class SessionHost:
         await database_sync_to_async(browser_session_save)(conversation_id=int(key), state=saved.as_dict())
 
     async def _tabs_changed(self, key: str, tabs: list[TabInfo]) -> None:
-        await database_sync_to_async(browser_session_set_tabs)(
-            conversation_id=int(key), tabs=[tab.as_dict() for tab in tabs]
-        )
+        await database_sync_to_async(browser_session_set_tabs)(conversation_id=int(key), tabs=tabs)
         # The inspector shows the active tab's tools: a switch or a navigation changes them.
         await self.web_tools.publish(int(key))
 

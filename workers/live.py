@@ -13,7 +13,7 @@ from typing import Any
 
 from channels.layers import get_channel_layer
 
-from webapp.core.events import group_send_bounded, session_group
+from webapp.core.events import ChannelMessage, CommandMessage, group_send_bounded, session_group
 
 log = logging.getLogger(__name__)
 
@@ -64,9 +64,9 @@ class Outbox:
     """Live updates to the channel layer, sent in the order they were posted, none waiting for the sender."""
 
     def __init__(self, limit: int = OUTBOX_LIMIT) -> None:
-        self._queue: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue(maxsize=limit)
+        self._queue: asyncio.Queue[tuple[str, ChannelMessage]] = asyncio.Queue(maxsize=limit)
 
-    def post(self, group: str, message: dict[str, Any]) -> None:
+    def post(self, group: str, message: ChannelMessage) -> None:
         """On the loop: queue an update; it is sent after every update queued before it."""
         try:
             self._queue.put_nowait((group, message))
@@ -92,8 +92,10 @@ class CommandChannel:
     async def open(self) -> None:
         self.name = await get_channel_layer().new_channel(prefix="worker.")
 
-    async def receive(self) -> dict[str, Any]:
-        return dict(await get_channel_layer().receive(self.name))
+    async def receive(self) -> CommandMessage:
+        """The next command for a conversation this worker holds (only `session.command`s come to this channel)."""
+        message: CommandMessage = await get_channel_layer().receive(self.name)
+        return message
 
     async def attach(self, conversation_id: int) -> None:
         """Listen to commands for a conversation (counted: a session and a run may both hold it)."""

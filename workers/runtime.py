@@ -18,7 +18,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 
 from webapp.core import placement
-from webapp.core.events import set_sender
+from webapp.core.events import ChannelMessage, Command, set_sender
 from webapp.runs.models import Run
 from workers.agent_turn import agent_turn
 from workers.browser import SessionHost
@@ -106,7 +106,7 @@ class WorkerRuntime:
         await self._heartbeat_once()
         loop = asyncio.get_running_loop()
 
-        def send_later(group: str, message: dict[str, Any]) -> None:
+        def send_later(group: str, message: ChannelMessage) -> None:
             loop.call_soon_threadsafe(self.outbox.post, group, message)
 
         set_sender(send_later)
@@ -128,7 +128,7 @@ class WorkerRuntime:
             await self._redis.delete(WORKER_KEY_PREFIX + self.worker_id)
             await self._redis.aclose()
 
-    def load(self) -> dict[str, Any]:
+    def load(self) -> placement.WorkerLoad:
         return {
             "id": self.worker_id,
             "queue": self.queue,
@@ -200,25 +200,29 @@ class WorkerRuntime:
                 log.exception("command channel failed; retrying")
                 await asyncio.sleep(0.5)
                 continue
-            command = message.get("command") or {}
+            command = message.get("command")
+            if not command:
+                continue
             conversation_id = command.get("conversation_id")
             self.handle_command(command, int(conversation_id) if conversation_id is not None else None)
 
-    def handle_command(self, command: dict[str, Any], conversation_id: int | None = None) -> None:
-        kind = command.get("type")
-        if kind == "run.abort":
+    def handle_command(self, command: Command, conversation_id: int | None = None) -> None:
+        # Commands come over Redis: a malformed one is ignored (`get`), never stops the listener.
+        if "type" not in command:
+            return
+        if command["type"] == "run.abort":
             self.runs.abort(int(command.get("run_id", 0)))
-        elif kind == "input" and conversation_id is not None:
+        elif command["type"] == "input" and conversation_id is not None:
             self._spawn(self.sessions.replay_input(conversation_id, dict(command.get("input") or {})))
-        elif kind == "confirmation.answer":
+        elif command["type"] == "confirmation.answer":
             self.people.answer(int(command.get("id", 0)), bool(command.get("approved")))
-        elif kind == "control.changed" and conversation_id is not None:
+        elif command["type"] == "control.changed" and conversation_id is not None:
             self.people.control_state(conversation_id).set(
                 paused=bool(command.get("paused")), holder=command.get("holder")
             )
-        elif kind == "viewers.changed" and conversation_id is not None:
+        elif command["type"] == "viewers.changed" and conversation_id is not None:
             self._spawn(self.sessions.refresh_viewers(conversation_id))
-        elif kind == "session.discard" and conversation_id is not None:
+        elif command["type"] == "session.discard" and conversation_id is not None:
             self._spawn(self.sessions.discard(conversation_id))
 
     def _spawn(self, coro: Any) -> None:

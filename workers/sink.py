@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from channels.db import database_sync_to_async
 from django.conf import settings
 
 from agents.events import ConfirmationRequest, PlanStep
-from webapp.core.events import conversation_group, group_send_bounded
+from webapp.core.events import Event, conversation_group, event_message, group_send_bounded
+from webapp.core.types import JsonObject
 from webapp.runs.models import Confirmation, Run, Step
 from webapp.runs.selectors import confirmation_state
 from webapp.runs.services import (
@@ -23,6 +24,7 @@ from webapp.runs.services import (
     step_finish,
     step_start,
 )
+from webapp.runs.types import PlanStepPayload
 
 if TYPE_CHECKING:
     from workers.live import Outbox, People
@@ -59,9 +61,9 @@ class WorkerSink:
         self._pending: list[str] = []
         self._flusher: asyncio.Task[None] | None = None
 
-    async def _send(self, event: dict[str, Any]) -> None:
+    async def _send(self, event: Event) -> None:
         """Live events are best effort: what must not be lost is in the database already, and viewers re-read it."""
-        group, message = conversation_group(self.conversation_id), {"type": "conversation.event", "event": event}
+        group, message = conversation_group(self.conversation_id), event_message(event)
         if self.outbox is not None:
             self.outbox.post(group, message)  # in order with the services' own updates
             return
@@ -90,7 +92,7 @@ class WorkerSink:
             self._flusher.cancel()
         await self.flush()
 
-    async def step_started(self, *, kind: str, action: str = "", arguments: dict[str, Any] | None = None) -> int:
+    async def step_started(self, *, kind: str, action: str = "", arguments: JsonObject | None = None) -> int:
         step = await database_sync_to_async(step_start)(
             run_id=self.run_id, kind=kind, action=action, arguments=arguments
         )
@@ -105,7 +107,7 @@ class WorkerSink:
         error: str = "",
         duration_ms: int | None = None,
         screenshot: bytes | None = None,
-        target: dict[str, Any] | None = None,
+        target: JsonObject | None = None,
     ) -> None:
         await database_sync_to_async(step_finish)(
             step_id=step_id,
@@ -117,7 +119,7 @@ class WorkerSink:
             target=target,
         )
 
-    async def model_call(self, *, request: dict[str, Any], response: dict[str, Any], duration_ms: int) -> None:
+    async def model_call(self, *, request: JsonObject, response: JsonObject, duration_ms: int) -> None:
         await database_sync_to_async(model_call_record)(
             run_id=self.run_id, request=request, response=response, duration_ms=duration_ms
         )
@@ -127,7 +129,9 @@ class WorkerSink:
         await self.step_finished(step_id, ok=True, observation=message)
 
     async def plan_updated(self, steps: list[PlanStep]) -> None:
-        payload = [{"id": s.id, "title": s.title, "depends_on": list(s.depends_on), "status": s.status} for s in steps]
+        payload: list[PlanStepPayload] = [
+            {"id": s.id, "title": s.title, "depends_on": list(s.depends_on), "status": s.status} for s in steps
+        ]
         await database_sync_to_async(run_plan_set)(run_id=self.run_id, steps=payload)
 
     async def confirm(self, request: ConfirmationRequest, timeout_s: float | None = None) -> bool:

@@ -20,7 +20,10 @@ from browser_pool.errors import PoolError
 from browser_pool.session import Session
 from browser_pool.webmcp import ToolDiscovery, ToolRecord, call_tool
 from webapp.conversations.browser_services import browser_session_set_tools
+from webapp.conversations.types import PageTools, SkillStatus, ToolAnnotations, WebTool, no_page_tools
+from webapp.core.types import JsonObject
 from webapp.skills.selectors import skills_for_url
+from webapp.skills.types import SkillInjection
 
 log = logging.getLogger(__name__)
 
@@ -33,11 +36,11 @@ SKILL_PREFIX = "skill__"
 
 @dataclass(slots=True)
 class TabTools:
-    skills: list[dict[str, Any]] = field(default_factory=list)  # SkillStatus per injected SKILL
-    shadowed: list[dict[str, Any]] = field(default_factory=list)  # SKILL tools the page's own tools hide
+    skills: list[SkillStatus] = field(default_factory=list)  # per injected SKILL
+    shadowed: list[WebTool] = field(default_factory=list)  # SKILL tools the page's own tools hide
 
 
-def _injection_script(skill: dict[str, Any]) -> str:
+def _injection_script(skill: SkillInjection) -> str:
     """One SKILL's health check and tools as a script evaluated in the page. The handlers are compiled as part of
     this script (not with `new Function` in the page), so a page's CSP does not stop them."""
     tools = []
@@ -80,7 +83,7 @@ def _function_name(prefix: str, name: str) -> str:
     return prefix + re.sub(r"[^A-Za-z0-9_-]", "_", name)[: 64 - len(prefix)]
 
 
-def annotations_payload(record: ToolRecord) -> dict[str, bool]:
+def annotations_payload(record: ToolRecord) -> ToolAnnotations:
     hints = record.annotations
     return {
         "readOnlyHint": hints.read_only_hint,
@@ -89,7 +92,7 @@ def annotations_payload(record: ToolRecord) -> dict[str, bool]:
     }
 
 
-def web_tool_payload(record: ToolRecord, *, shadowed: bool = False) -> dict[str, Any]:
+def web_tool_payload(record: ToolRecord, *, shadowed: bool = False) -> WebTool:
     skill = None if record.source == "page" else record.source
     return {
         "name": record.name,
@@ -199,7 +202,7 @@ class WebTools:
                         "source": "skill",
                         "skill": skill["name"],
                         "input_schema": tool["input_schema"],
-                        "annotations": tool.get("annotations") or {},
+                        "annotations": tool["annotations"] or ToolAnnotations(),
                         "shadowed": True,
                     }
                 )
@@ -207,16 +210,16 @@ class WebTools:
             await watcher.refresh()
         await self.publish(conversation_id)
 
-    def snapshot(self, conversation_id: int) -> dict[str, Any]:
+    def snapshot(self, conversation_id: int) -> PageTools:
         """The active tab's tools and SKILL health, as the Tool Inspector shows them."""
         session = self._sessions.get(conversation_id)
         discovery = self._discovery.get(conversation_id)
         if session is None or discovery is None or session.closed:
-            return {"tab": None, "tools": [], "skills": []}
+            return no_page_tools()
         try:
             tab_id = session.active_tab_id
         except PoolError:  # between a closed last tab and its blank replacement, or a crashed browser
-            return {"tab": None, "tools": [], "skills": []}
+            return no_page_tools()
         state = self._tabs.get((conversation_id, tab_id), TabTools())
         tools = [web_tool_payload(record) for record in discovery.tools(tab_id)]
         return {"tab": tab_id, "tools": tools + list(state.shadowed), "skills": list(state.skills)}
@@ -237,7 +240,7 @@ class WebTools:
     def _as_tool(session: Session, record: ToolRecord) -> Tool:
         from_skill = record.source != "page"
 
-        async def handler(arguments: dict[str, Any], ctx: ToolContext) -> ToolOutput:
+        async def handler(arguments: JsonObject, ctx: ToolContext) -> ToolOutput:
             result = await call_tool(
                 session.active_page,
                 record.name,

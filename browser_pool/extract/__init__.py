@@ -4,7 +4,7 @@ Plain Python on lxml and readability-lxml. `extract_page` reads a live Playwrigh
 is imported only when it is called.
 """
 
-from browser_pool.extract.extractor import extract_content
+from browser_pool.extract.extractor import extract_content, without_text
 from browser_pool.extract.limit import truncation_mark
 from browser_pool.extract.page import extract_page
 from browser_pool.extract.restricted import restricted_url_reason
@@ -18,4 +18,5 @@ __all__ = [
     "extract_page",
     "restricted_url_reason",
     "truncation_mark",
+    "without_text",
 ]

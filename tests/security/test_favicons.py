@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from browser_pool.types import TabInfo
 from webapp.conversations.browser_services import browser_session_set_tabs
 from webapp.conversations.models import Conversation
 
@@ -17,15 +18,11 @@ def test_only_inline_icons_are_passed_to_viewers(api: APIClient, conversation: C
     browser_session_set_tabs(
         conversation_id=conversation.pk,
         tabs=[
-            {
-                "id": "t1",
-                "title": "A",
-                "url": "https://a.example/",
-                "favicon": "http://127.0.0.1:6379/favicon.ico",
-                "active": True,
-            },
-            {"id": "t2", "title": "B", "url": "https://b.example/", "favicon": inline, "active": False},
-            {"id": "t3", "title": "C", "url": "https://c.example/", "favicon": "javascript:alert(1)", "active": False},
+            TabInfo(
+                id="t1", title="A", url="https://a.example/", favicon="http://127.0.0.1:6379/favicon.ico", active=True
+            ),
+            TabInfo(id="t2", title="B", url="https://b.example/", favicon=inline),
+            TabInfo(id="t3", title="C", url="https://c.example/", favicon="javascript:alert(1)"),
         ],
     )
     tabs = {tab["id"]: tab for tab in api.get(f"/api/conversations/{conversation.pk}/tabs/").json()}

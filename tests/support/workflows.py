@@ -10,6 +10,7 @@ from rest_framework.test import APIClient
 from tests.support.processes import wait_until
 from webapp.runs.models import Run
 from webapp.workflows.models import Workflow, WorkflowVersion
+from webapp.workflows.steps import Parameter
 
 
 def step(
@@ -21,13 +22,11 @@ def step(
     return {"action": action, "arguments": arguments, "target": target, "intent": intent}
 
 
-def parameter(name: str, label: str, default: str = "", *, secret: bool = False) -> dict[str, str]:
+def parameter(name: str, label: str, default: str = "", *, secret: bool = False) -> Parameter:
     return {"name": name, "type": "secret" if secret else "string", "default": default, "label": label}
 
 
-def workflow_with(
-    owner: Any, name: str, steps: list[dict[str, Any]], parameters: list[dict[str, str]] | None = None
-) -> int:
+def workflow_with(owner: Any, name: str, steps: list[dict[str, Any]], parameters: list[Parameter] | None = None) -> int:
     workflow = Workflow.objects.create(owner=owner, name=name)
     WorkflowVersion.objects.create(workflow=workflow, number=1, steps=steps, parameters=parameters or [])
     return workflow.pk

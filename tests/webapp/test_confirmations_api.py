@@ -10,6 +10,7 @@ from tests.factories import UserFactory
 from webapp.conversations.models import Conversation
 from webapp.runs.models import Confirmation, ModelCall, Run
 from webapp.runs.services import confirmation_request, model_call_record, run_start
+from webapp.runs.types import RunMetadata
 
 pytestmark = pytest.mark.django_db
 
@@ -65,9 +66,8 @@ def test_bad_or_foreign_answers_change_nothing(api: APIClient, waiting: Confirma
 
 
 def test_the_debug_endpoint_returns_the_exact_payloads(api: APIClient, conversation: Conversation) -> None:
-    run = Run.objects.create(
-        conversation=conversation, metadata={"shared_tabs": [{"id": "t1", "title": "A", "url": "http://a"}]}
-    )
+    metadata: RunMetadata = {"shared_tabs": [{"id": "t1", "title": "A", "url": "http://a"}]}
+    run = Run.objects.create(conversation=conversation, metadata=metadata)
     request = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
     model_call_record(run_id=run.pk, request=request, response={"content": "hello"}, duration_ms=12)
     body = api.get(f"/api/runs/{run.pk}/debug/").json()

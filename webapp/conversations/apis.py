@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -15,6 +13,7 @@ from webapp.conversations.selectors import conversation_get, conversation_list, 
 from webapp.conversations.serializers import ConversationOutput, MessageOutput
 from webapp.conversations.services import conversation_create, conversation_delete, conversation_update, message_send
 from webapp.core.throttles import WriteThrottle
+from webapp.core.types import JsonObject
 from webapp.core.users import request_user
 from webapp.llm.selectors import model_profile_get
 from webapp.runs.serializers import RunOutput
@@ -27,7 +26,7 @@ class ConversationInput(serializers.Serializer):
     confirm_mode = serializers.ChoiceField(choices=Conversation.ConfirmMode.choices, required=False)
 
 
-def _resolve_profile(request: Request, fields: dict[str, Any]) -> dict[str, Any]:
+def _resolve_profile(request: Request, fields: JsonObject) -> JsonObject:
     if fields.get("model_profile") is not None:
         fields["model_profile"] = model_profile_get(user=request.user, profile_id=fields["model_profile"])
     return fields

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from django.shortcuts import get_object_or_404
 
 from webapp.conversations.models import BrowserSession, Conversation, ConversationFile, TabContent
+from webapp.conversations.types import PageTools, SessionTab, SharedTabContent, TabContext, no_page_tools
 from webapp.core.crypto import decrypt_document
 from webapp.core.exceptions import ApplicationError
+from webapp.core.types import JsonObject
+from webapp.runs.types import RunMetadata
 
 
-def tab_content_payload(item: TabContent) -> dict[str, Any]:
+def tab_content_payload(item: TabContent) -> TabContext:
     return {
         "tab_id": item.tab_id,
         "title": item.title,
@@ -25,18 +27,19 @@ def tab_content_payload(item: TabContent) -> dict[str, Any]:
     }
 
 
-def browser_session_state(*, conversation_id: int) -> dict[str, Any] | None:
+def browser_session_state(*, conversation_id: int) -> JsonObject | None:
+    """What browser_session_save kept (browser_pool's SavedSession.as_dict()), or None."""
     session = BrowserSession.objects.filter(conversation_id=conversation_id).only("state").first()
     state = decrypt_document(session.state) if session else {}
     return state or None
 
 
-def browser_session_tabs(*, conversation: Conversation) -> list[dict[str, Any]]:
+def browser_session_tabs(*, conversation: Conversation) -> list[SessionTab]:
     """The tabs as last seen, each with what was read from it when it was added to the context."""
     session = BrowserSession.objects.filter(conversation=conversation).only("tabs").first()
     contents = {item.tab_id: item for item in TabContent.objects.filter(conversation=conversation).defer("content")}
-    tabs = []
-    for tab in list(session.tabs) if session else []:
+    tabs: list[SessionTab] = []
+    for tab in list(session.tabs) if session else []:  # each as the worker saved it: TabInfo.as_dict()
         item = contents.get(str(tab.get("id")))
         tabs.append(
             {
@@ -70,7 +73,7 @@ def tab_contents_for_send(*, conversation: Conversation, tab_ids: list[str]) -> 
     return [found[tab_id] for tab_id in wanted]
 
 
-def shared_tab_contents(*, run_metadata: dict[str, Any], conversation_id: int) -> list[dict[str, str]]:
+def shared_tab_contents(*, run_metadata: RunMetadata, conversation_id: int) -> list[SharedTabContent]:
     """What the model gets for a run's shared tabs: title, URL and the saved content, as saved now."""
     ids = [str(tab["id"]) for tab in run_metadata.get("shared_tabs") or []]
     found = {item.tab_id: item for item in TabContent.objects.filter(conversation_id=conversation_id, tab_id__in=ids)}
@@ -86,6 +89,8 @@ def conversation_uploads(*, conversation_id: int) -> dict[str, Path]:
     return {str(f.pk): Path(f.file.path) for f in ConversationFile.objects.filter(conversation_id=conversation_id)}
 
 
-def browser_session_tools(*, conversation: Conversation) -> dict[str, Any]:
+def browser_session_tools(*, conversation: Conversation) -> PageTools:
+    """The active tab's tools as the worker last reported them (browser_session_set_tools)."""
     session = BrowserSession.objects.filter(conversation=conversation).only("tools").first()
-    return dict(session.tools) if session and session.tools else {"tab": None, "tools": [], "skills": []}
+    tools: PageTools = session.tools if session and session.tools else no_page_tools()
+    return tools

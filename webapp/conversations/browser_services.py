@@ -2,35 +2,46 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.utils import timezone
 
+from browser_pool.extract.types import ExtractedContent
+from browser_pool.types import TabInfo
 from webapp.conversations.browser_selectors import browser_session_tabs, tab_content_payload
 from webapp.conversations.models import BrowserSession, Conversation, ConversationFile, TabContent
+from webapp.conversations.types import PageTools, SavedTab
 from webapp.core.crypto import encrypt_document
-from webapp.core.events import publish_on_commit
+from webapp.core.events import publish_on_commit, tools_updated_event
 from webapp.core.exceptions import ApplicationError
+from webapp.core.types import JsonObject
 
 
 @transaction.atomic
-def browser_session_save(*, conversation_id: int, state: dict[str, Any]) -> None:
+def browser_session_save(*, conversation_id: int, state: JsonObject) -> None:
+    """`state` is browser_pool's SavedSession.as_dict(): cookies and storage, kept encrypted, opaque here."""
     BrowserSession.objects.update_or_create(
         conversation_id=conversation_id, defaults={"state": encrypt_document(state), "saved_at": timezone.now()}
     )
 
 
 @transaction.atomic
-def browser_session_set_tabs(*, conversation_id: int, tabs: list[dict[str, Any]]) -> None:
+def browser_session_set_tabs(*, conversation_id: int, tabs: Sequence[TabInfo]) -> None:
     if not Conversation.objects.filter(pk=conversation_id).exists():
         return  # deleted while its session was still open
-    session, _ = BrowserSession.objects.update_or_create(conversation_id=conversation_id, defaults={"tabs": tabs})
+    session, _ = BrowserSession.objects.update_or_create(
+        conversation_id=conversation_id, defaults={"tabs": [_saved(tab) for tab in tabs]}
+    )
     publish_on_commit(
         conversation_id, {"type": "tabs.updated", "tabs": browser_session_tabs(conversation=session.conversation)}
     )
+
+
+def _saved(tab: TabInfo) -> SavedTab:
+    return {"id": tab.id, "title": tab.title, "url": tab.url, "favicon": tab.favicon, "active": tab.active}
 
 
 @transaction.atomic
@@ -44,7 +55,7 @@ def conversation_file_add(*, conversation: Conversation, upload: UploadedFile) -
 
 
 @transaction.atomic
-def tab_content_save(*, conversation_id: int, tab_id: str, extracted: dict[str, Any]) -> TabContent | None:
+def tab_content_save(*, conversation_id: int, tab_id: str, extracted: ExtractedContent) -> TabContent | None:
     """Store what was read from a tab (replacing the previous read) and tell the dashboard."""
     if not Conversation.objects.filter(pk=conversation_id).exists():
         return None
@@ -52,13 +63,13 @@ def tab_content_save(*, conversation_id: int, tab_id: str, extracted: dict[str, 
         conversation_id=conversation_id,
         tab_id=tab_id,
         defaults={
-            "title": str(extracted.get("title", ""))[:500],
-            "url": str(extracted.get("url", ""))[:2000],
-            "content": str(extracted.get("text", "")),
-            "method": str(extracted.get("method", "")),
-            "truncated": bool(extracted.get("truncated")),
-            "length": int(extracted.get("length") or 0),
-            "reason": str(extracted.get("reason", "")),
+            "title": extracted.title[:500],
+            "url": extracted.url[:2000],
+            "content": extracted.text,
+            "method": extracted.method,
+            "truncated": extracted.truncated,
+            "length": extracted.length,
+            "reason": extracted.reason,
             "extracted_at": timezone.now(),
         },
     )
@@ -73,9 +84,9 @@ def tab_content_remove(*, conversation: Conversation, tab_id: str) -> None:
 
 
 @transaction.atomic
-def browser_session_set_tools(*, conversation_id: int, snapshot: dict[str, Any]) -> None:
+def browser_session_set_tools(*, conversation_id: int, snapshot: PageTools) -> None:
     """The active tab's tools changed (the page registered or removed one, a SKILL was injected, a tab switch)."""
     if not Conversation.objects.filter(pk=conversation_id).exists():
         return
     BrowserSession.objects.update_or_create(conversation_id=conversation_id, defaults={"tools": snapshot})
-    publish_on_commit(conversation_id, {"type": "tools.updated", **snapshot})
+    publish_on_commit(conversation_id, tools_updated_event(snapshot))

@@ -29,8 +29,21 @@ from webapp.conversations import live
 from webapp.conversations.selectors import conversation_get
 from webapp.conversations.serializers import ConversationOutput
 from webapp.core import json_input
-from webapp.core.events import conversation_group, session_group
+from webapp.core.events import (
+    AccessChangedMessage,
+    CommandMessage,
+    Event,
+    EventMessage,
+    Frame,
+    FrameMessage,
+    HelloEvent,
+    SocketEvent,
+    conversation_group,
+    event_message,
+    session_group,
+)
 from webapp.core.exceptions import ApplicationError
+from webapp.core.types import JsonObject
 from webapp.sharing import control
 from webapp.sharing.selectors import RANK, access_changes_at, conversation_access
 
@@ -60,7 +73,7 @@ def _access_changes_at(user: Any, conversation_id: int) -> Any:
 
 
 @database_sync_to_async
-def _conversation_payload(user: Any, conversation_id: int) -> dict[str, Any]:
+def _conversation_payload(user: Any, conversation_id: int) -> JsonObject:
     return dict(ConversationOutput(conversation_get(user=user, conversation_id=conversation_id)).data)
 
 
@@ -72,7 +85,7 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.conversation_id = int(self.scope["url_route"]["kwargs"]["conversation_id"])
         self.group = conversation_group(self.conversation_id)
-        self._pending_frame: dict[str, Any] | None = None
+        self._pending_frame: Frame | None = None
         self._frame_sent_at = 0.0
         self._awaiting_ack = False
         self._watching = False
@@ -103,14 +116,13 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
                 live.viewer_role_set, conversation_id=self.conversation_id, channel_name=self.channel_name, role=role
             )
         holder = await _redis(control.control_holder, conversation_id=self.conversation_id)
-        await self.send_json(
-            {
-                "type": "hello",
-                "conversation": await _conversation_payload(self.user, self.conversation_id),
-                "role": self.role,
-                "control": {"holder": holder["username"] if holder else None},
-            }
-        )
+        hello: HelloEvent = {
+            "type": "hello",
+            "conversation": await _conversation_payload(self.user, self.conversation_id),
+            "role": self.role,
+            "control": {"holder": holder["username"] if holder else None},
+        }
+        await self._send_event(hello)
         await self._publish_presence()
         self._expiry = asyncio.create_task(self._expire_access())
         self._keepalive = asyncio.create_task(self._keep_presence())
@@ -145,9 +157,7 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
 
     async def _publish_presence(self) -> None:
         viewers = await _redis(live.presence, conversation_id=self.conversation_id)
-        await self.channel_layer.group_send(
-            self.group, {"type": "conversation.event", "event": {"type": "presence", "viewers": viewers}}
-        )
+        await self.channel_layer.group_send(self.group, event_message({"type": "presence", "viewers": viewers}))
 
     # -- access ----------------------------------------------------------------------------------------------
 
@@ -164,7 +174,7 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         await _redis(
             live.viewer_role_set, conversation_id=self.conversation_id, channel_name=self.channel_name, role=role
         )
-        await self.send_json({"type": "access.updated", "role": role})
+        await self._send_event({"type": "access.updated", "role": role})
         await self._publish_presence()
 
     async def _expire_access(self) -> None:
@@ -176,7 +186,7 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
             await asyncio.sleep(max(0.0, (until - timezone.now()).total_seconds()) + 0.05)
             await self._apply_access(await _access(self.user, self.conversation_id))
 
-    async def access_changed(self, message: dict[str, Any]) -> None:
+    async def access_changed(self, message: AccessChangedMessage) -> None:
         """Sent to this socket's own channel when its user's share was changed or revoked."""
         if not self._watching:
             return
@@ -191,12 +201,12 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
         """Client JSON passes the same checks as the REST API's (no lone surrogates, NUL or deep nesting)."""
         if text_data is None:
-            await self.send_json({"type": "error", "detail": "Send JSON text frames."})
+            await self._send_error("Send JSON text frames.")
             return
         try:
             content = json_input.loads(text_data)
         except ValueError as exc:
-            await self.send_json({"type": "error", "detail": f"Malformed message: {exc}"})
+            await self._send_error(f"Malformed message: {exc}")
             return
         await self.receive_json(content)
 
@@ -206,11 +216,11 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):
-            await self.send_json({"type": "error", "detail": "Send a JSON object with a 'type'."})
+            await self._send_error("Send a JSON object with a 'type'.")
             return
         kind = content.get("type")
         if kind == "ping":
-            await self.send_json({"type": "pong"})
+            await self._send_event({"type": "pong"})
         elif kind == "frame.ack":
             await self._frame_acknowledged()
         elif kind == "input":
@@ -218,26 +228,21 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         elif kind in ("control.take", "control.release"):
             await self._control(kind)
         else:
-            await self.send_json({"type": "error", "detail": f"Unknown message type: {kind!r}."})
+            await self._send_error(f"Unknown message type: {kind!r}.")
 
     async def _control(self, kind: str) -> None:
         change = control.control_take if kind == "control.take" else control.control_release
         try:
             await _redis(change, conversation_id=self.conversation_id, user=self.user, access=self.role)
         except ApplicationError as refused:
-            await self.send_json({"type": "error", "detail": refused.message})
+            await self._send_error(refused.message)
 
-    async def _relay_input(self, content: dict[str, Any]) -> None:
+    async def _relay_input(self, content: JsonObject) -> None:
         if self.role is None or RANK[self.role] < RANK["controller"]:
-            await self.send_json(
-                {
-                    "type": "error",
-                    "detail": "Viewers cannot use the live browser; ask the owner to make you a controller.",
-                }
-            )
+            await self._send_error("Viewers cannot use the live browser; ask the owner to make you a controller.")
             return
         if content.get("kind") not in INPUT_KINDS:
-            await self.send_json({"type": "error", "detail": f"Unknown input kind; use one of {sorted(INPUT_KINDS)}."})
+            await self._send_error(f"Unknown input kind; use one of {sorted(INPUT_KINDS)}.")
             return
         holder = await _redis(control.control_holder, conversation_id=self.conversation_id)
         if holder is None or holder["user_id"] != self.user.pk:
@@ -246,37 +251,44 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
                 if holder is None
                 else f"{holder['username']} has control of the browser."
             )
-            await self.send_json({"type": "error", "detail": detail})
+            await self._send_error(detail)
             return
-        command = {
-            "type": "input",
-            "conversation_id": self.conversation_id,
-            "input": {k: v for k, v in content.items() if k != "type"},
+        message: CommandMessage = {
+            "type": "session.command",
+            "command": {
+                "type": "input",
+                "conversation_id": self.conversation_id,
+                "input": {k: v for k, v in content.items() if k != "type"},
+            },
         }
-        await self.channel_layer.group_send(
-            session_group(self.conversation_id), {"type": "session.command", "command": command}
-        )
+        await self.channel_layer.group_send(session_group(self.conversation_id), message)
 
     # -- events from the group ---------------------------------------------------------------------------------
 
-    async def conversation_event(self, message: dict[str, Any]) -> None:
-        event = message["event"]
-        if event.get("type") == "conversation.updated" and self.role != "owner":
-            # Published as its owner sees it; a teammate sees it as shared with them.
-            event = {**event, "conversation": {**event["conversation"], "role": self.role, "shared": True}}
+    async def _send_event(self, event: Event | SocketEvent) -> None:
         await self.send_json(event)
 
-    async def conversation_frame(self, message: dict[str, Any]) -> None:
+    async def _send_error(self, detail: str) -> None:
+        await self._send_event({"type": "error", "detail": detail})
+
+    async def conversation_event(self, message: EventMessage) -> None:
+        event = message["event"]
+        if event["type"] == "conversation.updated" and self.role != "owner":
+            # Published as its owner sees it; a teammate sees it as shared with them.
+            event = {**event, "conversation": {**event["conversation"], "role": self.role, "shared": True}}
+        await self._send_event(event)
+
+    async def conversation_frame(self, message: FrameMessage) -> None:
         frame = message["frame"]
         if self._awaiting_ack and time.monotonic() - self._frame_sent_at < FRAME_ACK_TIMEOUT_S:
             self._pending_frame = frame
             return
         await self._send_frame(frame)
 
-    async def _send_frame(self, frame: dict[str, Any]) -> None:
+    async def _send_frame(self, frame: Frame) -> None:
         self._awaiting_ack = True
         self._frame_sent_at = time.monotonic()
-        await self.send_json({"type": "frame", **frame})
+        await self._send_event({"type": "frame", **frame})
 
     async def _frame_acknowledged(self) -> None:
         frame, self._pending_frame = self._pending_frame, None

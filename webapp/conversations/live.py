@@ -10,25 +10,26 @@ from __future__ import annotations
 import json
 import time
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Final
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 
+from webapp.conversations.types import PresenceViewer, ViewerEntry
 from webapp.core import placement
-from webapp.core.events import command_session
+from webapp.core.events import AccessChangedMessage, command_session
 from webapp.core.queue import enqueue
 
 OPEN_SESSION_TASK = "workers.tasks.open_session"
 EXTRACT_TAB_TASK = "workers.tasks.extract_tab"
 # The message a consumer gets on its own channel when its user's access to the conversation changed.
-ACCESS_CHANGED = "access.changed"
+ACCESS_CHANGED: Final = "access.changed"
 
 
 def viewer_joined(*, conversation_id: int, channel_name: str, user: Any, role: str) -> None:
     now = time.time()
-    info = {"user_id": user.pk, "username": user.get_username(), "role": role, "since": now, "seen": now}
+    info: ViewerEntry = {"user_id": user.pk, "username": user.get_username(), "role": role, "since": now, "seen": now}
     key = placement.viewers_key(conversation_id)
     with placement.client().pipeline() as pipe:
         pipe.hset(key, channel_name, json.dumps(info))
@@ -67,11 +68,11 @@ def viewer_count(*, conversation_id: int) -> int:
     return int(placement.client().hlen(placement.viewers_key(conversation_id)))
 
 
-def connections(*, conversation_id: int) -> dict[str, dict[str, Any]]:
-    """Every open websocket on the conversation: channel name → `{user_id, username, role, since}`."""
+def connections(*, conversation_id: int) -> dict[str, ViewerEntry]:
+    """Every open websocket on the conversation, by channel name."""
     key = placement.viewers_key(conversation_id)
     conn = placement.client()
-    found = {
+    found: dict[str, ViewerEntry] = {
         (channel.decode() if isinstance(channel, bytes) else channel): json.loads(info)
         for channel, info in conn.hgetall(key).items()
     }
@@ -83,9 +84,9 @@ def connections(*, conversation_id: int) -> dict[str, dict[str, Any]]:
     return {channel: info for channel, info in found.items() if channel not in stale}
 
 
-def presence(*, conversation_id: int) -> list[dict[str, Any]]:
+def presence(*, conversation_id: int) -> list[PresenceViewer]:
     """Who is watching, once per person (several tabs count once, from the first), earliest first."""
-    people: dict[int, dict[str, Any]] = {}
+    people: dict[int, ViewerEntry] = {}
     for info in connections(conversation_id=conversation_id).values():
         seen = people.get(info["user_id"])
         if seen is None or info["since"] < seen["since"]:
@@ -111,7 +112,7 @@ def access_changed_notify(*, conversation_id: int, user_id: int, role: str | Non
         return
     for channel, info in connections(conversation_id=conversation_id).items():
         if info["user_id"] == user_id:
-            async_to_sync(layer.send)(channel, {"type": ACCESS_CHANGED, "role": role})
+            async_to_sync(layer.send)(channel, _access_changed(role))
 
 
 def access_revoked_for_all(*, conversation_id: int) -> None:
@@ -120,7 +121,11 @@ def access_revoked_for_all(*, conversation_id: int) -> None:
     if layer is None:
         return
     for channel in connections(conversation_id=conversation_id):
-        async_to_sync(layer.send)(channel, {"type": ACCESS_CHANGED, "role": None})
+        async_to_sync(layer.send)(channel, _access_changed(None))
+
+
+def _access_changed(role: str | None) -> AccessChangedMessage:
+    return {"type": ACCESS_CHANGED, "role": role}
 
 
 def session_live_ensure(*, conversation_id: int) -> None:

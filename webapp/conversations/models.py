@@ -1,9 +1,13 @@
 from __future__ import annotations
 
 import uuid
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
+
+if TYPE_CHECKING:
+    from webapp.conversations.types import PageTools, SavedTab
 
 
 class Conversation(models.Model):
@@ -68,9 +72,9 @@ class BrowserSession(models.Model):
 
     conversation = models.OneToOneField(Conversation, on_delete=models.CASCADE, related_name="browser_session")
     state = models.JSONField(default=dict, blank=True)
-    tabs = models.JSONField(default=list, blank=True)
+    tabs: models.JSONField[list[SavedTab], list[SavedTab]] = models.JSONField(default=list, blank=True)
     # The active tab's WebMCP tools and SKILL health as last seen (the Tool Inspector's view).
-    tools = models.JSONField(default=dict, blank=True)
+    tools: models.JSONField[PageTools, PageTools] = models.JSONField(default=dict, blank=True)
     saved_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 

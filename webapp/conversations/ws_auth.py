@@ -16,8 +16,7 @@ from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
 
 from webapp.accounts.tokens import SCHEMES, user_for_token
-
-Scope = dict[str, Any]
+from webapp.core.types import Scope
 
 
 def token_from_scope(scope: Scope) -> str | None:

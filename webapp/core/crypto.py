@@ -7,10 +7,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-from typing import Any
 
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 from django.conf import settings
+
+from webapp.core.types import JsonObject
 
 ENCRYPTED = "encrypted"  # the key of a JSON value that holds an encrypted document
 
@@ -48,11 +49,11 @@ def rotate(token: str) -> str:
     return _keys().rotate(token.encode()).decode() if token else ""
 
 
-def encrypt_document(document: dict[str, Any]) -> dict[str, Any]:
+def encrypt_document(document: JsonObject) -> JsonObject:
     return {ENCRYPTED: encrypt(json.dumps(document))} if document else {}
 
 
-def decrypt_document(stored: dict[str, Any] | None) -> dict[str, Any]:
+def decrypt_document(stored: JsonObject | None) -> JsonObject:
     if not stored:
         return {}
     if ENCRYPTED not in stored:

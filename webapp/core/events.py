@@ -3,6 +3,9 @@
 Events are published after the transaction that made them commits, so a client that re-reads the API
 on an event always finds what the event announced. The channel layer may drop messages; anything that
 must not be lost is in the database first.
+
+The shapes below are the websocket protocol (frontend/src/api/types.ts mirrors them) and the commands the web sends
+the worker; each is defined once here and used by whoever builds or reads it.
 """
 
 from __future__ import annotations
@@ -10,20 +13,234 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Literal, NotRequired, TypedDict
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from webapp.conversations.types import PageTools, PresenceViewer, SessionTab, TabContext
+from webapp.core.types import JsonObject
+from webapp.runs.types import PlanStepPayload
+
 log = logging.getLogger(__name__)
+
+# -- events: server → the dashboard's websocket (the REST API's output shapes where they carry a record) ---------
+
+
+class ControlState(TypedDict):
+    holder: str | None  # who holds the live browser's controls (a username), or nobody
+
+
+class HelloEvent(TypedDict):
+    type: Literal["hello"]
+    conversation: JsonObject  # ConversationOutput
+    role: str
+    control: ControlState
+
+
+class PresenceEvent(TypedDict):
+    type: Literal["presence"]
+    viewers: list[PresenceViewer]
+
+
+class ControlUpdatedEvent(TypedDict):
+    type: Literal["control.updated"]
+    holder: str | None
+
+
+class AccessUpdatedEvent(TypedDict):
+    type: Literal["access.updated"]
+    role: str
+
+
+class ConversationUpdatedEvent(TypedDict):
+    type: Literal["conversation.updated"]
+    conversation: JsonObject  # ConversationOutput, as its owner sees it
+
+
+class RunUpdatedEvent(TypedDict):
+    type: Literal["run.updated"]
+    run: JsonObject  # RunOutput
+
+
+class MessageCreatedEvent(TypedDict):
+    type: Literal["message.created"]
+    message: JsonObject  # MessageOutput
+
+
+class AssistantDeltaEvent(TypedDict):
+    type: Literal["assistant.delta"]
+    run: int
+    delta: str
+
+
+class StepEvent(TypedDict):
+    type: Literal["step.created", "step.updated"]
+    step: JsonObject  # StepOutput
+
+
+class TabsUpdatedEvent(TypedDict):
+    type: Literal["tabs.updated"]
+    tabs: list[SessionTab]
+
+
+class TabContentEvent(TypedDict):
+    type: Literal["tab.content"]
+    content: TabContext
+
+
+class TabContentRemovedEvent(TypedDict):
+    type: Literal["tab.content.removed"]
+    tab_id: str
+
+
+class ToolsUpdatedEvent(PageTools):
+    type: Literal["tools.updated"]
+
+
+class ConfirmationEvent(TypedDict):
+    type: Literal["confirmation.requested", "confirmation.updated"]
+    confirmation: JsonObject  # ConfirmationOutput
+
+
+class PlanUpdatedEvent(TypedDict):
+    type: Literal["plan.updated"]
+    run: int
+    steps: list[PlanStepPayload]
+
+
+class ErrorEvent(TypedDict):
+    type: Literal["error"]
+    detail: str
+
+
+class PongEvent(TypedDict):
+    type: Literal["pong"]
+
+
+class Frame(TypedDict):
+    """One live-view picture of the session's active tab; sent to a viewer as a `frame` event."""
+
+    data: str  # base64 JPEG
+    width: int
+    height: int
+    tab: str
+    ts: int  # ms
+
+
+class FrameEvent(Frame):
+    type: Literal["frame"]
+
+
+# What the conversation's group carries to every socket (frames travel apart, paced per viewer).
+Event = (
+    PresenceEvent
+    | ControlUpdatedEvent
+    | ConversationUpdatedEvent
+    | RunUpdatedEvent
+    | MessageCreatedEvent
+    | AssistantDeltaEvent
+    | StepEvent
+    | TabsUpdatedEvent
+    | TabContentEvent
+    | TabContentRemovedEvent
+    | ToolsUpdatedEvent
+    | ConfirmationEvent
+    | PlanUpdatedEvent
+)
+# What one socket sends its own client besides the group's events.
+SocketEvent = HelloEvent | AccessUpdatedEvent | FrameEvent | ErrorEvent | PongEvent
+
+
+def tools_updated_event(tools: PageTools) -> ToolsUpdatedEvent:
+    return {"type": "tools.updated", **tools}
+
+
+# -- commands: the web → the worker holding a conversation's session ---------------------------------------------
+
+
+class _Command(TypedDict):
+    conversation_id: NotRequired[int]  # added by command_session
+
+
+class RunAbortCommand(_Command):
+    type: Literal["run.abort"]
+    run_id: int
+
+
+class ConfirmationAnswerCommand(_Command):
+    type: Literal["confirmation.answer"]
+    id: int  # the confirmation's
+    approved: bool
+
+
+class ControlChangedCommand(_Command):
+    type: Literal["control.changed"]
+    paused: bool
+    holder: str | None
+
+
+class InputCommand(_Command):
+    type: Literal["input"]
+    input: JsonObject  # the controller's live-view input, checked by browser_pool.input.InputEvent.from_dict
+
+
+class ViewersChangedCommand(_Command):
+    type: Literal["viewers.changed"]
+
+
+class SessionDiscardCommand(_Command):
+    type: Literal["session.discard"]
+
+
+Command = (
+    RunAbortCommand
+    | ConfirmationAnswerCommand
+    | ControlChangedCommand
+    | InputCommand
+    | ViewersChangedCommand
+    | SessionDiscardCommand
+)
+
+# -- channel layer messages: what group_send carries (Channels dispatches on `type`) ------------------------------
+
+
+class EventMessage(TypedDict):
+    type: Literal["conversation.event"]
+    event: Event
+
+
+class FrameMessage(TypedDict):
+    type: Literal["conversation.frame"]
+    frame: Frame
+
+
+class CommandMessage(TypedDict):
+    type: Literal["session.command"]
+    command: Command
+
+
+class AccessChangedMessage(TypedDict):
+    """To one socket's own channel: its user's access changed (None: it ended)."""
+
+    type: Literal["access.changed"]
+    role: str | None
+
+
+ChannelMessage = EventMessage | FrameMessage | CommandMessage | AccessChangedMessage
+
+
+def event_message(event: Event) -> EventMessage:
+    return {"type": "conversation.event", "event": event}
+
 
 # A live update waits at most this long: with Redis away, the Redis client's retries back off for seconds, and
 # neither a request nor an agent's turn may wait for a message that is allowed to be lost.
 LIVE_SEND_TIMEOUT_S = 1.0
 
 
-async def group_send_bounded(group: str, message: dict[str, Any]) -> None:
+async def group_send_bounded(group: str, message: ChannelMessage) -> None:
     layer = get_channel_layer()
     if layer is not None:
         await asyncio.wait_for(layer.group_send(group, message), LIVE_SEND_TIMEOUT_S)
@@ -31,7 +248,7 @@ async def group_send_bounded(group: str, message: dict[str, Any]) -> None:
 
 # A process with an event loop of its own (the worker) hands live updates to it without waiting: its services run
 # on one database thread, and a Redis round trip per write made that thread the bottleneck under load.
-Sender = Callable[[str, dict[str, Any]], None]
+Sender = Callable[[str, ChannelMessage], None]
 _sender: Sender | None = None
 
 
@@ -40,7 +257,7 @@ def set_sender(sender: Sender | None) -> None:
     _sender = sender
 
 
-def _group_send(group: str, message: dict[str, Any]) -> None:
+def _group_send(group: str, message: ChannelMessage) -> None:
     if _sender is not None:
         _sender(group, message)
     else:
@@ -56,22 +273,23 @@ def session_group(conversation_id: int) -> str:
     return f"session-{conversation_id}"
 
 
-def publish(conversation_id: int, event: dict[str, Any]) -> None:
+def publish(conversation_id: int, event: Event) -> None:
     """Best effort: a live update that cannot be sent (Redis away) is logged, never fails the request or the run;
     clients re-read the API when they reconnect."""
     try:
-        _group_send(conversation_group(conversation_id), {"type": "conversation.event", "event": event})
+        _group_send(conversation_group(conversation_id), event_message(event))
     except Exception as exc:
         log.warning("could not publish %s to conversation %s: %r", event.get("type"), conversation_id, exc)
 
 
-def publish_on_commit(conversation_id: int, event: dict[str, Any]) -> None:
+def publish_on_commit(conversation_id: int, event: Event) -> None:
     transaction.on_commit(lambda: publish(conversation_id, event))
 
 
-def command_session(conversation_id: int, command: dict[str, Any]) -> None:
+def command_session(conversation_id: int, command: Command) -> None:
     """Send a low-latency command (abort, input ...) to whichever worker holds the conversation's session."""
-    command = {**command, "conversation_id": conversation_id}
+    command = command.copy()
+    command["conversation_id"] = conversation_id
     try:
         _group_send(session_group(conversation_id), {"type": "session.command", "command": command})
     except Exception as exc:

@@ -4,7 +4,7 @@ ready, so a load balancer or compose can act on it."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
@@ -13,12 +13,19 @@ from django.views.decorators.http import require_GET
 from webapp.core import placement
 
 
+class Check(TypedDict):
+    ok: bool
+    error: NotRequired[str]  # the exception's class, when it failed
+    alive: NotRequired[int]  # workers heartbeating
+    free_sessions: NotRequired[int]  # room for more browser sessions, over every live worker
+
+
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"status": "ok"})
 
 
-def _database() -> dict[str, Any]:
+def _database() -> Check:
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
@@ -27,7 +34,7 @@ def _database() -> dict[str, Any]:
     return {"ok": True}
 
 
-def _redis() -> dict[str, Any]:
+def _redis() -> Check:
     try:
         placement.client().ping()
     except Exception as exc:
@@ -35,7 +42,7 @@ def _redis() -> dict[str, Any]:
     return {"ok": True}
 
 
-def _workers() -> dict[str, Any]:
+def _workers() -> Check:
     try:
         alive = placement.alive_workers()
     except Exception as exc:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TypedDict
 
 import redis
 from django.conf import settings
@@ -44,12 +44,24 @@ def viewers_key(conversation_id: int | str) -> str:
     return f"{VIEWERS_PREFIX}{conversation_id}"
 
 
-def alive_workers() -> dict[str, dict[str, Any]]:
+class WorkerLoad(TypedDict):
+    """A worker's heartbeat (workers.runtime), read back here to place work and by health checks and metrics."""
+
+    id: str
+    queue: str
+    capacity: int
+    sessions: int  # live browser sessions
+    turns: int  # runs in progress
+    egress_blocked: int  # requests its network firewall refused so far
+    ts: float  # time.time()
+
+
+def alive_workers() -> dict[str, WorkerLoad]:
     conn = client()
     keys = list(conn.scan_iter(match=WORKER_KEY_PREFIX + "*", count=500))
     if not keys:
         return {}
-    workers: dict[str, dict[str, Any]] = {}
+    workers: dict[str, WorkerLoad] = {}
     for key, raw in zip(keys, conn.mget(keys), strict=True):
         if raw is None:
             continue
@@ -61,7 +73,7 @@ def alive_workers() -> dict[str, dict[str, Any]]:
     return workers
 
 
-def _load_ratio(info: dict[str, Any], assigned: int = 0) -> tuple[float, int]:
+def _load_ratio(info: WorkerLoad, assigned: int = 0) -> tuple[float, int]:
     capacity = max(1, int(info.get("capacity") or 1))
     return ((int(info.get("sessions") or 0) + assigned) / capacity, int(info.get("turns") or 0))
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from webapp.core.types import JsonObject
+
 ERROR = {
     "type": "object",
     "description": '{"detail": "..."} for a refusal; {"field": ["message", ...]} for invalid input.',
@@ -28,7 +30,7 @@ ERROR_STATUSES = {
 }
 
 
-def add_error_responses(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
+def add_error_responses(result: JsonObject, generator: Any, request: Any, public: bool) -> JsonObject:
     result.setdefault("components", {}).setdefault("schemas", {})["Error"] = ERROR
     reference = {"$ref": "#/components/schemas/Error"}
     for operations in result.get("paths", {}).values():

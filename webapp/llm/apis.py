@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from agents.llm.providers import PROVIDERS
+from webapp.core.types import JsonObject
 from webapp.core.users import request_user
 from webapp.llm.connection import connection_check
 from webapp.llm.models import ModelProfile
@@ -54,7 +55,7 @@ class ModelProfileInput(serializers.Serializer):
         return value
 
 
-def _fallback(request: Request, data: dict[str, Any]) -> Any:
+def _fallback(request: Request, data: JsonObject) -> Any:
     if "fallback" not in data:
         return ...
     if data["fallback"] is None:

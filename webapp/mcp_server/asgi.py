@@ -21,9 +21,9 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 
 from webapp.accounts.tokens import SCHEMES, user_for_token
+from webapp.core.types import Scope
 from webapp.mcp_server.server import build_server
 
-Scope = dict[str, Any]
 PATH = "/mcp"
 
 

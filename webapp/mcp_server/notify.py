@@ -17,14 +17,14 @@ from typing import Any
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from webapp.core.events import conversation_group
+from webapp.core.events import EventMessage, ToolsUpdatedEvent, conversation_group
 
 log = logging.getLogger(__name__)
 
 LISTEN_S = 30.0
 
 
-def _names(event: dict[str, Any]) -> frozenset[str]:
+def _names(event: ToolsUpdatedEvent) -> frozenset[str]:
     return frozenset(str(t.get("name")) for t in event.get("tools") or [] if not t.get("shadowed"))
 
 
@@ -55,11 +55,11 @@ class ToolListWatchers:
             await layer.group_add(group, channel)
             while time.monotonic() - self._last_call.get(session_id, 0.0) < settings.HIVE_MCP_IDLE_S:
                 try:
-                    message = await asyncio.wait_for(layer.receive(channel), LISTEN_S)
+                    message: EventMessage = await asyncio.wait_for(layer.receive(channel), LISTEN_S)
                 except TimeoutError:
                     continue
-                event = message.get("event") or {}
-                if event.get("type") != "tools.updated":
+                event = message.get("event")
+                if not event or "type" not in event or event["type"] != "tools.updated":
                     continue
                 names = _names(event)
                 if names != shown:

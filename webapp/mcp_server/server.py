@@ -15,6 +15,7 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.models import InitializationOptions
 
+from webapp.core.types import JsonObject, Scope
 from webapp.mcp_server import services
 from webapp.mcp_server.notify import watchers
 from webapp.mcp_server.services import Refusal
@@ -40,7 +41,7 @@ INSTRUCTIONS = (
 )
 
 
-def _scope(ctx: ServerRequestContext[Any, Any]) -> dict[str, Any]:
+def _scope(ctx: ServerRequestContext[Any, Any]) -> Scope:
     request = ctx.request
     scope = getattr(request, "scope", None)
     if not isinstance(scope, dict) or not isinstance(scope.get("hive_user"), User):
@@ -48,7 +49,7 @@ def _scope(ctx: ServerRequestContext[Any, Any]) -> dict[str, Any]:
     return scope
 
 
-def _header(scope: dict[str, Any], name: str) -> str | None:
+def _header(scope: Scope, name: str) -> str | None:
     wanted = name.encode()
     for key, value in scope.get("headers", []):
         if key.lower() == wanted:
@@ -56,7 +57,7 @@ def _header(scope: dict[str, Any], name: str) -> str | None:
     return None
 
 
-def _named_conversation(scope: dict[str, Any]) -> int | None:
+def _named_conversation(scope: Scope) -> int | None:
     raw = _header(scope, CONVERSATION_HEADER)
     if raw is None:
         raw = (parse_qs(scope.get("query_string", b"").decode("latin-1")).get("conversation") or [None])[0]
@@ -98,13 +99,14 @@ class Asker:
         for task in self.pending:
             task.cancel()
 
-    def ask(self, confirmation: dict[str, Any]) -> None:
+    def ask(self, confirmation: JsonObject) -> None:
+        """`confirmation` as a `confirmation.requested` event carries it (ConfirmationOutput)."""
         if self.can_ask:
             task = asyncio.get_running_loop().create_task(self._ask(confirmation))
             self.pending.add(task)
             task.add_done_callback(self.pending.discard)
 
-    async def _ask(self, confirmation: dict[str, Any]) -> None:
+    async def _ask(self, confirmation: JsonObject) -> None:
         question = f"Hive asks before it does this: {confirmation.get('reason')}. Allow {confirmation.get('action')}?"
         schema = {
             "type": "object",
@@ -181,7 +183,7 @@ def _step_progress(ctx: ServerRequestContext[Any, Any]) -> StepListener:
     """Each step a run starts, as an MCP progress notification ("Step 2: click"), when the client asked for them."""
     started = 0
 
-    async def progress(step: dict[str, Any]) -> None:
+    async def progress(step: JsonObject) -> None:
         nonlocal started
         if step.get("status") == "running":
             started += 1
@@ -193,7 +195,7 @@ def _step_progress(ctx: ServerRequestContext[Any, Any]) -> StepListener:
 
 
 async def _run_task(
-    ctx: ServerRequestContext[Any, Any], conversation: Any, arguments: dict[str, Any]
+    ctx: ServerRequestContext[Any, Any], conversation: Any, arguments: JsonObject
 ) -> types.CallToolResult:
     task = arguments.get("task")
     if not isinstance(task, str) or not task.strip():
@@ -218,8 +220,8 @@ class HiveServer(Server[Any]):
     def create_initialization_options(
         self,
         notification_options: NotificationOptions | None = None,
-        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
-        extensions: dict[str, dict[str, Any]] | None = None,
+        experimental_capabilities: dict[str, JsonObject] | None = None,
+        extensions: dict[str, JsonObject] | None = None,
     ) -> InitializationOptions:
         return super().create_initialization_options(
             notification_options or NotificationOptions(tools_changed=True), experimental_capabilities, extensions
@@ -227,7 +229,7 @@ class HiveServer(Server[Any]):
 
 
 async def _run_workflow(
-    ctx: ServerRequestContext[Any, Any], conversation: Any, arguments: dict[str, Any]
+    ctx: ServerRequestContext[Any, Any], conversation: Any, arguments: JsonObject
 ) -> types.CallToolResult:
     progress = _step_progress(ctx)
     user = _scope(ctx)["hive_user"]

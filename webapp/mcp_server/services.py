@@ -25,8 +25,10 @@ from webapp.conversations.browser_services import conversation_file_add
 from webapp.conversations.models import Conversation, Message
 from webapp.conversations.selectors import conversation_get
 from webapp.conversations.services import conversation_create, message_send
+from webapp.conversations.types import PageTools, no_page_tools
 from webapp.core.exceptions import ApplicationError
 from webapp.core.throttles import throttle_wait
+from webapp.core.types import JsonObject
 from webapp.mcp_server.tools import PAGE_PREFIX, READS
 from webapp.runs.models import Run
 from webapp.runs.selectors import confirmation_get
@@ -82,11 +84,11 @@ def session_forget(session_id: str) -> None:
     _session_conversations.pop(session_id, None)
 
 
-def page_tool_listing(*, conversation: Conversation | None) -> dict[str, Any]:
-    return browser_session_tools(conversation=conversation) if conversation is not None else {}
+def page_tool_listing(*, conversation: Conversation | None) -> PageTools:
+    return browser_session_tools(conversation=conversation) if conversation is not None else no_page_tools()
 
 
-def _stored_upload(conversation: Conversation, arguments: dict[str, Any]) -> dict[str, Any]:
+def _stored_upload(conversation: Conversation, arguments: JsonObject) -> JsonObject:
     """`upload_file` with the bytes in the call: stored as the conversation's file, then put in the input by id."""
     if "url" in arguments:
         url = arguments["url"]
@@ -113,7 +115,7 @@ def _stored_upload(conversation: Conversation, arguments: dict[str, Any]) -> dic
 
 
 @transaction.atomic
-def call_start(*, conversation: Conversation, name: str, arguments: dict[str, Any], user: User) -> Run:
+def call_start(*, conversation: Conversation, name: str, arguments: JsonObject, user: User) -> Run:
     """Queue the run that does one tool call (a browser action, a read, or a tool of the page)."""
     page_tool = name.startswith(PAGE_PREFIX)
     _throttle(user, "tool_calls" if page_tool else "actions", "tool calls" if page_tool else "actions")
@@ -207,7 +209,7 @@ def workflows_listed(*, user: User) -> str:
 
 
 @transaction.atomic
-def workflow_start(*, user: User, conversation: Conversation, arguments: dict[str, Any]) -> Run:
+def workflow_start(*, user: User, conversation: Conversation, arguments: JsonObject) -> Run:
     _throttle(user, "runs", "runs")
     workflow_id = arguments.get("workflow")
     parameters = arguments.get("parameters") or {}

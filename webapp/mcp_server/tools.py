@@ -7,18 +7,18 @@ matching SKILL tools of the conversation's active tab are listed with a `page_` 
 
 from __future__ import annotations
 
-from typing import Any
-
 import mcp_types as types
 
 from browser_pool.actions import ACTIONS
+from webapp.conversations.types import PageTools
+from webapp.core.types import JsonObject
 
 PAGE_PREFIX = "page_"
 RUN_TASK = "run_task"
 LIST_WORKFLOWS = "list_workflows"
 RUN_WORKFLOW = "run_workflow"
 
-_READS: dict[str, tuple[str, dict[str, Any]]] = {
+_READS: dict[str, tuple[str, JsonObject]] = {  # description, JSON schema
     "observe": (
         "What the page shows now: address, title, scroll position, the first visible text, the focused element, "
         "open dialogs, and the interactive elements in view with the [index] the actions take.",
@@ -133,7 +133,7 @@ def fixed_tools() -> list[types.Tool]:
 FIXED_NAMES = frozenset(tool.name for tool in fixed_tools())
 
 
-def page_tools(listing: dict[str, Any]) -> list[types.Tool]:
+def page_tools(listing: PageTools) -> list[types.Tool]:
     """The active tab's tools, as the worker last reported them (`BrowserSession.tools`)."""
     tools = []
     for tool in listing.get("tools") or []:

@@ -9,19 +9,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from webapp.core.events import conversation_group
+from webapp.core.events import Event, EventMessage, conversation_group
+from webapp.core.types import JsonObject
 from webapp.runs.models import Run
 from webapp.runs.services import run_abort
 
 RECHECK_S = 1.0
 
-StepListener = Callable[[dict[str, Any]], Awaitable[None]]
-EventListener = Callable[[dict[str, Any]], None]
+# Each hears the record as the event carries it: a StepOutput, a ConfirmationOutput.
+StepListener = Callable[[JsonObject], Awaitable[None]]
+EventListener = Callable[[JsonObject], None]
 
 
 @database_sync_to_async
@@ -56,16 +57,16 @@ class RunWatch:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.layer.group_discard(self.group, self.channel), 1.0)
 
-    async def _next_event(self) -> dict[str, Any] | None:
+    async def _next_event(self) -> Event | None:
         if self.layer is None or not self.channel:
             await asyncio.sleep(RECHECK_S)
             return None
         try:
-            message = await asyncio.wait_for(self.layer.receive(self.channel), RECHECK_S)
+            message: EventMessage = await asyncio.wait_for(self.layer.receive(self.channel), RECHECK_S)
         except TimeoutError:
             return None
         event = message.get("event")
-        return event if isinstance(event, dict) else None
+        return event if isinstance(event, dict) and "type" in event else None
 
     async def until_done(
         self,
@@ -84,16 +85,15 @@ class RunWatch:
                     if event is None:
                         run = await _read(run_id)
                         continue
-                    kind = event.get("type")
-                    if kind in ("step.created", "step.updated") and on_step is not None:
+                    if event["type"] in ("step.created", "step.updated") and on_step is not None:
                         step = event.get("step") or {}
                         if step.get("run") == run_id:
                             await on_step(step)
-                    elif kind == "confirmation.requested" and on_confirmation is not None:
+                    elif event["type"] == "confirmation.requested" and on_confirmation is not None:
                         asked = event.get("confirmation") or {}
                         if asked.get("run") == run_id:
                             on_confirmation(asked)
-                    elif kind == "run.updated":
+                    elif event["type"] == "run.updated":
                         changed = event.get("run") or {}
                         if changed.get("id") == run_id and changed.get("status") not in Run.ACTIVE:
                             run = await _read(run_id)

@@ -1,7 +1,12 @@
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.db import models
+
+if TYPE_CHECKING:
+    from webapp.runs.types import RunMetadata
 
 
 class Run(models.Model):
@@ -35,7 +40,7 @@ class Run(models.Model):
     # The Celery queue the turn was sent to: a worker's own queue, or the shared one.
     queue = models.CharField(max_length=250, blank=True)
     abort_requested = models.BooleanField(default=False)
-    metadata = models.JSONField(default=dict, blank=True)
+    metadata: models.JSONField[RunMetadata, RunMetadata] = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # When the run was last handed to Celery; a queued run not taken for a while is sent again (the reaper).
     dispatched_at = models.DateTimeField(null=True, blank=True)

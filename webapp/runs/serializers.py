@@ -10,6 +10,7 @@ from rest_framework import serializers
 
 from webapp.runs.models import Confirmation, ModelCall, Run, Step
 from webapp.runs.selectors import run_queue_position
+from webapp.runs.types import PlanStepPayload, SharedTabRef
 
 
 class PlanStepOutput(serializers.Serializer[Any]):
@@ -59,11 +60,11 @@ class RunOutput(serializers.ModelSerializer[Run]):
         return run_queue_position(run=obj)
 
     @extend_schema_field(PlanStepOutput(many=True))
-    def get_plan(self, obj: Run) -> list[dict[str, object]]:
+    def get_plan(self, obj: Run) -> list[PlanStepPayload]:
         return list(obj.metadata.get("plan") or [])
 
     @extend_schema_field(SharedTabOutput(many=True))
-    def get_shared_tabs(self, obj: Run) -> list[dict[str, object]]:
+    def get_shared_tabs(self, obj: Run) -> list[SharedTabRef]:
         return list(obj.metadata.get("shared_tabs") or [])
 
 

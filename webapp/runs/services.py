@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from datetime import timedelta
-from typing import Any
+from typing import Any, Literal
 
 from django.conf import settings
 from django.core.files.base import ContentFile
@@ -15,14 +15,16 @@ from django.utils import timezone
 from rest_framework import status
 
 from webapp.core import placement
-from webapp.core.events import command_session, publish_on_commit
+from webapp.core.events import ConfirmationAnswerCommand, command_session, publish_on_commit
 from webapp.core.exceptions import ApplicationError
 from webapp.core.queue import enqueue
+from webapp.core.types import JsonObject
 from webapp.runs.models import Confirmation, ModelCall, Run, Step
 from webapp.runs.quotas import queue_check, quota_check
 from webapp.runs.selectors import runs_waiting
 from webapp.runs.serializers import ConfirmationOutput, RunOutput, StepOutput
 from webapp.runs.signals import run_finished
+from webapp.runs.types import PlanStepPayload, RunMetadata
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +53,7 @@ def _publish_run(run: Run) -> None:
 
 
 def _publish_step(step: Step, conversation_id: int, *, created: bool) -> None:
-    kind = "step.created" if created else "step.updated"
+    kind: Literal["step.created", "step.updated"] = "step.created" if created else "step.updated"
     publish_on_commit(conversation_id, {"type": kind, "step": StepOutput(step).data})
 
 
@@ -80,7 +82,7 @@ def run_ensure_idle(*, conversation: Any, refusal: str = BUSY_MESSAGE) -> None:
 
 
 @transaction.atomic
-def run_create(*, conversation: Any, kind: str = Run.Kind.TURN, metadata: dict[str, Any] | None = None) -> Run:
+def run_create(*, conversation: Any, kind: str = Run.Kind.TURN, metadata: RunMetadata | None = None) -> Run:
     """Queue a run; it is sent to a worker after the commit. The caller has checked that the conversation is idle."""
     # Quotas count every run (turns, actions by hand, tool calls); tokens only where the server's model is used.
     quota_check(owner_id=conversation.owner_id, uses_server_model=conversation.model_profile_id is None)
@@ -96,22 +98,26 @@ def run_create(*, conversation: Any, kind: str = Run.Kind.TURN, metadata: dict[s
 
 
 @transaction.atomic
-def run_create_for_action(*, conversation: Any, action: str, arguments: dict[str, Any], source: str = "") -> Run:
+def run_create_for_action(*, conversation: Any, action: str, arguments: JsonObject, source: str = "") -> Run:
     """A browser action the user runs by hand; it waits its turn like a message does. `source` "mcp": an MCP
     client's call, which (like the agent) waits while a person holds the browser."""
     run_ensure_idle(conversation=conversation)
-    metadata = {"action": action, "arguments": arguments, **({"source": source} if source else {})}
+    metadata: RunMetadata = {"action": action, "arguments": arguments}
+    if source:
+        metadata["source"] = source
     return run_create(conversation=conversation, kind=Run.Kind.ACTION, metadata=metadata)
 
 
 @transaction.atomic
 def run_create_for_tool_call(
-    *, conversation: Any, name: str, arguments: dict[str, Any], source: str = "", read_only: bool = False
+    *, conversation: Any, name: str, arguments: JsonObject, source: str = "", read_only: bool = False
 ) -> Run:
     """A WebMCP tool of the active tab called by hand from the Tool Inspector (or by an MCP client; `read_only` as
     the tool declares it, for the safety policy)."""
     run_ensure_idle(conversation=conversation)
-    metadata = {"tool": name, "arguments": arguments, **({"source": source, "read_only": read_only} if source else {})}
+    metadata: RunMetadata = {"tool": name, "arguments": arguments}
+    if source:
+        metadata["source"], metadata["read_only"] = source, read_only
     return run_create(conversation=conversation, kind=Run.Kind.TOOL, metadata=metadata)
 
 
@@ -230,7 +236,7 @@ def runs_fail_orphaned(*, alive_worker_ids: Iterable[str]) -> list[Run]:
 
 
 @transaction.atomic
-def step_start(*, run_id: int, kind: str, action: str = "", arguments: dict[str, Any] | None = None) -> Step:
+def step_start(*, run_id: int, kind: str, action: str = "", arguments: JsonObject | None = None) -> Step:
     run = Run.objects.select_for_update().get(pk=run_id)
     index = run.steps.count()
     step = Step.objects.create(run=run, index=index, kind=kind, action=action, arguments=arguments or {})
@@ -247,7 +253,7 @@ def step_finish(
     error: str = "",
     duration_ms: int | None = None,
     screenshot: bytes | None = None,
-    target: dict[str, Any] | None = None,
+    target: JsonObject | None = None,  # browser_pool.replay's record of the element acted on
 ) -> Step:
     step = Step.objects.select_related("run").get(pk=step_id)
     step.status = status
@@ -263,7 +269,8 @@ def step_finish(
 
 
 @transaction.atomic
-def model_call_record(*, run_id: int, request: dict[str, Any], response: dict[str, Any], duration_ms: int) -> ModelCall:
+def model_call_record(*, run_id: int, request: JsonObject, response: JsonObject, duration_ms: int) -> ModelCall:
+    """`request` and `response` as the model service took and gave them (any OpenAI-compatible service's JSON)."""
     index = ModelCall.objects.filter(run_id=run_id).count()
     return ModelCall.objects.create(
         run_id=run_id, index=index, request=request, response=response, duration_ms=max(0, duration_ms)
@@ -271,7 +278,7 @@ def model_call_record(*, run_id: int, request: dict[str, Any], response: dict[st
 
 
 @transaction.atomic
-def run_plan_set(*, run_id: int, steps: list[dict[str, Any]]) -> Run:
+def run_plan_set(*, run_id: int, steps: list[PlanStepPayload]) -> Run:
     run = Run.objects.select_for_update().get(pk=run_id)
     run.metadata = {**run.metadata, "plan": steps}
     run.save(update_fields=["metadata"])
@@ -280,7 +287,9 @@ def run_plan_set(*, run_id: int, steps: list[dict[str, Any]]) -> Run:
 
 
 def _publish_confirmation(confirmation: Confirmation, conversation_id: int) -> None:
-    kind = "confirmation.requested" if confirmation.status == Confirmation.Status.PENDING else "confirmation.updated"
+    kind: Literal["confirmation.requested", "confirmation.updated"] = (
+        "confirmation.requested" if confirmation.status == Confirmation.Status.PENDING else "confirmation.updated"
+    )
     publish_on_commit(conversation_id, {"type": kind, "confirmation": ConfirmationOutput(confirmation).data})
 
 
@@ -290,7 +299,7 @@ def confirmation_request(
     run_id: int,
     step_id: int | None,
     action: str,
-    arguments: dict[str, Any],
+    arguments: JsonObject,
     reason: str,
     url: str = "",
     timeout_s: float,
@@ -326,8 +335,13 @@ def confirmation_answer(*, confirmation: Confirmation, user: Any, approve: bool)
             confirmation.decided_at = timezone.now()
             confirmation.save(update_fields=["status", "decided_by", "decided_at"])
             _publish_confirmation(confirmation, confirmation.run.conversation_id)
-            conversation_id, answer = confirmation.run.conversation_id, {"id": confirmation.pk, "approved": approve}
-            transaction.on_commit(lambda: command_session(conversation_id, {"type": "confirmation.answer", **answer}))
+            conversation_id = confirmation.run.conversation_id
+            answer: ConfirmationAnswerCommand = {
+                "type": "confirmation.answer",
+                "id": confirmation.pk,
+                "approved": approve,
+            }
+            transaction.on_commit(lambda: command_session(conversation_id, answer))
             return confirmation
     confirmation_settle(confirmation_id=confirmation.pk, status=Confirmation.Status.EXPIRED)
     raise ApplicationError("This confirmation expired; the step was not run.", status_code=status.HTTP_409_CONFLICT)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypedDict
 
 import redis
 from django.conf import settings
@@ -25,21 +26,36 @@ from webapp.sharing.selectors import access_require
 CONTROL_PREFIX = "hive:control:"
 
 
+class Holder(TypedDict):
+    """Who holds a conversation's controls, as kept in Redis."""
+
+    user_id: int
+    username: str
+    since: float  # time.time()
+
+
+Change = Callable[[Holder | None], Holder | None]
+
+
 def control_key(conversation_id: int) -> str:
     return f"{CONTROL_PREFIX}{conversation_id}"
 
 
-def control_holder(*, conversation_id: int) -> dict[str, Any] | None:
-    raw = placement.client().get(control_key(conversation_id))
-    return json.loads(raw) if raw else None
+def control_holder(*, conversation_id: int) -> Holder | None:
+    return _holder(placement.client().get(control_key(conversation_id)))
 
 
-def control_take(*, conversation_id: int, user: Any, access: str | None) -> dict[str, Any]:
+def _holder(raw: bytes | str | None) -> Holder | None:
+    holder: Holder | None = json.loads(raw) if raw else None
+    return holder
+
+
+def control_take(*, conversation_id: int, user: Any, access: str | None) -> Holder:
     """Take the controls. The owner may take them from a controller; anyone else waits until they are free."""
     access_require(access=access, need="controller")
-    mine = {"user_id": user.pk, "username": user.get_username(), "since": time.time()}
+    mine: Holder = {"user_id": user.pk, "username": user.get_username(), "since": time.time()}
 
-    def change(current: dict[str, Any] | None) -> dict[str, Any] | None:
+    def change(current: Holder | None) -> Holder | None:
         if current is not None and current["user_id"] != user.pk and access != "owner":
             raise ApplicationError(
                 f"{current['username']} has control of the browser; ask them to hand it back.",
@@ -54,7 +70,7 @@ def control_release(*, conversation_id: int, user: Any, access: str | None) -> N
     """Hand the controls back to the agent. The holder may; so may the owner, whoever holds them."""
     access_require(access=access, need="controller")
 
-    def change(current: dict[str, Any] | None) -> dict[str, Any] | None:
+    def change(current: Holder | None) -> Holder | None:
         if current is not None and current["user_id"] != user.pk and access != "owner":
             raise ApplicationError(
                 f"{current['username']} has control of the browser, not you.", status_code=status.HTTP_409_CONFLICT
@@ -81,7 +97,7 @@ def control_release_on_leave(*, conversation_id: int, user_id: int) -> None:
         control_release_if_held(conversation_id=conversation_id, user_id=user_id)
 
 
-def _compare_and_set(conversation_id: int, change: Any) -> dict[str, Any] | None:
+def _compare_and_set(conversation_id: int, change: Change) -> Holder | None:
     """Apply `change(current) -> new` atomically; announce when the holder changed."""
     key = control_key(conversation_id)
     with placement.client().pipeline() as pipe:
@@ -89,7 +105,7 @@ def _compare_and_set(conversation_id: int, change: Any) -> dict[str, Any] | None
             try:
                 pipe.watch(key)
                 raw = pipe.get(key)
-                current = json.loads(raw) if raw else None
+                current = _holder(raw)
                 new = change(current)
                 if new is current:
                     pipe.unwatch()

@@ -35,7 +35,9 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
+from webapp.core.types import JsonObject
 from webapp.skills.models import Skill, SkillTool
+from webapp.skills.types import SkillDocument, tool_spec
 
 FORMAT = "hive-skill/1"
 
@@ -147,12 +149,13 @@ def _parse_skill(document: Any, where: str, errors: list[str]) -> SkillSpec | No
 
 
 def _take(
-    document: dict[str, Any], fields: dict[str, tuple[type, Any]], extra: set[str], where: str, errors: list[str]
-) -> dict[str, Any]:
+    document: JsonObject, fields: dict[str, tuple[type, Any]], extra: set[str], where: str, errors: list[str]
+) -> JsonObject:
+    """The values of `fields` in a document as a user wrote it (wrong types are reported in `errors`)."""
     unknown = sorted(set(document) - set(fields) - extra)
     if unknown:
         errors.append(f"{where}: unknown key(s) {', '.join(map(repr, unknown))}; allowed: {', '.join(fields)}.")
-    values: dict[str, Any] = {}
+    values: JsonObject = {}
     for key, (kind, default) in fields.items():
         if key not in document:
             if default is ...:
@@ -183,7 +186,7 @@ def _json_type(value: Any) -> str:
     )
 
 
-def skill_to_document(skill: Skill) -> dict[str, Any]:
+def skill_to_document(skill: Skill) -> SkillDocument:
     """A SKILL as a ``hive-skill/1`` document (every key, fixed order)."""
     return {
         "format": FORMAT,
@@ -194,17 +197,7 @@ def skill_to_document(skill: Skill) -> dict[str, Any]:
         "priority": skill.priority,
         "enabled": skill.enabled,
         "health_check": skill.health_check,
-        "tools": [
-            {
-                "name": tool.name,
-                "title": tool.title,
-                "description": tool.description,
-                "input_schema": tool.input_schema,
-                "annotations": tool.annotations,
-                "handler": tool.handler,
-            }
-            for tool in skill.tools.all()
-        ],
+        "tools": [tool_spec(tool) for tool in skill.tools.all()],
     }
 
 

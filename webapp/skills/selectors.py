@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from django.db.models import Exists, OuterRef, QuerySet, prefetch_related_objects
 from django.shortcuts import get_object_or_404
@@ -11,6 +10,7 @@ from django.shortcuts import get_object_or_404
 from webapp.conversations.models import Conversation
 from webapp.skills.models import ConversationSkillSetting, Skill
 from webapp.skills.patterns import url_matches
+from webapp.skills.types import SkillInjection, tool_spec
 
 logger = logging.getLogger(__name__)
 
@@ -33,13 +33,11 @@ def conversation_skill_get(*, conversation: Conversation, skill_id: int) -> Skil
     return get_object_or_404(conversation_skill_list(conversation=conversation), pk=skill_id)
 
 
-def skills_for_url(*, url: str, conversation_id: int | None) -> list[dict[str, Any]]:
-    """The SKILLs to inject into a page at ``url``, highest priority first, as JSON-ready dicts.
+def skills_for_url(*, url: str, conversation_id: int | None) -> list[SkillInjection]:
+    """The SKILLs to inject into a page at ``url``, highest priority first.
 
     Enabled SKILLs whose match patterns match the URL, minus those the conversation switched off (all of them
-    when ``conversation_id`` is None). Each is ``{id, name, version, description, priority, health_check,
-    tools: [{name, title, description, input_schema, annotations, handler}]}``; ``health_check`` is the body of
-    ``async () => {...}`` ("" means none) and ``handler`` the body of ``async (input, {signal}) => {...}``.
+    when ``conversation_id`` is None).
     """
     candidates = Skill.objects.filter(enabled=True)
     if conversation_id is not None:
@@ -54,17 +52,7 @@ def skills_for_url(*, url: str, conversation_id: int | None) -> list[dict[str, A
             "description": skill.description,
             "priority": skill.priority,
             "health_check": skill.health_check,
-            "tools": [
-                {
-                    "name": tool.name,
-                    "title": tool.title,
-                    "description": tool.description,
-                    "input_schema": tool.input_schema,
-                    "annotations": tool.annotations,
-                    "handler": tool.handler,
-                }
-                for tool in skill.tools.all()
-            ],
+            "tools": [tool_spec(tool) for tool in skill.tools.all()],
         }
         for skill in matched
     ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 from urllib.parse import urlsplit
 
 from django.http import HttpResponse
@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 from webapp.conversations.selectors import conversation_get
 from webapp.core.exceptions import ApplicationError
 from webapp.core.throttles import WriteThrottle
+from webapp.core.types import JsonObject
 from webapp.runs.selectors import run_get
 from webapp.runs.serializers import RunOutput
 from webapp.workflows.export import export_script
@@ -37,7 +38,7 @@ from webapp.workflows.services import (
     workflow_share,
     workflow_update,
 )
-from webapp.workflows.steps import WorkflowStep, as_steps, checks_of
+from webapp.workflows.steps import Checks, Parameter, StepOutput, WorkflowStep, as_steps, checks_of
 from webapp.workflows.webhooks import webhook_remove, webhook_set
 
 
@@ -71,14 +72,38 @@ class WorkflowStepOutput(serializers.Serializer):
     )
 
 
-def step_shown(step: WorkflowStep) -> dict[str, Any]:
-    target = step.get("target") or {}
+class ShownTarget(TypedDict):
+    tag: str
+    role: str
+    name: str
+
+
+class ShownStep(TypedDict):
+    """A workflow step as WorkflowStepOutput shows it: the element it aims at named, not its whole record."""
+
+    action: str
+    arguments: JsonObject
+    intent: str
+    url: str
+    target: ShownTarget | None
+    checks: Checks
+    output: StepOutput | None
+
+
+def _shown_target(target: JsonObject) -> ShownTarget | None:
+    if not target:
+        return None
+    return {"tag": str(target.get("tag") or ""), "role": str(target.get("role") or ""),
+            "name": str(target.get("name") or "")}  # fmt: skip
+
+
+def step_shown(step: WorkflowStep) -> ShownStep:
     return {
         "action": step["action"],
         "arguments": step["arguments"],
         "intent": step.get("intent", ""),
         "url": step.get("url", ""),
-        "target": {k: str(target.get(k) or "") for k in ("tag", "role", "name")} if target else None,
+        "target": _shown_target(step.get("target") or {}),
         "checks": checks_of(step),
         "output": step.get("output"),
     }
@@ -102,12 +127,12 @@ class WorkflowOutput(serializers.ModelSerializer[Workflow]):
         latest = workflow_latest(workflow=obj)
         return latest.number if latest else None
 
-    def get_parameters(self, obj: Workflow) -> list[dict[str, Any]]:
+    def get_parameters(self, obj: Workflow) -> list[Parameter]:
         latest = workflow_latest(workflow=obj)
         return list(latest.parameters) if latest else []
 
     @extend_schema_field(WorkflowStepOutput(many=True))
-    def get_steps(self, obj: Workflow) -> list[dict[str, Any]]:
+    def get_steps(self, obj: Workflow) -> list[ShownStep]:
         latest = workflow_latest(workflow=obj)
         return [step_shown(s) for s in as_steps(latest.steps if latest else [])]
 

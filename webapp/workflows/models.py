@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.db import models
 
 from webapp.sharing.models import Share
+
+if TYPE_CHECKING:
+    from webapp.workflows.steps import Parameter
+    from webapp.workflows.webhooks import WebhookAttempt
 
 
 class Workflow(models.Model):
@@ -31,9 +37,9 @@ class WorkflowVersion(models.Model):
 
     workflow = models.ForeignKey(Workflow, on_delete=models.CASCADE, related_name="versions")
     number = models.PositiveIntegerField()
-    steps = models.JSONField(default=list)
+    steps = models.JSONField(default=list)  # read through steps.as_steps
     # [{"name": "email", "type": "string", "default": "ada@example.com", "label": "Email"}]
-    parameters = models.JSONField(default=list)
+    parameters: models.JSONField[list[Parameter], list[Parameter]] = models.JSONField(default=list)
     source_run = models.ForeignKey("runs.Run", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     note = models.CharField(max_length=500, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -60,8 +66,7 @@ class WebhookDelivery(models.Model):
     payload = models.JSONField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     attempts = models.PositiveIntegerField(default=0)
-    # [{"at": iso time, "status_code": 500 or null, "error": "...", "ms": 12}]
-    log = models.JSONField(default=list)
+    log: models.JSONField[list[WebhookAttempt], list[WebhookAttempt]] = models.JSONField(default=list)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -78,7 +83,7 @@ class WorkflowSchedule(models.Model):
     workflow = models.ForeignKey(Workflow, on_delete=models.CASCADE, related_name="schedules")
     cron = models.CharField(max_length=200)  # minute hour day-of-month month day-of-week
     timezone = models.CharField(max_length=64, default="UTC")
-    parameters = models.JSONField(default=dict, blank=True)
+    parameters: models.JSONField[dict[str, str], dict[str, str]] = models.JSONField(default=dict, blank=True)
     # A step that needs the user's yes: "wait" for it (the owner is told), or "refuse" (the replay stops there).
     confirmations = models.CharField(
         max_length=6, choices=[("wait", "wait and notify the owner"), ("refuse", "refuse")], default="wait"

@@ -11,8 +11,8 @@ from django.core.mail import send_mail
 from django.db import transaction
 
 from webapp.runs.models import Run
-from webapp.workflows.models import Workflow
-from webapp.workflows.webhooks import CONFIRMATION_EVENT, delivery_schedule
+from webapp.workflows.selectors import workflow_of_run
+from webapp.workflows.webhooks import CONFIRMATION_EVENT, WebhookExtra, delivery_schedule
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +24,7 @@ def dashboard_url(conversation_id: int) -> str:
 
 def confirmation_wanted(*, run_id: int, action: str, reason: str, url: str, timeout_s: float) -> None:
     run = Run.objects.select_related("conversation__owner").get(pk=run_id)
-    workflow = Workflow.objects.filter(pk=run.metadata.get("workflow")).first()
+    workflow = workflow_of_run(run=run)
     name = workflow.name if workflow else "a workflow"
     link = dashboard_url(run.conversation_id)
     minutes = max(1, round(timeout_s / 60))
@@ -43,7 +43,7 @@ def confirmation_wanted(*, run_id: int, action: str, reason: str, url: str, time
             )
         except Exception as exc:  # a mail server that is down must not end the replay
             log.warning("could not e-mail %s about run %s: %s", owner.email, run_id, exc)
-    extra = {"confirmation": {"action": action, "reason": reason, "url": url, "dashboard": link,
-                              "timeout_s": timeout_s}}  # fmt: skip
+    extra: WebhookExtra = {"confirmation": {"action": action, "reason": reason, "url": url, "dashboard": link,
+                                            "timeout_s": timeout_s}}  # fmt: skip
     with transaction.atomic():
         delivery_schedule(run=run, event=CONFIRMATION_EVENT, extra=extra)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import logging
 import zoneinfo
-from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -16,6 +15,7 @@ from django_celery_beat.models import CrontabSchedule, PeriodicTask
 from django_celery_beat.validators import crontab_validator
 
 from webapp.core.exceptions import ApplicationError
+from webapp.core.types import JsonObject
 from webapp.runs.models import Run
 from webapp.workflows.models import Workflow, WorkflowSchedule
 from webapp.workflows.services import parameters_resolve, workflow_run_start
@@ -47,7 +47,7 @@ def _crontab(cron: str, timezone: str) -> CrontabSchedule:
 
 @transaction.atomic
 def schedule_create(
-    *, workflow: Workflow, cron: str, timezone: str, parameters: dict[str, Any], confirmations: str = "wait"
+    *, workflow: Workflow, cron: str, timezone: str, parameters: JsonObject, confirmations: str = "wait"
 ) -> WorkflowSchedule:
     version = workflow.versions.order_by("-number").first()
     if version is None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import difflib
 import json
-from typing import Any
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Case, OuterRef, Q, QuerySet, Subquery, Value, When
@@ -13,8 +14,13 @@ from rest_framework import status
 
 from agents.tools.browser import SECRET_MASK  # how a secret parameter's value shows anywhere (steps, history, prompts)
 from webapp.core.exceptions import ApplicationError
+from webapp.core.types import JsonObject
 from webapp.sharing.selectors import RANK, Access
 from webapp.workflows.models import Workflow, WorkflowShare, WorkflowVersion
+from webapp.workflows.steps import WorkflowStep, as_steps
+
+if TYPE_CHECKING:
+    from webapp.runs.models import Run
 
 _TOO_LITTLE = {
     "controller": "You can see this workflow but not run it: ask its owner to make you a controller.",
@@ -43,21 +49,54 @@ def workflow_get(*, user: AbstractBaseUser | AnonymousUser, workflow_id: int, ne
     return workflow
 
 
+def workflow_of_run(*, run: Run) -> Workflow | None:
+    """The workflow a replay replays (None for other runs, or when the workflow was deleted)."""
+    workflow_id = run.metadata.get("workflow")
+    return Workflow.objects.filter(pk=workflow_id).first() if workflow_id is not None else None
+
+
 def workflow_latest(*, workflow: Workflow) -> WorkflowVersion | None:
     return workflow.versions.order_by("-number").first()
 
 
-def _line(step: dict[str, object]) -> str:
+class VersionSummary(TypedDict):
+    """A version as the workflow's history lists it (VersionOutput)."""
+
+    number: int
+    note: str
+    created_at: datetime
+    source_run: int | None
+    steps: int  # how many
+    changes: list[str]  # a unified diff of the steps' actions and intents against the version before
+
+
+class WorkflowRunSummary(TypedDict):
+    """A replay as the workflow's run list shows it (WorkflowRunOutput), secrets masked."""
+
+    id: int
+    conversation: int
+    status: str
+    error: str
+    version: int | None
+    parameters: dict[str, str]
+    url: str  # where its last action left the page
+    created_at: datetime
+    finished_at: datetime | None
+    prompt_tokens: int
+    outputs: JsonObject
+
+
+def _line(step: WorkflowStep) -> str:
     return f"{step.get('action')}: {step.get('intent') or ''}"
 
 
-def workflow_versions(*, workflow: Workflow) -> list[dict[str, object]]:
+def workflow_versions(*, workflow: Workflow) -> list[VersionSummary]:
     """Every version, newest first, with what changed from the one before it (a unified diff of the steps)."""
     versions = list(workflow.versions.order_by("number"))
-    out: list[dict[str, object]] = []
+    out: list[VersionSummary] = []
     previous: list[str] = []
     for version in versions:
-        lines = [_line(step) for step in version.steps]
+        lines = [_line(step) for step in as_steps(version.steps)]
         diff = list(
             difflib.unified_diff(previous, lines, f"v{version.number - 1}", f"v{version.number}", lineterm="", n=1)
         )
@@ -69,7 +108,7 @@ def workflow_versions(*, workflow: Workflow) -> list[dict[str, object]]:
 
 def workflow_runs(
     *, workflow: Workflow, user: AbstractBaseUser | AnonymousUser, limit: int = 50
-) -> list[dict[str, object]]:
+) -> list[WorkflowRunSummary]:
     """The workflow's replays the caller may see (in conversations visible to them), newest first, with what each
     ended on (secrets masked)."""
     from webapp.runs.models import Run  # the runs app sits beside this one
@@ -81,7 +120,7 @@ def workflow_runs(
         .order_by("-created_at")[:limit]
     )
     secret = {p["name"] for v in workflow.versions.all() for p in v.parameters if p.get("type") == "secret"}
-    out: list[dict[str, object]] = []
+    out: list[WorkflowRunSummary] = []
     for run in runs:
         url = run_end_url(run=run)
         parameters = {k: (SECRET_MASK if k in secret else v) for k, v in (run.metadata.get("parameters") or {}).items()}

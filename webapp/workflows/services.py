@@ -14,11 +14,13 @@ from webapp.conversations.models import Conversation
 from webapp.conversations.services import conversation_create
 from webapp.core.crypto import decrypt, encrypt
 from webapp.core.exceptions import ApplicationError
+from webapp.core.types import JsonObject
 from webapp.runs.models import Run, Step
 from webapp.runs.services import run_create, run_ensure_idle
+from webapp.runs.types import RunMetadata
 from webapp.workflows.models import Credential, Workflow, WorkflowShare, WorkflowVersion
 from webapp.workflows.selectors import SECRET_MASK
-from webapp.workflows.steps import WorkflowStep, placeholders, steps_edit, steps_from
+from webapp.workflows.steps import Parameter, WorkflowStep, placeholders, steps_edit, steps_from
 
 
 @transaction.atomic
@@ -97,7 +99,7 @@ def credential_set(*, owner: User, name: str, value: str) -> Credential:
     return credential
 
 
-def parameters_resolve(version: WorkflowVersion, given: dict[str, Any]) -> dict[str, str]:
+def parameters_resolve(version: WorkflowVersion, given: JsonObject) -> dict[str, str]:
     """The values a replay uses: the given ones over the defaults; unknown names are refused. A secret parameter's
     value is the name of a credential (looked up when the replay runs, on the worker)."""
     known = {p["name"]: p for p in version.parameters}
@@ -122,9 +124,9 @@ def workflow_run_start(
     *,
     workflow: Workflow,
     user: User,
-    parameters: dict[str, Any],
+    parameters: JsonObject,
     conversation: Conversation | None = None,
-    extra: dict[str, Any] | None = None,
+    extra: RunMetadata | None = None,
 ) -> Run:
     """Queue a replay of the workflow's latest version, in the given conversation or a new one; `extra` goes into the
     run's metadata (a schedule's id and how it treats confirmations)."""
@@ -136,8 +138,8 @@ def workflow_run_start(
         conversation = conversation_create(owner=user, title=f"Workflow: {workflow.name}"[:200])
     conversation = Conversation.objects.select_for_update().get(pk=conversation.pk)
     run_ensure_idle(conversation=conversation)
-    metadata = {"workflow": workflow.pk, "version": version.number, "version_id": version.pk, "parameters": values,
-                **(extra or {})}  # fmt: skip
+    metadata: RunMetadata = {"workflow": workflow.pk, "version": version.number, "version_id": version.pk,
+                             "parameters": values, **(extra or {})}  # fmt: skip
     return run_create(conversation=conversation, kind=Run.Kind.WORKFLOW, metadata=metadata)
 
 
@@ -190,7 +192,7 @@ def workflow_update(
         edited = steps_edit(version.steps, steps, examples)
         changes.append("steps edited")
     used = set().union(*(placeholders(s.get("arguments") or {}) for s in edited))
-    parameters = [
+    parameters: list[Parameter] = [
         {**p, "name": rename.get(p["name"], p["name"]), "default": str(defaults.get(p["name"], p.get("default", "")))}
         for p in version.parameters
         if p["name"] in used

@@ -28,6 +28,7 @@ from agents.tools.browser import PLACEHOLDER, SECRET_MASK, fill
 from browser_pool.actions import ACTIONS
 from browser_pool.actions.registry import NAVIGATING_ACTIONS, validate_arguments
 from webapp.core.exceptions import ApplicationError
+from webapp.core.types import JsonObject
 from webapp.runs.models import Step
 
 # Actions that only look: a replay does not need them.
@@ -53,13 +54,13 @@ class Checks(TypedDict, total=False):
 
 class StepOutput(TypedDict):
     name: str
-    schema: dict[str, Any]  # a JSON schema
+    schema: JsonObject  # a JSON schema
 
 
 class WorkflowStep(TypedDict):
     action: str
-    arguments: dict[str, Any]  # the action's JSON arguments, typed values as {{parameter}}
-    target: dict[str, Any]  # browser_pool.replay's record of the element, {} for none
+    arguments: JsonObject  # the action's JSON arguments, typed values as {{parameter}}
+    target: JsonObject  # browser_pool.replay's record of the element, {} for none
     url: str
     intent: str
     checks: NotRequired[Checks]
@@ -92,7 +93,7 @@ def checks_of(step: WorkflowStep) -> Checks:
     return Checks(**(step.get("checks") or step.get("expect") or {}))
 
 
-def _reported(step: Step) -> dict[str, Any]:
+def _reported(step: Step) -> JsonObject:
     """What the action reported (the JSON its observation starts with, inside the agent's fence), or nothing."""
     text = step.observation.lstrip()
     if text.startswith("<"):  # the agent's steps: <untrusted_page_data source="click result">\n{...}
@@ -104,7 +105,7 @@ def _reported(step: Step) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def value_held(action: str, arguments: dict[str, Any], data: dict[str, Any], password: bool) -> bool:
+def value_held(action: str, arguments: JsonObject, data: JsonObject, password: bool) -> bool:
     """Whether the action's report says the field holds what went in (browser_pool.actions.forms: a password's value
     is reported as dots, a long one cut with its whole length)."""
     if action == "type":
@@ -121,12 +122,12 @@ def value_held(action: str, arguments: dict[str, Any], data: dict[str, Any], pas
     return False
 
 
-def is_secret_field(target: dict[str, Any]) -> bool:
+def is_secret_field(target: JsonObject) -> bool:
     attributes = target.get("attributes") or {}
     return attributes.get("type") == "password" or "password" in str(attributes.get("autocomplete", ""))
 
 
-def recorded(step: Step, arguments: dict[str, Any], intent: str, typed: dict[str, Any] | None = None) -> WorkflowStep:
+def recorded(step: Step, arguments: JsonObject, intent: str, typed: JsonObject | None = None) -> WorkflowStep:
     """One workflow step made of a run's step; `typed` are its arguments as they were typed (for the value check)."""
     target = step.target or {}
     out = WorkflowStep(action=step.action, arguments=arguments, target=target, url=target.get("url", ""),
@@ -192,7 +193,7 @@ def intent_of(step: Step, thought: str) -> str:
     return f"{what} — {thought}" if thought else what
 
 
-def _parameter_name(target: dict[str, Any], taken: set[str]) -> str:
+def _parameter_name(target: JsonObject, taken: set[str]) -> str:
     attributes = target.get("attributes") or {}
     words = attributes.get("name") or target.get("name") or attributes.get("placeholder") or attributes.get("id")
     base = re.sub(r"[^a-z0-9]+", "_", str(words or "value").lower()).strip("_")[:40] or "value"
@@ -346,7 +347,7 @@ def steps_edit(current: list[WorkflowStep], edits: list[Any], parameters: dict[s
     return out
 
 
-def _check_extraction(number: int, arguments: dict[str, Any]) -> None:
+def _check_extraction(number: int, arguments: JsonObject) -> None:
     if not isinstance(arguments.get("instruction"), str) or not arguments["instruction"].strip():
         raise ApplicationError(f"Step {number}: an extraction needs an instruction.")
     if set(arguments) - {"instruction", "format", "schema"}:

@@ -14,7 +14,7 @@ import hmac
 import json
 import secrets
 import time
-from typing import Any
+from typing import TypedDict
 
 from django.conf import settings
 from django.db import transaction
@@ -24,8 +24,10 @@ from agents.llm.egress import guarded_client
 from browser_pool.net.policy import EgressPolicy
 from webapp.core.crypto import decrypt, encrypt
 from webapp.core.queue import enqueue
+from webapp.core.types import JsonObject
 from webapp.runs.models import Run
 from webapp.workflows.models import WebhookDelivery, Workflow
+from webapp.workflows.selectors import workflow_of_run
 
 DELIVER_TASK = "workers.tasks.deliver_webhook"
 EVENT = "workflow.run.finished"
@@ -55,7 +57,56 @@ def webhook_remove(*, workflow: Workflow) -> None:
     workflow.save(update_fields=["webhook_url", "webhook_secret", "updated_at"])
 
 
-def _payload(run: Run, workflow: Workflow, delivery_id: int, event: str) -> dict[str, Any]:
+class WebhookAttempt(TypedDict):
+    """One try at delivering, as the delivery's log keeps it."""
+
+    at: str  # ISO 8601
+    status_code: int | None  # None: no answer
+    error: str  # "" when the receiver took it
+    ms: int
+
+
+class WebhookWorkflow(TypedDict):
+    id: int
+    name: str
+    version: int | None
+
+
+class WebhookRun(TypedDict):
+    id: int
+    conversation: int
+    status: str
+    error: str
+    started_at: str | None  # ISO 8601
+    finished_at: str | None
+
+
+class WebhookConfirmation(TypedDict):
+    """A scheduled replay waits for its owner's yes (workflows.notify)."""
+
+    action: str
+    reason: str
+    url: str
+    dashboard: str  # where to answer
+    timeout_s: float
+
+
+class WebhookExtra(TypedDict, total=False):
+    confirmation: WebhookConfirmation
+
+
+class WebhookPayload(WebhookExtra):
+    """What a workflow's webhook receives (docs: the body is signed; X-Hive-Event repeats `event`)."""
+
+    event: str
+    delivery: int
+    workflow: WebhookWorkflow
+    run: WebhookRun
+    parameters: dict[str, str]
+    outputs: JsonObject  # what the extraction steps returned, by output name
+
+
+def _payload(run: Run, workflow: Workflow, delivery_id: int, event: str) -> WebhookPayload:
     return {
         "event": event,
         "delivery": delivery_id,
@@ -73,13 +124,14 @@ def _payload(run: Run, workflow: Workflow, delivery_id: int, event: str) -> dict
     }
 
 
-def delivery_schedule(*, run: Run, event: str = EVENT, extra: dict[str, Any] | None = None) -> WebhookDelivery | None:
+def delivery_schedule(*, run: Run, event: str = EVENT, extra: WebhookExtra | None = None) -> WebhookDelivery | None:
     """On a replay's end (or another event of it): record the delivery and send it after the commit."""
-    workflow = Workflow.objects.filter(pk=run.metadata.get("workflow")).first()
+    workflow = workflow_of_run(run=run)
     if workflow is None or not workflow.webhook_url:
         return None
     delivery = WebhookDelivery.objects.create(workflow=workflow, run=run, url=workflow.webhook_url, payload={})
-    delivery.payload = {**_payload(run, workflow, delivery.pk, event), **(extra or {})}
+    payload: WebhookPayload = {**_payload(run, workflow, delivery.pk, event), **(extra or {})}
+    delivery.payload = payload
     delivery.save(update_fields=["payload"])
     transaction.on_commit(lambda: enqueue(DELIVER_TASK, delivery.pk))
     return delivery
