@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from browser_pool.types import RecordedTarget
+
 SafetyLevel = Literal["auto", "notify", "confirm", "block"]
 
 
@@ -44,7 +46,7 @@ class EventSink(Protocol):
         error: str = "",
         duration_ms: int | None = None,
         screenshot: bytes | None = None,
-        target: dict[str, Any] | None = None,
+        target: RecordedTarget | None = None,
     ) -> None:
         """The step ended: its observation (what the model was told), or its error, and a JPEG screenshot; for an
         action aimed at an element, the record of that element (browser_pool.replay)."""

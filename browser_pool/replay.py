@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
 
 from playwright.async_api import ElementHandle, Locator, Page
 from playwright.async_api import Error as PlaywrightError
 
 from browser_pool.observe.api import get_element_details
 from browser_pool.observe.bridge import check_element, index_for
+from browser_pool.types import RecordedTarget
 
 # Attributes that usually survive a redesign (ids and classes often do not, but an id is worth a try).
 STABLE_ATTRIBUTES = ("data-testid", "data-test", "data-qa", "name", "aria-label", "placeholder", "id", "type",
@@ -31,7 +31,7 @@ _ROLE_OF_INPUT = {"checkbox": "checkbox", "radio": "radio", "submit": "button", 
                   "range": "slider"}  # fmt: skip
 
 
-async def describe_target(page: Page, index: int) -> dict[str, Any] | None:
+async def describe_target(page: Page, index: int) -> RecordedTarget | None:
     """The record of the element behind `index`, or None when it cannot be described (gone, in a frame)."""
     try:
         details = await get_element_details(page, [index])
@@ -106,10 +106,10 @@ _AGREE = """(el, want) => {
 }"""
 
 
-def _ways(page: Page, target: dict[str, Any]) -> list[tuple[str, Locator]]:
+def _ways(page: Page, target: RecordedTarget) -> list[tuple[str, Locator]]:
     """Locators from the most specific to the most forgiving (building one does not touch the page)."""
     tag, name, role = target.get("tag", ""), target.get("name", ""), target.get("role", "")
-    attributes: dict[str, str] = target.get("attributes") or {}
+    attributes = target.get("attributes") or {}
     ways: list[tuple[str, Locator]] = []
     if target.get("selector"):
         ways.append((f"the recorded selector {target['selector']}", page.locator(target["selector"])))
@@ -118,7 +118,9 @@ def _ways(page: Page, target: dict[str, Any]) -> list[tuple[str, Locator]]:
             css = f"{tag}[{key}={_css_string(attributes[key])}]"
             ways.append((f"its {key} ({css})", page.locator(css)))
     if role and name:
-        ways.append((f'role {role} named "{name}"', page.get_by_role(role, name=name, exact=True)))
+        # Any role the page used; Playwright types its argument as the list of roles it knows.
+        by_role = page.get_by_role(role, name=name, exact=True)  # type: ignore[arg-type]
+        ways.append((f'role {role} named "{name}"', by_role))
     if name and tag in ("input", "textarea", "select"):
         ways.append((f'the label "{name}"', page.get_by_label(name, exact=True)))
     if name and tag not in ("input", "textarea", "select"):
@@ -137,7 +139,7 @@ async def _not_ready(handle: ElementHandle, action: str) -> str:
     return ""
 
 
-async def find_target(page: Page, target: dict[str, Any], action: str = "") -> Found:
+async def find_target(page: Page, target: RecordedTarget, action: str = "") -> Found:
     """The recorded element on the page as it is now, ready for `action` and given an index; or why not."""
     tried: list[str] = []
     for how, locator in _ways(page, target):

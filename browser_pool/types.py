@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
 from playwright.async_api import Locator, Page
 
@@ -30,6 +30,22 @@ class TabInfo:
         return {"id": self.id, "title": self.title, "url": self.url, "favicon": self.favicon, "active": self.active}
 
 
+class RecordedTarget(TypedDict, total=False):
+    """The record of an element an action aimed at by index (browser_pool.replay), kept with a workflow's step so a
+    later visit finds the element again; stored as JSON, so every key may be missing from an old record."""
+
+    tag: str
+    kind: str
+    role: str
+    name: str  # what a person calls it: a field's label, a button's or link's text
+    attributes: dict[str, str]  # the stable ones (STABLE_ATTRIBUTES)
+    selector: str  # unique CSS selector, "" when none was unique
+    xpath: str
+    in_shadow: bool
+    url: str
+    gone_after: bool  # measured by a click: the element was gone after it
+
+
 @dataclass(slots=True)
 class ActionResult:
     """What an action did: ok or a readable error, and what changed on the page."""
@@ -47,7 +63,7 @@ class ActionResult:
     # Requests the network firewall refused while the action ran (what and why), e.g. an internal image.
     blocked: list[str] = field(default_factory=list)
     # The element an index pointed at, recorded so a workflow can find it again (browser_pool.replay); not shown.
-    target: dict[str, Any] | None = None
+    target: RecordedTarget | None = None
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"ok": self.ok, "action": self.action}

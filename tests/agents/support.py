@@ -19,7 +19,7 @@ from agents.events import ConfirmationRequest, PlanStep
 from agents.prompts import RESULTS_INTRO
 from agents.safety import SafetyConfig
 from browser_pool.errors import BrowserCrashedError
-from browser_pool.types import TabInfo
+from browser_pool.types import RecordedTarget, TabInfo
 from tests.support.llm_server import AGENT_ADDED, Reply
 
 
@@ -70,7 +70,7 @@ class RecordingSink:
         error: str = "",
         duration_ms: int | None = None,
         screenshot: bytes | None = None,
-        target: dict[str, Any] | None = None,
+        target: RecordedTarget | None = None,
     ) -> None:
         step = self.steps[step_id - 1]
         step.finished, step.ok, step.observation, step.error = True, ok, observation, error
