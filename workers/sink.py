@@ -11,6 +11,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 
 from agents.events import ConfirmationRequest, PlanStep
+from browser_pool.types import RecordedTarget
 from webapp.core.events import Event, conversation_group, event_message, group_send_bounded
 from webapp.core.types import JsonObject
 from webapp.runs.models import Confirmation, Run, Step
@@ -107,7 +108,7 @@ class WorkerSink:
         error: str = "",
         duration_ms: int | None = None,
         screenshot: bytes | None = None,
-        target: JsonObject | None = None,
+        target: RecordedTarget | None = None,
     ) -> None:
         await database_sync_to_async(step_finish)(
             step_id=step_id,

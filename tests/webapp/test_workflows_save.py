@@ -9,6 +9,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from agents.observation import fence
+from browser_pool.types import RecordedTarget
 from tests.factories import ConversationFactory
 from tests.integration.conftest import signed_in
 from webapp.runs.models import Run, Step
@@ -17,7 +18,7 @@ from webapp.workflows.services import workflow_save_from_run
 pytestmark = pytest.mark.django_db
 
 
-def _run_with(steps: list[tuple[str, dict[str, object], dict[str, object]]]) -> Run:
+def _run_with(steps: list[tuple[str, dict[str, object], RecordedTarget]]) -> Run:
     conversation = ConversationFactory()
     run = Run.objects.create(conversation=conversation, status=Run.Status.SUCCEEDED)
     for index, (action, arguments, target) in enumerate(steps):
@@ -27,8 +28,8 @@ def _run_with(steps: list[tuple[str, dict[str, object], dict[str, object]]]) -> 
 
 
 def test_typed_values_become_parameters_and_a_password_is_a_secret_without_its_value() -> None:
-    user_field: dict[str, object] = {"tag": "input", "name": "Username", "attributes": {"name": "username"}}
-    password_field: dict[str, object] = {
+    user_field: RecordedTarget = {"tag": "input", "name": "Username", "attributes": {"name": "username"}}
+    password_field: RecordedTarget = {
         "tag": "input",
         "name": "Password",
         "attributes": {"name": "pw", "type": "password"},
@@ -53,7 +54,7 @@ def test_typed_values_become_parameters_and_a_password_is_a_secret_without_its_v
 
 
 def test_the_owner_renames_parameters_and_the_steps_follow_in_a_new_version() -> None:
-    user_field: dict[str, object] = {"tag": "input", "name": "Username", "attributes": {"name": "username"}}
+    user_field: RecordedTarget = {"tag": "input", "name": "Username", "attributes": {"name": "username"}}
     run = _run_with(
         [("navigate", {"url": "https://club.example/"}, {}), ("type", {"index": 1, "text": "ada"}, user_field)]
     )
@@ -85,9 +86,9 @@ def test_the_owner_renames_parameters_and_the_steps_follow_in_a_new_version() ->
 
 
 def _saved_sign_in() -> tuple[Any, APIClient]:
-    field: dict[str, object] = {"tag": "input", "name": "Username", "attributes": {"name": "username"},
+    field: RecordedTarget = {"tag": "input", "name": "Username", "attributes": {"name": "username"},
                                 "url": "https://club.example/login?next=/"}  # fmt: skip
-    button: dict[str, object] = {
+    button: RecordedTarget = {
         "tag": "button",
         "name": "Sign in",
         "attributes": {},

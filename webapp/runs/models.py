@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 
 if TYPE_CHECKING:
+    from browser_pool.types import RecordedTarget
     from webapp.runs.types import RunMetadata
 
 
@@ -90,7 +91,7 @@ class Step(models.Model):
     duration_ms = models.PositiveIntegerField(null=True, blank=True)
     screenshot = models.FileField(upload_to="screenshots/%Y/%m/%d/", blank=True)
     # The element an action aimed at, as browser_pool.replay records it, so a workflow can find it again.
-    target = models.JSONField(default=dict, blank=True)
+    target: models.JSONField[RecordedTarget, RecordedTarget] = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["run", "index"]

@@ -14,6 +14,7 @@ from django.db.models import Q
 from django.utils import timezone
 from rest_framework import status
 
+from browser_pool.types import RecordedTarget
 from webapp.core import placement
 from webapp.core.events import ConfirmationAnswerCommand, command_session, publish_on_commit
 from webapp.core.exceptions import ApplicationError
@@ -253,7 +254,7 @@ def step_finish(
     error: str = "",
     duration_ms: int | None = None,
     screenshot: bytes | None = None,
-    target: JsonObject | None = None,  # browser_pool.replay's record of the element acted on
+    target: RecordedTarget | None = None,
 ) -> Step:
     step = Step.objects.select_related("run").get(pk=step_id)
     step.status = status

@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from browser_pool.types import RecordedTarget
 from webapp.conversations.selectors import conversation_get
 from webapp.core.exceptions import ApplicationError
 from webapp.core.throttles import WriteThrottle
@@ -90,7 +91,7 @@ class ShownStep(TypedDict):
     output: StepOutput | None
 
 
-def _shown_target(target: JsonObject) -> ShownTarget | None:
+def _shown_target(target: RecordedTarget) -> ShownTarget | None:
     if not target:
         return None
     return {"tag": str(target.get("tag") or ""), "role": str(target.get("role") or ""),

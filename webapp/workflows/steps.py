@@ -27,6 +27,7 @@ from jsonschema.exceptions import SchemaError
 from agents.tools.browser import PLACEHOLDER, SECRET_MASK, fill
 from browser_pool.actions import ACTIONS
 from browser_pool.actions.registry import NAVIGATING_ACTIONS, validate_arguments
+from browser_pool.types import RecordedTarget
 from webapp.core.exceptions import ApplicationError
 from webapp.core.types import JsonObject
 from webapp.runs.models import Step
@@ -60,7 +61,7 @@ class StepOutput(TypedDict):
 class WorkflowStep(TypedDict):
     action: str
     arguments: JsonObject  # the action's JSON arguments, typed values as {{parameter}}
-    target: JsonObject  # browser_pool.replay's record of the element, {} for none
+    target: RecordedTarget  # {} for none
     url: str
     intent: str
     checks: NotRequired[Checks]
@@ -122,14 +123,14 @@ def value_held(action: str, arguments: JsonObject, data: JsonObject, password: b
     return False
 
 
-def is_secret_field(target: JsonObject) -> bool:
+def is_secret_field(target: RecordedTarget) -> bool:
     attributes = target.get("attributes") or {}
     return attributes.get("type") == "password" or "password" in str(attributes.get("autocomplete", ""))
 
 
 def recorded(step: Step, arguments: JsonObject, intent: str, typed: JsonObject | None = None) -> WorkflowStep:
     """One workflow step made of a run's step; `typed` are its arguments as they were typed (for the value check)."""
-    target = step.target or {}
+    target: RecordedTarget = step.target or {}
     out = WorkflowStep(action=step.action, arguments=arguments, target=target, url=target.get("url", ""),
                        intent=intent)  # fmt: skip
     checks = Checks()
@@ -187,13 +188,13 @@ def replayable(step: Step) -> bool:
 
 
 def intent_of(step: Step, thought: str) -> str:
-    target = step.target or {}
+    target: RecordedTarget = step.target or {}
     aim = f' "{target.get("name")}"' if target.get("name") else ""
     what = f"{step.action}{aim}"
     return f"{what} — {thought}" if thought else what
 
 
-def _parameter_name(target: JsonObject, taken: set[str]) -> str:
+def _parameter_name(target: RecordedTarget, taken: set[str]) -> str:
     attributes = target.get("attributes") or {}
     words = attributes.get("name") or target.get("name") or attributes.get("placeholder") or attributes.get("id")
     base = re.sub(r"[^a-z0-9]+", "_", str(words or "value").lower()).strip("_")[:40] or "value"
