@@ -15,14 +15,13 @@ from agents.loop import run_agent_turn
 from agents.shared_tabs import shared_tabs_message
 from agents.tools.base import Tool
 from agents.tools.content import content_tools
-from agents.tools.memory import memory_tools, openai_embedder
-from agents.tools.reply import reply_tools
+from agents.tools.memory import MemoryNote, memory_tools, openai_embedder
+from agents.tools.reply import Persona, reply_tools
 from browser_pool.session import Session
 from webapp.conversations.browser_selectors import conversation_uploads, shared_tab_contents
 from webapp.conversations.models import Conversation, Message
 from webapp.conversations.services import message_create
 from webapp.conversations.types import SharedTabContent
-from webapp.core.types import JsonObject
 from webapp.llm.selectors import models_for_conversation
 from webapp.memory.selectors import memory_for_user
 from webapp.runs.models import Run
@@ -38,8 +37,8 @@ class TurnInputs:
     history: list[tuple[str, str]]
     shared: list[SharedTabContent]
     uploads: dict[str, Path]
-    notes: list[JsonObject]  # {id, title, body}, as agents.tools.memory takes them
-    personas: list[JsonObject]  # {id, name, voice, instructions}, as agents.tools.reply takes them
+    notes: list[MemoryNote]
+    personas: list[Persona]
     embedding_model: str
 
 

@@ -13,9 +13,9 @@ import math
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 import openai
 
@@ -41,6 +41,14 @@ _METHODS = {"bm25": "keyword relevance, BM25", "embeddings": "similarity of mean
 _TOKEN = re.compile(rf"{WIDE_CHARS}|(?:(?!{WIDE_CHARS})[^\W_])+")
 
 
+class MemoryNote(TypedDict):
+    """One of the user's saved notes, as the memory tool searches them."""
+
+    id: int | str
+    title: str
+    body: str
+
+
 def tokenize(text: str) -> list[str]:
     """Lower-cased words; each CJK character is a token of its own (those scripts put no spaces between words)."""
     return _TOKEN.findall(unicodedata.normalize("NFKC", text).casefold())
@@ -49,12 +57,12 @@ def tokenize(text: str) -> list[str]:
 @dataclass(frozen=True, slots=True)
 class Ranked:
     index: int
-    note: Mapping[str, Any]
+    note: MemoryNote
     score: float
 
 
 def bm25_scores(
-    query: str, notes: Sequence[Mapping[str, Any]], *, k1: float = K1, b: float = B, title_boost: float = TITLE_BOOST
+    query: str, notes: Sequence[MemoryNote], *, k1: float = K1, b: float = B, title_boost: float = TITLE_BOOST
 ) -> list[float]:
     """Each note's BM25 score for the query; title words count `title_boost` times."""
     terms = set(tokenize(query))
@@ -90,7 +98,7 @@ def cosine(a: Sequence[float], b: Sequence[float]) -> float:
     return sum(x * y for x, y in zip(a, b, strict=True)) / norm if norm else 0.0
 
 
-def top(notes: Sequence[Mapping[str, Any]], scores: Sequence[float], limit: int) -> list[Ranked]:
+def top(notes: Sequence[MemoryNote], scores: Sequence[float], limit: int) -> list[Ranked]:
     """The `limit` best notes with a positive score, best first; ties keep the notes' order."""
     ranked = sorted(
         (Ranked(index, note, score) for index, (note, score) in enumerate(zip(notes, scores, strict=True))),
@@ -99,7 +107,7 @@ def top(notes: Sequence[Mapping[str, Any]], scores: Sequence[float], limit: int)
     return [item for item in ranked if item.score > 0][:limit]
 
 
-def note_text(note: Mapping[str, Any]) -> str:
+def note_text(note: MemoryNote) -> str:
     text = f"{note.get('title') or ''}\n{note.get('body') or ''}".strip()
     return text[:NOTE_CHARS] or "(empty note)"
 
@@ -142,8 +150,8 @@ def _render(query: str, found: list[Ranked], method: str) -> str:
     return "\n".join(lines)
 
 
-def memory_tools(*, notes: list[dict[str, Any]], embed: Embed | None = None) -> list[Tool]:
-    """search_memory over `notes` ({id, title, body}); `embed` (e.g. `openai_embedder(...)`) ranks by meaning."""
+def memory_tools(*, notes: Sequence[MemoryNote], embed: Embed | None = None) -> list[Tool]:
+    """search_memory over the user's `notes`; `embed` (e.g. `openai_embedder(...)`) ranks by meaning."""
     vectors: list[list[float]] = []  # the notes' embeddings, computed once for this set of tools
 
     async def scores_by_meaning(embed: Embed, query: str) -> list[float]:

@@ -6,8 +6,8 @@ never takes orders from it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypedDict
 
 from agents.observation import fence
 from agents.tools.base import SOURCE_AGENT, Tool, ToolContext, ToolError, ToolOutput
@@ -16,11 +16,20 @@ from agents.tools.toolmodel import SYSTEM_UNTRUSTED, ModelClientFactory, convers
 REPLY_TIMEOUT_S = 120.0
 
 
-def _label(persona: Mapping[str, Any]) -> str:
+class Persona(TypedDict):
+    """A voice the user writes replies in."""
+
+    id: int | str
+    name: str
+    voice: str
+    instructions: str
+
+
+def _label(persona: Persona) -> str:
     return f"{persona['id']} ({persona['name']})"
 
 
-def find_persona(personas: Sequence[Mapping[str, Any]], wanted: str) -> Mapping[str, Any]:
+def find_persona(personas: Sequence[Persona], wanted: str) -> Persona:
     """The persona whose id, or else name, is `wanted` (names case-insensitively); ToolError listing them if none."""
     key = wanted.strip()
     for persona in personas:
@@ -35,7 +44,7 @@ def find_persona(personas: Sequence[Mapping[str, Any]], wanted: str) -> Mapping[
     )
 
 
-def reply_prompt(persona: Mapping[str, Any], post: str, goal: str) -> list[dict[str, Any]]:
+def reply_prompt(persona: Persona, post: str, goal: str) -> list[dict[str, Any]]:
     system = [f"You write replies to social media posts as {persona['name']}."]
     if str(persona.get("voice") or "").strip():
         system.append(f"Voice: {str(persona['voice']).strip()}")
@@ -49,8 +58,8 @@ def reply_prompt(persona: Mapping[str, Any], post: str, goal: str) -> list[dict[
     return conversation("\n".join(system), user)
 
 
-def reply_tools(*, personas: list[dict[str, Any]], model_client_factory: ModelClientFactory) -> list[Tool]:
-    """generate_reply with the user's `personas` ({id, name, voice, instructions}); none when there are none."""
+def reply_tools(*, personas: Sequence[Persona], model_client_factory: ModelClientFactory) -> list[Tool]:
+    """generate_reply with the user's `personas`; none when there are none."""
     for persona in personas:
         if "id" not in persona or not str(persona.get("name") or "").strip():
             raise ValueError(f"a persona needs an id and a name: {persona!r}")

@@ -14,14 +14,14 @@ from hypothesis import strategies as st
 from agents import run_agent_turn
 from agents.llm import LLMClient
 from agents.tools import ToolContext, ToolRegistry
-from agents.tools.memory import bm25_scores, cosine, memory_tools, note_text, openai_embedder, tokenize
-from agents.tools.reply import reply_tools
+from agents.tools.memory import MemoryNote, bm25_scores, cosine, memory_tools, note_text, openai_embedder, tokenize
+from agents.tools.reply import Persona, reply_tools
 from tests.agents.support import NoBrowser, RecordingSink, config, last_observation, model
 from tests.support.llm_server import Reply, ScriptedLLM, embedding_of
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
-NOTES = [
+NOTES: list[MemoryNote] = [
     {"id": "n1", "title": "Hotel preference", "body": "A quiet room away from the lift, on a high floor."},
     {
         "id": "n2",
@@ -176,11 +176,13 @@ async def test_the_agent_searches_memory_in_a_turn(model_server: ScriptedLLM) ->
 vocabulary = st.sampled_from(["seat", "aisle", "window", "hotel", "room", "meal", "passport", "lift", "座", "位", "窗"])
 phrases = st.lists(vocabulary, max_size=12).map(" ".join)
 notes_strategy = st.lists(st.fixed_dictionaries({"title": phrases, "body": phrases}), max_size=12).map(
-    lambda notes: [{"id": f"n{index}", **note} for index, note in enumerate(notes)]
+    lambda notes: [
+        MemoryNote(id=f"n{index}", title=note["title"], body=note["body"]) for index, note in enumerate(notes)
+    ]
 )
 
 
-def check_property_1(output: Any, scores: list[float], notes: list[dict[str, Any]], limit: int) -> None:
+def check_property_1(output: Any, scores: list[float], notes: list[MemoryNote], limit: int) -> None:
     returned = ids(output)
     by_id = {note["id"]: score for note, score in zip(notes, scores, strict=True)}
     left_out = [score for note_id, score in by_id.items() if note_id not in returned]
@@ -198,7 +200,7 @@ def check_property_1(output: Any, scores: list[float], notes: list[dict[str, Any
 @FAST
 @given(notes=notes_strategy, query=phrases, limit=st.integers(1, 6))
 async def test_property_1_returned_notes_score_higher_than_those_left_out_bm25(
-    notes: list[dict[str, Any]], query: str, limit: int
+    notes: list[MemoryNote], query: str, limit: int
 ) -> None:
     output = await ToolRegistry(memory_tools(notes=notes)).run(
         "search_memory", {"query": query or "x", "limit": limit}, context()
@@ -211,7 +213,7 @@ async def test_property_1_returned_notes_score_higher_than_those_left_out_bm25(
 @FAST
 @given(notes=notes_strategy, query=phrases, limit=st.integers(1, 6))
 async def test_property_1_returned_notes_score_higher_than_those_left_out_embeddings(
-    notes: list[dict[str, Any]], query: str, limit: int
+    notes: list[MemoryNote], query: str, limit: int
 ) -> None:
     async def embed(texts: list[str]) -> list[list[float]]:
         return [embedding_of(text) for text in texts]
@@ -230,7 +232,7 @@ async def test_property_1_returned_notes_score_higher_than_those_left_out_embedd
 
 # -- generate_reply -----------------------------------------------------------------------------------------------
 
-PERSONAS = [
+PERSONAS: list[Persona] = [
     {"id": "p1", "name": "Ada", "voice": "warm, witty, short sentences", "instructions": "Never use hashtags."},
     {"id": "p2", "name": "Bo", "voice": "formal and precise", "instructions": ""},
 ]

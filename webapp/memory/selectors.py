@@ -6,6 +6,8 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
+from agents.tools.memory import MemoryNote
+from agents.tools.reply import Persona as PersonaData
 from webapp.memory.models import Note, Persona
 
 
@@ -25,11 +27,11 @@ def persona_get(*, user: AbstractBaseUser | AnonymousUser, persona_id: int) -> P
     return get_object_or_404(persona_list(user=user), pk=persona_id)
 
 
-def memory_for_user(*, user_id: int) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+def memory_for_user(*, user_id: int) -> tuple[list[MemoryNote], list[PersonaData]]:
     """The notes and personas the agent's memory and reply tools work with, as plain data."""
-    notes = [{"id": n.pk, "title": n.title, "body": n.body} for n in Note.objects.filter(owner_id=user_id)]
+    notes = [MemoryNote(id=n.pk, title=n.title, body=n.body) for n in Note.objects.filter(owner_id=user_id)]
     personas = [
-        {"id": p.pk, "name": p.name, "voice": p.voice, "instructions": p.instructions}
+        PersonaData(id=p.pk, name=p.name, voice=p.voice, instructions=p.instructions)
         for p in Persona.objects.filter(owner_id=user_id)
     ]
     return notes, personas
