@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from browser_pool.types import RecordedTarget
+from browser_pool.types import JsonObject, RecordedTarget
 
 SafetyLevel = Literal["auto", "notify", "confirm", "block"]
 
@@ -17,7 +17,7 @@ class ConfirmationRequest:
 
     step_id: int
     action: str
-    arguments: dict[str, Any]
+    arguments: JsonObject
     reason: str  # why it needs a yes, in words a user understands
     url: str = ""
 
@@ -34,7 +34,7 @@ class EventSink(Protocol):
     async def text_delta(self, delta: str) -> None:
         """A piece of the assistant's reply as it streams."""
 
-    async def step_started(self, *, kind: str, action: str = "", arguments: dict[str, Any] | None = None) -> int:
+    async def step_started(self, *, kind: str, action: str = "", arguments: JsonObject | None = None) -> int:
         """A step begins (kind: "thought" | "action" | "system"); returns its id."""
 
     async def step_finished(

@@ -7,7 +7,6 @@ import asyncio
 import json
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from agents.config import AgentConfig
 from agents.events import ConfirmationRequest
@@ -19,6 +18,7 @@ from agents.state import STOP_LOOP, StepRecord, StopTurn, TurnState
 from agents.tools.base import SOURCE_AGENT, SOURCE_BROWSER, Tool, ToolOutput
 from agents.tools.browser import target_text
 from agents.transcript import Exchange, ToolResult
+from browser_pool.types import JsonObject
 
 BLOCKED_SUGGESTION = "do not try this again; choose another way or tell the user why it cannot be done"
 DECLINED_SUGGESTION = "do not reach the same result another way; tell the user it was not done or ask what to do"
@@ -64,7 +64,7 @@ async def execute_calls(state: TurnState, exchange: Exchange) -> None:
 
 
 async def run_call(state: TurnState, call: ToolCall) -> tuple[ToolResult, ToolOutput]:
-    arguments: dict[str, Any] = call.arguments if not call.arguments_error else {"raw_arguments": call.raw_arguments}
+    arguments: JsonObject = call.arguments if not call.arguments_error else {"raw_arguments": call.raw_arguments}
     step_id = await state.sink.step_started(kind="action", action=call.name, arguments=arguments)
     started = time.perf_counter()
     tool = state.registry.get(call.name)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 from urllib.parse import urlsplit
 
 from agents.events import SafetyLevel
@@ -27,6 +27,7 @@ from agents.tools.base import SOURCE_AGENT, SOURCE_BROWSER
 from browser_pool.actions.errors import ActionError
 from browser_pool.actions.page import checked_url
 from browser_pool.net.policy import EgressPolicy, system_resolver
+from browser_pool.types import JsonObject
 
 # Seed 004's URL patterns, matched case-insensitively anywhere in the address ("pay/" only as a path part).
 SENSITIVE_URL_PATTERNS: tuple[str, ...] = (
@@ -179,7 +180,7 @@ class SafetyPolicy:
         tool: str,
         read_only: bool,
         source: str,
-        arguments: dict[str, Any],
+        arguments: JsonObject,
         page: PageFacts,
         target_text: TextProbe | None = None,
     ) -> SafetyDecision:
@@ -199,7 +200,7 @@ class SafetyPolicy:
         return await self._browser_level(tool, arguments, page, target_text)
 
     async def _browser_level(
-        self, tool: str, arguments: dict[str, Any], page: PageFacts, target_text: TextProbe | None
+        self, tool: str, arguments: JsonObject, page: PageFacts, target_text: TextProbe | None
     ) -> SafetyDecision:
         sensitive = self.page_sensitivity(page)
         if tool == "click" and sensitive:

@@ -30,6 +30,11 @@ class TabInfo:
         return {"id": self.id, "title": self.title, "url": self.url, "favicon": self.favicon, "active": self.active}
 
 
+# JSON whose shape is open on purpose: tool and action arguments (checked against their JSON schema where they run),
+# JSON schemas themselves, data a page or a user supplies. Known shapes have a TypedDict or a dataclass of their own.
+JsonObject = dict[str, Any]
+
+
 class RecordedTarget(TypedDict, total=False):
     """The record of an element an action aimed at by index (browser_pool.replay), kept with a workflow's step so a
     later visit finds the element again; stored as JSON, so every key may be missing from an old record."""

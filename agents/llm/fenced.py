@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agents.llm.toolcalls import ToolCall, loads_lenient, parse_arguments
+from browser_pool.types import JsonObject
 
 _BLOCK = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\r?\n?(.*?)```", re.DOTALL)
 _JSON_TAGS = {"", "json", "json5", "jsonc"}
@@ -50,7 +51,7 @@ class FencedReply:
     error: str = ""
 
 
-def _schema_hint(schema: dict[str, Any]) -> str:
+def _schema_hint(schema: JsonObject) -> str:
     kind = schema.get("type", "value")
     if "enum" in schema:
         return "one of " + "|".join(str(value) for value in schema["enum"])
@@ -61,7 +62,7 @@ def _schema_hint(schema: dict[str, Any]) -> str:
     return str(kind)
 
 
-def describe_parameters(schema: dict[str, Any]) -> str:
+def describe_parameters(schema: JsonObject) -> str:
     """A compact, model-readable list of a tool's parameters."""
     properties: dict[str, Any] = schema.get("properties") or {}
     if not properties:

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from browser_pool.types import JsonObject
+
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 _FENCE = re.compile(r"^\s*```[a-zA-Z0-9_-]*\s*\n?(.*?)\n?\s*```\s*$", re.DOTALL)
 
@@ -20,7 +22,7 @@ _FENCE = re.compile(r"^\s*```[a-zA-Z0-9_-]*\s*\n?(.*?)\n?\s*```\s*$", re.DOTALL)
 class ToolCall:
     id: str
     name: str
-    arguments: dict[str, Any] = field(default_factory=dict)
+    arguments: JsonObject = field(default_factory=dict)
     # Set when the arguments could not be read; the call is then answered with this error, not run.
     arguments_error: str = ""
     raw_arguments: str = ""

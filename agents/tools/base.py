@@ -19,6 +19,7 @@ from jsonschema.protocols import Validator
 
 from agents.llm.fenced import describe_parameters
 from browser_pool.actions.schemas import SHARED_DESCRIPTIONS
+from browser_pool.types import JsonObject
 from browser_pool.webmcp.schema import untrusted_validator
 
 if TYPE_CHECKING:
@@ -90,7 +91,7 @@ ToolHandler = Callable[[dict[str, Any], ToolContext], Awaitable[ToolOutput]]
 class Tool:
     name: str
     description: str
-    parameters: dict[str, Any]
+    parameters: JsonObject
     handler: ToolHandler
     read_only: bool = False
     # "browser", "agent", or where a contributed tool came from ("webmcp", "skill" ...).
@@ -230,7 +231,7 @@ class ToolRegistry:
             + describe_parameters(tool.parameters),
         )
 
-    async def run(self, name: str, arguments: dict[str, Any], ctx: ToolContext) -> ToolOutput:
+    async def run(self, name: str, arguments: JsonObject, ctx: ToolContext) -> ToolOutput:
         """Validate, then run. Never raises for a tool's own failure (cancellation still propagates)."""
         invalid = self.check(name, arguments)
         if invalid is not None:

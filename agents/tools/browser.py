@@ -14,7 +14,7 @@ from agents.tools.base import SOURCE_BROWSER, Tool, ToolContext, ToolError, Tool
 from browser_pool.actions import ACTIONS, ActionSpec, execute_action
 from browser_pool.errors import PoolError
 from browser_pool.observe import ObservationError, get_element_details
-from browser_pool.types import ActionResult, TabControl
+from browser_pool.types import ActionResult, JsonObject, TabControl
 
 # Tools that only look: the page is as it was, so no fresh summary or screenshot is needed after them.
 OBSERVING_ACTIONS = frozenset({"get_elements", "get_element_details", "list_tabs", "screenshot"})
@@ -57,7 +57,7 @@ SECRET_MASK = "••••••••"
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
 
-def fill(arguments: dict[str, Any], values: Mapping[str, str]) -> dict[str, Any]:
+def fill(arguments: JsonObject, values: Mapping[str, str]) -> dict[str, Any]:
     """`{{name}}` in string arguments replaced by its value (placeholders without one stay as they are)."""
 
     def one(value: Any) -> Any:
@@ -76,7 +76,7 @@ def without_secrets(text: str, secrets: Mapping[str, str]) -> str:
 
 
 def _handler(spec: ActionSpec) -> ToolHandler:
-    async def run(arguments: dict[str, Any], ctx: ToolContext) -> ToolOutput:
+    async def run(arguments: JsonObject, ctx: ToolContext) -> ToolOutput:
         if ctx.secrets:
             output = await act(fill(arguments, ctx.secrets), ctx)
             output.text = without_secrets(output.text, ctx.secrets)
@@ -84,7 +84,7 @@ def _handler(spec: ActionSpec) -> ToolHandler:
             return output
         return await act(arguments, ctx)
 
-    async def act(arguments: dict[str, Any], ctx: ToolContext) -> ToolOutput:
+    async def act(arguments: JsonObject, ctx: ToolContext) -> ToolOutput:
         try:
             result = await execute_action(
                 ctx.tabs, spec.name, arguments, uploads=ctx.uploads, timeout_ms=ctx.action_timeout_ms
@@ -120,7 +120,7 @@ def browser_tools() -> list[Tool]:
     ]
 
 
-async def target_text(tabs: TabControl, arguments: dict[str, Any]) -> str:
+async def target_text(tabs: TabControl, arguments: JsonObject) -> str:
     """The visible text of the element a click or key press aims at ("" when it cannot be told).
 
     The safety policy needs it to recognise submit-like buttons ("Pay now", "确认删除").

@@ -49,6 +49,7 @@ from agents.tools.toolmodel import (
 )
 from browser_pool.errors import PoolError
 from browser_pool.extract import ExtractedContent, extract_page
+from browser_pool.types import JsonObject
 
 SUMMARY_TIMEOUT_S = 300.0
 EXTRACT_TIMEOUT_S = 180.0
@@ -106,7 +107,7 @@ def _shared(tabs: Sequence[Mapping[str, Any]]) -> list[_SharedTab]:
 
 
 def _get_page_content(page_chars: int, budget_tokens: int, shared: list[_SharedTab]) -> Tool:
-    async def run(arguments: dict[str, Any], ctx: ToolContext) -> ToolOutput:
+    async def run(arguments: JsonObject, ctx: ToolContext) -> ToolOutput:
         number = int(arguments.get("page", 1))
         tab = arguments.get("tab")
         if tab is None:
@@ -183,7 +184,7 @@ def _page_note(page: TextPage, how: str) -> str:
 
 
 def _summarize_page(factory: ModelClientFactory, budget_tokens: int) -> Tool:
-    async def run(arguments: dict[str, Any], ctx: ToolContext) -> ToolOutput:
+    async def run(arguments: JsonObject, ctx: ToolContext) -> ToolOutput:
         given = str(arguments.get("text") or "")
         content = None if given.strip() else await read_active_tab(ctx)
         text = given if content is None else content.text
@@ -238,7 +239,7 @@ EXTRACT_SYSTEM = "You extract structured data from web pages exactly as asked, w
 def _extract_prompt(
     instruction: str,
     form: str,
-    schema: dict[str, Any] | None,
+    schema: JsonObject | None,
     content: str,
     part: tuple[int, int] | None = None,
     columns: str = "",
@@ -285,7 +286,7 @@ async def _ask_valid(model: ToolModel, messages: list[dict[str, Any]], parse: Ca
     raise AssertionError("unreachable")
 
 
-def _parser(form: str, schema: dict[str, Any] | None, header: list[str] | None = None) -> Callable[[str], Any]:
+def _parser(form: str, schema: JsonObject | None, header: list[str] | None = None) -> Callable[[str], Any]:
     if form == "json":
         return lambda reply: parse_json_reply(reply, schema)
 
@@ -336,7 +337,7 @@ async def _extract_parts(
 
 
 def _extract_data(factory: ModelClientFactory, budget_tokens: int) -> Tool:
-    async def run(arguments: dict[str, Any], ctx: ToolContext) -> ToolOutput:
+    async def run(arguments: JsonObject, ctx: ToolContext) -> ToolOutput:
         form = arguments.get("format", "json")
         schema = arguments.get("schema")
         if schema is not None:

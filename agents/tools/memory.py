@@ -15,7 +15,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import TypedDict
 
 import openai
 
@@ -23,6 +23,7 @@ from agents.llm import ModelConfig
 from agents.llm.egress import guarded_async_client
 from agents.tools.base import SOURCE_AGENT, Tool, ToolContext, ToolOutput
 from agents.tools.chunking import WIDE_CHARS
+from browser_pool.types import JsonObject
 
 log = logging.getLogger(__name__)
 
@@ -163,7 +164,7 @@ def memory_tools(*, notes: Sequence[MemoryNote], embed: Embed | None = None) -> 
         (query_vector,) = await embed([query])
         return [cosine(query_vector, vector) for vector in vectors]
 
-    async def run(arguments: dict[str, Any], ctx: ToolContext) -> ToolOutput:
+    async def run(arguments: JsonObject, ctx: ToolContext) -> ToolOutput:
         query, limit = arguments["query"].strip(), int(arguments.get("limit", 5))
         if not notes:
             return ToolOutput(text="The user has no saved notes.", data={"results": [], "method": "none"})

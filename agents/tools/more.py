@@ -4,15 +4,14 @@ They run when called either way; asking only adds them to what every later reque
 
 from __future__ import annotations
 
-from typing import Any
-
 from agents.tools.base import SOURCE_AGENT, Tool, ToolContext, ToolOutput, ToolRegistry
+from browser_pool.types import JsonObject
 
 
 def more_tools(registry: ToolRegistry) -> Tool:
     names = registry.deferred
 
-    async def run(arguments: dict[str, Any], ctx: ToolContext) -> ToolOutput:
+    async def run(arguments: JsonObject, ctx: ToolContext) -> ToolOutput:
         shown = registry.reveal()
         if not shown:
             return ToolOutput(text="Every tool is already offered.")

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from typing import Any
 
 from agents.events import PlanStep
 from agents.tools.base import SOURCE_AGENT, Tool, ToolContext, ToolError, ToolOutput
+from browser_pool.types import JsonObject
 
 PLAN_STATE_KEY = "plan"
 FINISHED = frozenset({"done", "skipped"})
 _MARKS = {"pending": "[ ]", "running": "[>]", "done": "[x]", "failed": "[!]", "skipped": "[-]"}
 
-PUBLISH_SCHEMA: dict[str, Any] = {
+PUBLISH_SCHEMA: JsonObject = {
     "type": "object",
     "properties": {
         "steps": {
@@ -45,7 +45,7 @@ PUBLISH_SCHEMA: dict[str, Any] = {
     "required": ["steps"],
     "additionalProperties": False,
 }
-UPDATE_SCHEMA: dict[str, Any] = {
+UPDATE_SCHEMA: JsonObject = {
     "type": "object",
     "properties": {
         "step_id": {"type": "string", "minLength": 1, "description": "The id of a step of the published plan."},
@@ -137,7 +137,7 @@ def current_plan(ctx: ToolContext) -> list[PlanStep]:
     return plan
 
 
-async def _publish(arguments: dict[str, Any], ctx: ToolContext) -> ToolOutput:
+async def _publish(arguments: JsonObject, ctx: ToolContext) -> ToolOutput:
     steps = [
         PlanStep(
             id=raw["id"].strip(), title=raw["title"].strip(), depends_on=[d.strip() for d in raw.get("depends_on", [])]
@@ -157,7 +157,7 @@ async def _publish(arguments: dict[str, Any], ctx: ToolContext) -> ToolOutput:
     )
 
 
-async def _update(arguments: dict[str, Any], ctx: ToolContext) -> ToolOutput:
+async def _update(arguments: JsonObject, ctx: ToolContext) -> ToolOutput:
     plan = current_plan(ctx)
     if not plan:
         raise ToolError("no plan has been published in this turn", "call publish_plan first")

@@ -12,6 +12,7 @@ from typing import Any, TypedDict
 from agents.observation import fence
 from agents.tools.base import SOURCE_AGENT, Tool, ToolContext, ToolError, ToolOutput
 from agents.tools.toolmodel import SYSTEM_UNTRUSTED, ModelClientFactory, conversation, tool_model
+from browser_pool.types import JsonObject
 
 REPLY_TIMEOUT_S = 120.0
 
@@ -66,7 +67,7 @@ def reply_tools(*, personas: Sequence[Persona], model_client_factory: ModelClien
     if not personas:
         return []
 
-    async def run(arguments: dict[str, Any], ctx: ToolContext) -> ToolOutput:
+    async def run(arguments: JsonObject, ctx: ToolContext) -> ToolOutput:
         persona = find_persona(personas, str(arguments["persona"]))
         messages = reply_prompt(persona, arguments["post"], str(arguments.get("goal") or ""))
         async with tool_model(model_client_factory, ctx, "generate_reply") as model:

@@ -17,6 +17,8 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
+from browser_pool.types import JsonObject
+
 _FENCED_BLOCK = re.compile(r"```[ \t]*[\w+-]*[ \t]*\r?\n(.*?)```", re.DOTALL)
 _SEPARATOR_CELL = re.compile(r"^:?-+:?$")
 _PIPE = re.compile(r"(?<!\\)\|")
@@ -46,7 +48,7 @@ def _loads(text: str) -> Any:
     return json.loads(text, parse_constant=_no_constants, parse_float=_finite)
 
 
-def parse_json_reply(reply: str, schema: dict[str, Any] | None = None) -> Any:
+def parse_json_reply(reply: str, schema: JsonObject | None = None) -> Any:
     """The JSON value in a reply (bare or in a code fence), checked against `schema`; InvalidOutput if not."""
     payload = _payload(reply)
     try:

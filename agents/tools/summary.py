@@ -5,16 +5,16 @@ in rounds if even they are over the budget)."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from agents.observation import fence
 from agents.tools.chunking import estimate_tokens, fit_to_budget, split_into_chunks
 from agents.tools.toolmodel import CONCURRENT_CHUNKS, SYSTEM_UNTRUSTED, ToolModel, conversation
+from browser_pool.types import JsonObject
 
 SUMMARY_SYSTEM = "You summarise web pages accurately and briefly, keeping names, numbers and facts. " + SYSTEM_UNTRUSTED
 
 
-def focus_of(arguments: dict[str, Any]) -> str:
+def focus_of(arguments: JsonObject) -> str:
     focus = str(arguments.get("focus") or "").strip()
     return f" Focus on: {focus}." if focus else ""
 

@@ -15,6 +15,7 @@ from browser_pool.actions.context import ActionContext, Outcome
 from browser_pool.actions.errors import REFRESH_HINT, ActionError
 from browser_pool.actions.schemas import MODIFIER_KEYS
 from browser_pool.actions.targets import ElementTarget, Need, has_target, resolve_element
+from browser_pool.types import JsonObject
 
 HUMAN_DELAY_S = (0.05, 0.15)
 
@@ -41,7 +42,7 @@ _VALUE = (
 )
 
 
-async def type_text(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
+async def type_text(ctx: ActionContext, args: JsonObject) -> Outcome:
     target = await resolve_element(ctx.page, args, Need.TEXT)
     ctx.subject = target.subject
     text: str = args["text"]
@@ -123,7 +124,7 @@ def key_combination(key: str, modifiers: list[str]) -> str:
     return "+".join([*names, main])
 
 
-async def press_key(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
+async def press_key(ctx: ActionContext, args: JsonObject) -> Outcome:
     combo = key_combination(args["key"], args.get("modifiers", []))
     if has_target(args):
         target = await resolve_element(ctx.page, args, Need.FOCUS)
@@ -134,7 +135,7 @@ async def press_key(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
     return Outcome({"pressed": combo})
 
 
-async def select(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
+async def select(ctx: ActionContext, args: JsonObject) -> Outcome:
     if sum(key in args for key in ("value", "label", "labels")) != 1:
         raise ActionError(
             "give exactly one of value, label or labels", "the option's visible text is its label; labels for several"
@@ -173,7 +174,7 @@ def _list_options(options: list[dict[str, str]]) -> str:
     return f"its {len(options)} options begin: {shown}; get_element_details lists them all"
 
 
-def _find_option(options: list[dict[str, str]], args: dict[str, Any]) -> dict[str, str] | None:
+def _find_option(options: list[dict[str, str]], args: JsonObject) -> dict[str, str] | None:
     if "value" in args:
         exact = [o for o in options if o["value"] == args["value"]]
         # Models often pass the visible text as the value; accept it when no value matches.
@@ -195,7 +196,7 @@ def _find_option(options: list[dict[str, str]], args: dict[str, Any]) -> dict[st
     return exact[0] if exact else None
 
 
-async def upload_file(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
+async def upload_file(ctx: ActionContext, args: JsonObject) -> Outcome:
     file_id: str = args["file_id"]
     path = ctx.uploads.get(file_id)
     if path is None:

@@ -16,7 +16,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from browser_pool.actions.context import ActionContext, Outcome
 from browser_pool.actions.errors import ActionError
 from browser_pool.actions.watch import stop_page_scripts
-from browser_pool.types import MASK_COLOR, secret_masks
+from browser_pool.types import MASK_COLOR, JsonObject, secret_masks
 
 NAVIGATION_TIMEOUT_MS = 15_000
 WAIT_CAP_MS = 10_000
@@ -61,33 +61,33 @@ async def _page_state(page: Page, response: Response | None) -> dict[str, Any]:
     return data
 
 
-async def navigate(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
+async def navigate(ctx: ActionContext, args: JsonObject) -> Outcome:
     url = checked_url(args["url"])
     ctx.subject = url
     response = await ctx.page.goto(url, wait_until="commit", timeout=_navigation_timeout(ctx))
     return Outcome(await _page_state(ctx.page, response))
 
 
-async def go_back(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
+async def go_back(ctx: ActionContext, args: JsonObject) -> Outcome:
     response = await ctx.page.go_back(wait_until="commit", timeout=_navigation_timeout(ctx))
     if response is None and not ctx.watch.navigated:
         raise ActionError("there is no earlier page in this tab's history")
     return Outcome(await _page_state(ctx.page, response))
 
 
-async def go_forward(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
+async def go_forward(ctx: ActionContext, args: JsonObject) -> Outcome:
     response = await ctx.page.go_forward(wait_until="commit", timeout=_navigation_timeout(ctx))
     if response is None and not ctx.watch.navigated:
         raise ActionError("there is no later page in this tab's history (go_forward only undoes go_back)")
     return Outcome(await _page_state(ctx.page, response))
 
 
-async def refresh(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
+async def refresh(ctx: ActionContext, args: JsonObject) -> Outcome:
     response = await ctx.page.reload(wait_until="commit", timeout=_navigation_timeout(ctx))
     return Outcome(await _page_state(ctx.page, response))
 
 
-async def wait(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
+async def wait(ctx: ActionContext, args: JsonObject) -> Outcome:
     conditions = [key for key in ("ms", "selector", "text") if key in args]
     if len(conditions) != 1:
         raise ActionError("give exactly one of ms, selector or text", 'e.g. {"ms": 1000} or {"text": "Results"}')
@@ -116,7 +116,7 @@ async def wait(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
     return Outcome({"appeared": what})
 
 
-async def screenshot(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
+async def screenshot(ctx: ActionContext, args: JsonObject) -> Outcome:
     full_page = bool(args.get("full_page", False))
     clip: FloatRect | None = None
     if full_page:
@@ -135,7 +135,7 @@ async def screenshot(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
     return Outcome(data, screenshot=image)
 
 
-async def execute_js(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
+async def execute_js(ctx: ActionContext, args: JsonObject) -> Outcome:
     code: str = args["code"]
     try:
         value = await _evaluate(ctx, code)

@@ -17,6 +17,7 @@ from browser_pool.actions.targets import (
     resolve_element,
     viewport_size,
 )
+from browser_pool.types import JsonObject
 
 _SCROLL_SOURCE = resources.files(__package__).joinpath("scroll.js").read_text(encoding="utf-8")
 _SCROLL_PAGE = f"([dx, dy]) => ({_SCROLL_SOURCE})(null, [dx, dy])"
@@ -26,7 +27,7 @@ _SCROLL_PAGE = f"([dx, dy]) => ({_SCROLL_SOURCE})(null, [dx, dy])"
 _DRAG_STEPS = 12
 
 
-async def click(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
+async def click(ctx: ActionContext, args: JsonObject) -> Outcome:
     target = await resolve(ctx.page, args, Need.POINTER)
     button: Literal["left", "middle", "right"] = args.get("button", "left")
     count = 2 if args.get("double", False) else 1
@@ -62,7 +63,7 @@ async def _click_point(
             await keyboard.up(key)
 
 
-async def hover(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
+async def hover(ctx: ActionContext, args: JsonObject) -> Outcome:
     target = await resolve(ctx.page, args, Need.HOVER)
     if isinstance(target, PointTarget):
         await ctx.page.mouse.move(target.x, target.y)
@@ -83,7 +84,7 @@ async def _center(ctx: ActionContext, target: ElementTarget | PointTarget, role:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
-async def drag_drop(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
+async def drag_drop(ctx: ActionContext, args: JsonObject) -> Outcome:
     source = await resolve(ctx.page, args["from"], Need.POINTER)
     dest = await resolve(ctx.page, args["to"], Need.HOVER)
     start = await _center(ctx, source, "drag source")
@@ -103,7 +104,7 @@ async def drag_drop(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
 _DIRECTIONS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
 
 
-async def scroll(ctx: ActionContext, args: dict[str, Any]) -> Outcome:
+async def scroll(ctx: ActionContext, args: JsonObject) -> Outcome:
     ux, uy = _DIRECTIONS[args["direction"]]
     width, height = await viewport_size(ctx.page)
     # By default most of a screen, keeping a strip of the previous view for context.

@@ -24,7 +24,7 @@ from browser_pool.actions.watch import PageWatch, prepare_script_stopper, stop_p
 from browser_pool.net.proxy import BlockedRequest, listener_for
 from browser_pool.observe import ObservationError
 from browser_pool.replay import describe_target, element_gone
-from browser_pool.types import ActionResult, TabControl, TabInfo
+from browser_pool.types import ActionResult, JsonObject, TabControl, TabInfo
 
 Handler = Callable[[ActionContext, dict[str, Any]], Awaitable[Outcome]]
 
@@ -38,7 +38,7 @@ POPUP_GRACE_ANY_S = 0.05
 class ActionSpec:
     name: str
     description: str
-    schema: dict[str, Any]
+    schema: JsonObject
     # True when the action cannot change a site's data or the page's content (looking, scrolling, waiting).
     read_only: bool
     handler: Handler
@@ -51,7 +51,7 @@ class ActionSpec:
                                                  "parameters": self.schema}}  # fmt: skip
 
 
-def _spec(name: str, description: str, schema: dict[str, Any], handler: Handler, *, read_only: bool = False,
+def _spec(name: str, description: str, schema: JsonObject, handler: Handler, *, read_only: bool = False,
           may_open_tab: bool = False) -> ActionSpec:  # fmt: skip
     Draft202012Validator.check_schema(schema)
     return ActionSpec(name, description, schema, read_only, handler, may_open_tab)
@@ -99,7 +99,7 @@ ACTIONS: dict[str, ActionSpec] = {
 _VALIDATORS = {name: Draft202012Validator(spec.schema) for name, spec in ACTIONS.items()}
 
 
-def _describe_parameters(schema: dict[str, Any]) -> str:
+def _describe_parameters(schema: JsonObject) -> str:
     required = set(schema.get("required", []))
     parts = [
         f"{name} ({prop.get('type', 'value')}{', required' if name in required else ''})"
@@ -123,7 +123,7 @@ def validate_arguments(name: str, args: Any) -> ActionResult | None:
     return ActionResult(ok=False, action=name, error=message, suggestion=_describe_parameters(spec.schema))
 
 
-def _time_budget_s(name: str, args: dict[str, Any], timeout_ms: int) -> float:
+def _time_budget_s(name: str, args: JsonObject, timeout_ms: int) -> float:
     """A hard ceiling on the whole action, well above its own timeouts, so nothing can hang a turn."""
     budget = 3 * timeout_ms / 1000 + page.NAVIGATION_TIMEOUT_MS / 1000 + 5
     if name == "type" and args.get("human_like"):
@@ -140,7 +140,7 @@ NAVIGATING_ACTIONS = frozenset({"navigate", "open_tab", "refresh", "go_back", "g
 async def execute_action(
     tabs: TabControl,
     name: str,
-    args: dict[str, Any],
+    args: JsonObject,
     *,
     uploads: Mapping[str, Path] | None = None,
     timeout_ms: int = 5000,

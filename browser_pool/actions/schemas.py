@@ -6,9 +6,9 @@ of index, selector, or x and y" is said in the descriptions and checked by the h
 
 from __future__ import annotations
 
-from typing import Any
+from browser_pool.types import JsonObject
 
-Schema = dict[str, Any]
+Schema = JsonObject
 
 # Short on purpose: every request carries these (issue 12: a lean request). The model learns indices from the lists.
 INDEX: Schema = {"type": "integer", "minimum": 0, "description": "An element's [index]."}

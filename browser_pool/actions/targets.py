@@ -21,6 +21,7 @@ from browser_pool.observe.bridge import (
     element_handle,
     target_info,
 )
+from browser_pool.types import JsonObject
 
 
 class Need(Enum):
@@ -59,11 +60,11 @@ def _named(base: str, state: dict[str, Any]) -> str:
 _PREFER_INDEX = "an index from get_elements is the most reliable"
 
 
-def has_target(args: dict[str, Any]) -> bool:
+def has_target(args: JsonObject) -> bool:
     return any(key in args for key in ("index", "selector", "x", "y"))
 
 
-async def resolve(page: Page, args: dict[str, Any], need: Need) -> ElementTarget | PointTarget:
+async def resolve(page: Page, args: JsonObject, need: Need) -> ElementTarget | PointTarget:
     """The target named by exactly one of `index`, `selector` or `x`+`y` in `args`."""
     has_point = "x" in args or "y" in args
     given = [key for key in ("index", "selector") if key in args]
@@ -74,7 +75,7 @@ async def resolve(page: Page, args: dict[str, Any], need: Need) -> ElementTarget
     return await resolve_element(page, args, need)
 
 
-async def resolve_element(page: Page, args: dict[str, Any], need: Need) -> ElementTarget:
+async def resolve_element(page: Page, args: JsonObject, need: Need) -> ElementTarget:
     """The element named by exactly one of `index` or `selector` in `args`."""
     given = [key for key in ("index", "selector") if key in args]
     if len(given) != 1:
@@ -84,7 +85,7 @@ async def resolve_element(page: Page, args: dict[str, Any], need: Need) -> Eleme
     return await _by_selector(page, str(args["selector"]), need)
 
 
-async def _point(page: Page, args: dict[str, Any]) -> PointTarget:
+async def _point(page: Page, args: JsonObject) -> PointTarget:
     if "x" not in args or "y" not in args:
         raise ActionError("give both x and y")
     width, height = await viewport_size(page)

@@ -20,6 +20,7 @@ from playwright.async_api import Page
 from referencing import Registry
 from referencing.exceptions import Unresolvable
 
+from browser_pool.types import JsonObject
 from browser_pool.webmcp import bridge
 from browser_pool.webmcp.cdp import CdpChannel, OutcomeStatus
 from browser_pool.webmcp.discovery import PageToolWatcher, read_tools, watcher_for
@@ -51,7 +52,7 @@ class HasPage(Protocol):
 async def call_tool(
     page_or_tab: Page | HasPage,
     name: str,
-    arguments: dict[str, Any] | None = None,
+    arguments: JsonObject | None = None,
     *,
     timeout_s: float = DEFAULT_TIMEOUT_S,
     max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES,
@@ -137,7 +138,7 @@ def _pick(tools: list[ToolRecord], name: str, frame: FrameRef | None) -> ToolRec
     return matches[0] if matches else None
 
 
-def validate_arguments(tool: ToolRecord, arguments: dict[str, Any]) -> str | None:
+def validate_arguments(tool: ToolRecord, arguments: JsonObject) -> str | None:
     """None when `arguments` fit the tool's input schema, else a readable account of what does not."""
     schema = tool.input_schema
     if not schema:
@@ -160,7 +161,7 @@ def validate_arguments(tool: ToolRecord, arguments: dict[str, Any]) -> str | Non
     return message + ". Expected: " + describe_parameters(schema)
 
 
-def describe_parameters(schema: dict[str, Any]) -> str:
+def describe_parameters(schema: JsonObject) -> str:
     properties = schema.get("properties")
     if not isinstance(properties, dict) or not properties:
         return json.dumps(schema, ensure_ascii=False)[:500]
@@ -195,7 +196,7 @@ def limit_result(text: str, max_bytes: int, *, total_bytes: int | None = None) -
 
 
 async def _call_native(
-    page: Page, watcher: PageToolWatcher | None, tool: ToolRecord, args: dict[str, Any], timeout_s: float
+    page: Page, watcher: PageToolWatcher | None, tool: ToolRecord, args: JsonObject, timeout_s: float
 ) -> _Outcome:
     channel = watcher.channel if watcher is not None else None
     own = channel is None

@@ -18,6 +18,8 @@ from typing import Any, Literal
 from playwright.async_api import CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
 
+from browser_pool.types import JsonObject
+
 log = logging.getLogger(__name__)
 
 OutcomeStatus = Literal["ok", "error", "cancelled", "timeout", "missing"]
@@ -100,7 +102,7 @@ class CdpChannel:
             raise LookupError(f"no frame at {list(path)}")
         return str(frame)
 
-    async def invoke(self, frame_id: str, name: str, arguments: dict[str, Any], timeout_s: float) -> NativeOutcome:
+    async def invoke(self, frame_id: str, name: str, arguments: JsonObject, timeout_s: float) -> NativeOutcome:
         """Run a tool; on timeout the invocation is cancelled, which aborts the tool's signal."""
         invocation = ""
         try:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from browser_pool.types import JsonObject
+
 PAGE_SOURCE = "page"
 
 
@@ -46,7 +48,7 @@ class ToolRecord:
     description: str
     title: str = ""
     source: str = PAGE_SOURCE
-    input_schema: dict[str, Any] | None = None
+    input_schema: JsonObject | None = None
     annotations: ToolAnnotations = field(default_factory=ToolAnnotations)
     frame: FrameRef = field(default_factory=FrameRef)
     declarative: bool = False

@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 # A JSON object whose keys are not ours to fix: a JSON schema, a tool's arguments (checked against its schema where it
-# runs), what a page or a model sent, a serializer's output, a document a user wrote.
-JsonObject = dict[str, Any]
+# runs), what a page or a model sent, a serializer's output, a document a user wrote. Defined once, in the layer below.
+from browser_pool.types import JsonObject
+
+__all__ = ["JsonObject", "Scope"]
 
 # An ASGI connection scope (the ASGI specification's keys, plus what middleware adds: "user", "hive_user" ...).
 Scope = dict[str, Any]
