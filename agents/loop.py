@@ -21,6 +21,7 @@ from agents.events import EventSink
 from agents.execute import execute_calls
 from agents.llm import ChatResult, LLMClient, LLMError, NoModelConfiguredError, Usage
 from agents.llm.fenced import parse_fenced_reply
+from agents.llm.messages import ChatMessage, FunctionTool
 from agents.llm.toolcalls import ToolCall
 from agents.observation import observe, page_context
 from agents.prompts import LIMIT_NOTE, system_prompt
@@ -59,7 +60,7 @@ async def run_agent_turn(
     sink: EventSink,
     extra_tools: Sequence[Tool] = (),
     uploads: Mapping[str, Path] | None = None,
-    context_messages: Sequence[dict[str, Any]] = (),
+    context_messages: Sequence[ChatMessage] = (),
     page_tools: PageTools | None = None,
     secrets: Mapping[str, str] | None = None,
 ) -> TurnResult:
@@ -88,7 +89,7 @@ async def prepare_turn(
     sink: EventSink,
     extra_tools: Sequence[Tool],
     uploads: Mapping[str, Path],
-    context_messages: Sequence[dict[str, Any]],
+    context_messages: Sequence[ChatMessage],
     clients: list[LLMClient],
 ) -> TurnState:
     """Phase 1: tools, policy, and what the model is shown first (history, shared tabs, the current page)."""
@@ -188,8 +189,8 @@ async def ask_model(state: TurnState) -> ChatResult:
 async def _timed_chat(
     state: TurnState,
     client: LLMClient,
-    messages: list[dict[str, Any]],
-    tools: list[dict[str, Any]] | None,
+    messages: list[ChatMessage],
+    tools: list[FunctionTool] | None,
     remaining: float | None,
 ) -> ChatResult:
     async def on_call(request: dict[str, Any], response: dict[str, Any], duration_ms: int) -> None:

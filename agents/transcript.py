@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agents.llm.config import ModelConfig
+from agents.llm.messages import ChatMessage
 from agents.llm.toolcalls import ToolCall
 from agents.prompts import PAGE_CONTEXT_INTRO, RESULTS_INTRO, SCREENSHOT_INTRO
 
@@ -50,13 +51,13 @@ def image_part(image: bytes) -> dict[str, Any]:
 @dataclass(slots=True)
 class Transcript:
     history: Sequence[tuple[str, str]]
-    context_messages: Sequence[dict[str, Any]] = ()
+    context_messages: Sequence[ChatMessage] = ()
     page_context: str = ""
     entries: list[Exchange | Note] = field(default_factory=list)
     keep_full_observations: int = 4
 
-    def render(self, model: ModelConfig, system_prompt: str) -> list[dict[str, Any]]:
-        messages: list[dict[str, Any]] = [{"role": "system", "content": system_prompt}]
+    def render(self, model: ModelConfig, system_prompt: str) -> list[ChatMessage]:
+        messages: list[ChatMessage] = [{"role": "system", "content": system_prompt}]
         messages += self._opening()
         native = model.uses_tool_calling
         full_from = self._full_from()
@@ -73,7 +74,7 @@ class Transcript:
                 messages += self._fenced(entry, shorten, image)
         return messages
 
-    def _opening(self) -> list[dict[str, Any]]:
+    def _opening(self) -> list[ChatMessage]:
         history = [{"role": role, "content": content} for role, content in self.history if role in HISTORY_ROLES]
         last_user = max((n for n, m in enumerate(history) if m["role"] == "user"), default=len(history))
         # Shared-tab context and the page go right before the request they serve, so the user's request stays
@@ -103,10 +104,10 @@ class Transcript:
     def _result_text(result: ToolResult, shorten: bool) -> str:
         return result.summary if shorten and result.summary is not None else result.text
 
-    def _native(self, entry: Exchange, model: ModelConfig, shorten: bool, image: bytes | None) -> list[dict[str, Any]]:
+    def _native(self, entry: Exchange, model: ModelConfig, shorten: bool, image: bytes | None) -> list[ChatMessage]:
         if not entry.calls:  # a fenced reply that could not be read, replayed to a model with function calling
             return [{"role": "assistant", "content": entry.raw or entry.text}]
-        out: list[dict[str, Any]] = [
+        out: list[ChatMessage] = [
             {
                 "role": "assistant",
                 "content": entry.text or None,
@@ -122,8 +123,8 @@ class Transcript:
             out.append({"role": "user", "content": [{"type": "text", "text": SCREENSHOT_INTRO}, image_part(image)]})
         return out
 
-    def _fenced(self, entry: Exchange, shorten: bool, image: bytes | None) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = [{"role": "assistant", "content": entry.raw}]
+    def _fenced(self, entry: Exchange, shorten: bool, image: bytes | None) -> list[ChatMessage]:
+        out: list[ChatMessage] = [{"role": "assistant", "content": entry.raw}]
         if not entry.results:
             return out
         blocks = [

@@ -15,6 +15,7 @@ import openai
 
 from agents.llm.config import ModelConfig
 from agents.llm.egress import EgressRefusedError, guarded_async_client
+from agents.llm.messages import ChatMessage, FunctionTool
 from agents.llm.stream import ReplyStream
 from agents.llm.toolcalls import ToolCall, ToolCallAccumulator
 
@@ -165,7 +166,7 @@ class LLMClient:
     async def close(self) -> None:
         await self._client.close()
 
-    def payload(self, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]] | None) -> dict[str, Any]:
+    def payload(self, messages: Sequence[ChatMessage], tools: Sequence[FunctionTool] | None) -> dict[str, Any]:
         """The exact request body (besides the SDK's own headers)."""
         quirks = self.config.quirks
         body: dict[str, Any] = {
@@ -183,9 +184,9 @@ class LLMClient:
 
     async def stream_chat(
         self,
-        messages: Sequence[dict[str, Any]],
+        messages: Sequence[ChatMessage],
         *,
-        tools: Sequence[dict[str, Any]] | None = None,
+        tools: Sequence[FunctionTool] | None = None,
         on_delta: DeltaCallback | None = None,
         on_call: CallCallback | None = None,
         hold_fences: bool = False,

@@ -18,6 +18,7 @@ from jsonschema.exceptions import best_match
 from jsonschema.protocols import Validator
 
 from agents.llm.fenced import describe_parameters
+from agents.llm.messages import FunctionTool
 from browser_pool.actions.schemas import SHARED_DESCRIPTIONS
 from browser_pool.types import JsonObject
 from browser_pool.webmcp.schema import untrusted_validator
@@ -101,7 +102,7 @@ class Tool:
     # Offered only once this other tool has run without error (update_plan after publish_plan); it runs if called.
     offered_after: str | None = None
 
-    def as_function(self) -> dict[str, Any]:
+    def as_function(self) -> FunctionTool:
         """The OpenAI-style function tool."""
         return {
             "type": "function",
@@ -205,7 +206,7 @@ class ToolRegistry:
     def get(self, name: str) -> Tool | None:
         return self._tools.get(name)
 
-    def functions(self) -> list[dict[str, Any]]:
+    def functions(self) -> list[FunctionTool]:
         """The offered tools as OpenAI function tools, their schemas lean."""
         return [
             {"type": "function", "function": {"name": t.name, "description": t.description,

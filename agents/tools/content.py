@@ -26,6 +26,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError, best_match
 
+from agents.llm.messages import ChatMessage
 from agents.observation import fence
 from agents.tools.base import SOURCE_AGENT, Tool, ToolContext, ToolError, ToolOutput
 from agents.tools.chunking import TextPage, estimate_tokens, split_into_chunks, text_pages
@@ -267,7 +268,7 @@ _TRY_AGAIN = (
 )
 
 
-async def _ask_valid(model: ToolModel, messages: list[dict[str, Any]], parse: Callable[[str], Any], kind: str) -> Any:
+async def _ask_valid(model: ToolModel, messages: list[ChatMessage], parse: Callable[[str], Any], kind: str) -> Any:
     """The model's parsed reply; an invalid one is asked for once more with the error, then a ToolError."""
     for attempt in (1, 2):
         reply = await model.ask(messages)

@@ -7,8 +7,9 @@ never takes orders from it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TypedDict
+from typing import TypedDict
 
+from agents.llm.messages import ChatMessage
 from agents.observation import fence
 from agents.tools.base import SOURCE_AGENT, Tool, ToolContext, ToolError, ToolOutput
 from agents.tools.toolmodel import SYSTEM_UNTRUSTED, ModelClientFactory, conversation, tool_model
@@ -45,7 +46,7 @@ def find_persona(personas: Sequence[Persona], wanted: str) -> Persona:
     )
 
 
-def reply_prompt(persona: Persona, post: str, goal: str) -> list[dict[str, Any]]:
+def reply_prompt(persona: Persona, post: str, goal: str) -> list[ChatMessage]:
     system = [f"You write replies to social media posts as {persona['name']}."]
     if str(persona.get("voice") or "").strip():
         system.append(f"Voice: {str(persona['voice']).strip()}")

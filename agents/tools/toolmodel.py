@@ -11,6 +11,7 @@ from typing import Any
 
 from agents.events import EventSink
 from agents.llm import LLMClient, LLMError, Usage
+from agents.llm.messages import ChatMessage
 from agents.tools.base import ToolContext, ToolError
 
 ModelClientFactory = Callable[[], LLMClient]
@@ -36,7 +37,7 @@ class ToolModel:
     calls: int = 0
     _recording: asyncio.Lock = field(default_factory=asyncio.Lock)
 
-    async def ask(self, messages: Sequence[dict[str, Any]]) -> str:
+    async def ask(self, messages: Sequence[ChatMessage]) -> str:
         async def record(request: dict[str, Any], response: dict[str, Any], duration_ms: int) -> None:
             async with self._recording:  # parallel chunk calls are logged one at a time, in the order they end
                 response = {**response, "tool": self.tool}
@@ -64,5 +65,5 @@ async def tool_model(factory: ModelClientFactory, ctx: ToolContext, tool: str) -
         await client.close()
 
 
-def conversation(system: str, user: str) -> list[dict[str, Any]]:
+def conversation(system: str, user: str) -> list[ChatMessage]:
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
