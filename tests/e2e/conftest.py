@@ -7,7 +7,7 @@ import pytest
 import pytest_asyncio
 from playwright.async_api import Browser
 
-from tests.support.dashboard import launch_browser
+from tests.support.browsers import launch_browser
 from tests.support.static_server import serve_directory
 
 

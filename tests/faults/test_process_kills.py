@@ -14,7 +14,8 @@ import pytest
 from playwright.async_api import expect
 
 from tests.faults.conftest import TERMINAL, Api, FaultStack
-from tests.support.dashboard import launch_browser, sign_up
+from tests.support.browsers import launch_browser
+from tests.support.dashboard import sign_up
 from tests.support.llm_server import Reply, ScriptedLLM, last_user_text
 from tests.support.static_server import serve_directory
 from webapp.runs.models import Run

@@ -19,10 +19,9 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 import pytest
 import pytest_asyncio
 from django.core.handlers.wsgi import WSGIHandler
-from playwright.async_api import Browser, Error, Page, async_playwright
+from playwright.async_api import Browser, Error, Page
 
-from browser_pool.config import BrowserConfig
-from browser_pool.flags import launch
+from tests.support.browsers import launch_browser
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
 
@@ -52,11 +51,8 @@ def hive() -> Iterator[str]:
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def browser() -> AsyncIterator[Browser]:
-    config = BrowserConfig()
-    async with async_playwright() as playwright:
-        chromium = await launch(playwright.chromium, executable_path=config.executable_path, args=config.args)
+    async with launch_browser() as chromium:
         yield chromium
-        await chromium.close()
 
 
 @pytest_asyncio.fixture(loop_scope="module")

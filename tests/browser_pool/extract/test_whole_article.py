@@ -15,11 +15,10 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from playwright.async_api import Browser, async_playwright
+from playwright.async_api import Browser
 
-from browser_pool.config import BrowserConfig
 from browser_pool.extract import extract_content, extract_page
-from browser_pool.flags import launch
+from tests.support.browsers import launch_browser
 from tests.support.static_server import serve_directory
 
 PAGES = Path(__file__).resolve().parents[3] / "bench" / "pages" / "extraction"
@@ -97,13 +96,8 @@ def site() -> Iterator[str]:
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def browser() -> AsyncIterator[Browser]:
-    async with async_playwright() as playwright:
-        config = BrowserConfig()
-        chromium = await launch(
-            playwright.chromium, executable_path=config.executable_path, args=config.args, headless=True
-        )
+    async with launch_browser() as chromium:
         yield chromium
-        await chromium.close()
 
 
 @ASYNC

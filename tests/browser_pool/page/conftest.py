@@ -8,12 +8,11 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from playwright.async_api import Browser, BrowserContext, Page, async_playwright
+from playwright.async_api import Browser, BrowserContext, Page
 
-from browser_pool.config import BrowserConfig
-from browser_pool.flags import launch
 from browser_pool.observe.bridge import install_observers
 from browser_pool.types import TabInfo
+from tests.support.browsers import launch_browser
 from tests.support.static_server import serve_directory
 
 PAGES = Path(__file__).parent / "pages"
@@ -87,13 +86,8 @@ def site() -> Iterator[str]:
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def browser() -> AsyncIterator[Browser]:
-    async with async_playwright() as playwright:
-        config = BrowserConfig()
-        chromium = await launch(
-            playwright.chromium, executable_path=config.executable_path, args=config.args, headless=True
-        )
+    async with launch_browser() as chromium:
         yield chromium
-        await chromium.close()
 
 
 @pytest_asyncio.fixture(loop_scope="module")
