@@ -18,6 +18,7 @@ from agents.state import STOP_LOOP, StepRecord, StopTurn, TurnState
 from agents.tools.base import SOURCE_AGENT, SOURCE_BROWSER, Tool, ToolOutput
 from agents.tools.browser import target_text
 from agents.transcript import Exchange, ToolResult
+from browser_pool.extract import cut_at_word
 from browser_pool.types import JsonObject
 
 BLOCKED_SUGGESTION = "do not try this again; choose another way or tell the user why it cannot be done"
@@ -119,8 +120,7 @@ def _summary(output: ToolOutput, page_derived: bool, page: PageView | None, conf
 def _brief(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
-    cut = text.rfind(" ", 0, limit + 1)
-    kept = text[: cut if cut > limit // 2 else limit].rstrip()
+    kept = cut_at_word(text, limit)
     return f"{kept} … ({len(text) - len(kept)} more characters not kept)"
 
 

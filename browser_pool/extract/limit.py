@@ -23,9 +23,16 @@ def apply_limit(text: str, limit: int) -> tuple[str, bool]:
         raise ValueError(f"limit must be a positive number of characters, got {limit}")
     if len(text) <= limit:
         return text, False
-    # A cut right after a list bullet or a table separator would leave it dangling.
-    kept = text[: _cut_point(text, limit)].rstrip(_DANGLING)
+    kept = cut_at_word(text, limit)
     return kept + truncation_mark(len(kept), len(text)), True
+
+
+def cut_at_word(text: str, limit: int) -> str:
+    """The start of `text`, at most `limit` characters, ending at a word boundary (no mark)."""
+    if len(text) <= limit:
+        return text
+    # A cut right after a list bullet or a table separator would leave it dangling.
+    return text[: _cut_point(text, limit)].rstrip(_DANGLING)
 
 
 def _cut_point(text: str, limit: int) -> int:
