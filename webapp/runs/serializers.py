@@ -52,8 +52,9 @@ class RunOutput(serializers.ModelSerializer[Run]):
     class Meta:
         model = Run
         fields = [
-            "id", "conversation", "status", "error", "prompt_tokens", "completion_tokens",
-            "created_at", "started_at", "finished_at", "kind", "plan", "shared_tabs", "queue_position",
+            "id", "conversation", "status", "error", "prompt_tokens", "completion_tokens", "cost_usd",
+            "unpriced_calls", "created_at", "started_at", "finished_at", "kind", "plan", "shared_tabs",
+            "queue_position",
         ]  # fmt: skip
 
     def get_queue_position(self, obj: Run) -> int | None:
@@ -82,7 +83,10 @@ class ConfirmationOutput(serializers.ModelSerializer[Confirmation]):
 class ModelCallOutput(serializers.ModelSerializer[ModelCall]):
     class Meta:
         model = ModelCall
-        fields = ["index", "request", "response", "duration_ms", "created_at"]
+        fields = [
+            "index", "request", "response", "duration_ms", "model", "provider", "prompt_tokens", "completion_tokens",
+            "cached_tokens", "cost_usd", "created_at",
+        ]  # fmt: skip
 
 
 class RunWithStepsOutput(RunOutput):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 from datetime import timedelta
+from decimal import Decimal
 from pathlib import Path
 
 import environ
@@ -73,6 +74,8 @@ HIVE_SIGNUP_INVITES = env.list("HIVE_SIGNUP_INVITES", default=[])
 HIVE_QUOTA_RUNS_PER_HOUR = env.int("HIVE_QUOTA_RUNS_PER_HOUR", default=120)
 HIVE_QUOTA_CONCURRENT_SESSIONS = env.int("HIVE_QUOTA_CONCURRENT_SESSIONS", default=3)
 HIVE_QUOTA_TOKENS_PER_DAY = env.int("HIVE_QUOTA_TOKENS_PER_DAY", default=2_000_000)
+# What the server's model may cost per user in 24 hours, in US dollars, priced as the usage page shows it.
+HIVE_QUOTA_USD_PER_DAY = env("HIVE_QUOTA_USD_PER_DAY", cast=Decimal, default=Decimal(0))
 # Runs waiting for a worker across the whole service; past it a new run is refused with a 429 (0 = no bound).
 HIVE_QUEUE_LIMIT = env.int("HIVE_QUEUE_LIMIT", default=200)
 
