@@ -20,6 +20,9 @@ export interface ModelProfile extends ModelCapabilities {
   /** The key itself never comes back. */
   has_api_key: boolean;
   fallback: Id | null;
+  /** US dollars per million tokens set on the profile (both or neither); null: the price table's. */
+  price_input_per_mtok?: string | null;
+  price_output_per_mtok?: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -32,6 +35,8 @@ export interface ModelProfileInput extends Partial<ModelCapabilities> {
   model?: string;
   api_key?: string;
   fallback?: Id | null;
+  price_input_per_mtok?: string | null;
+  price_output_per_mtok?: string | null;
 }
 
 /** A provider preset: where the service lives and what its models can usually do. */
