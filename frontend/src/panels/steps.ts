@@ -141,7 +141,7 @@ export function createRunBlock(initial: RunItem, actions?: RunActions): Componen
     present(foot, tokens, !!usage, debug.parentNode === foot ? debug : null);
     const spent = isTerminalStatus(run.status) ? runCostText(run) : "";
     setText(cost, spent);
-    present(foot, cost, !!spent, debug.parentNode === foot ? debug : null);
+    present(foot, cost, !!spent, tokens.parentNode === foot ? tokens : debug.parentNode === foot ? debug : null);
     const agentTurn = !manual && run.kind !== "action";
     present(foot, debug, agentTurn && !!actions && run.status !== "queued");
     const savable = agentTurn && run.kind !== "workflow" && run.status === "succeeded" && !!actions?.saveWorkflow;

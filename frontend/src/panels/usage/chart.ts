@@ -65,6 +65,7 @@ function svg<K extends keyof SVGElementTagNameMap>(
 const WIDTH = 720;
 const HEIGHT = 200;
 const LEFT = 64;
+const RIGHT = 24;
 const BOTTOM = 22;
 const TOP = 8;
 
@@ -73,7 +74,7 @@ export function usageChart(series: UsageSeries, metric: UsageMetric): SVGSVGElem
   const dayTotals = series.values.map((models) => models.reduce((a, b) => a + b, 0));
   const top = Math.max(0, ...dayTotals);
   const plotHeight = HEIGHT - TOP - BOTTOM;
-  const slot = (WIDTH - LEFT) / Math.max(1, series.days.length);
+  const slot = (WIDTH - LEFT - RIGHT) / Math.max(1, series.days.length);
   const barWidth = Math.max(2, slot * 0.72);
   const chart = svg("svg", {
     class: "usage-chart",
@@ -84,7 +85,7 @@ export function usageChart(series: UsageSeries, metric: UsageMetric): SVGSVGElem
   });
   const axis = (y: number, label: string): void => {
     chart.append(
-      svg("line", { class: "usage-grid", x1: LEFT, x2: WIDTH, y1: y, y2: y }),
+      svg("line", { class: "usage-grid", x1: LEFT, x2: WIDTH - RIGHT, y1: y, y2: y }),
       svg("text", { class: "usage-axis", x: LEFT - 6, y: y + 4, "text-anchor": "end" }, label),
     );
   };
