@@ -56,7 +56,15 @@ AXES_RESET_ON_SUCCESS = True
 # The sign-in API answers a lockout itself (a JSON 429 saying when to retry); axes' middleware would replace that
 # answer with its own page, so it is left out on purpose.
 SILENCED_SYSTEM_CHECKS = ["axes.W002"]
+# The lockout's address is the client's as the proxies below define it (webapp/core/clients.py).
+AXES_CLIENT_IP_CALLABLE = "webapp.core.clients.client_address"
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+
+# Reverse proxies in front of Hive, for the client address that throttles and the sign-in lockout key on: none by
+# default (X-Forwarded-For is ignored); else how many there are, or their addresses (IPs, prefixes or CIDR blocks,
+# one per hop, the one Hive's connection comes from last).
+HIVE_NUM_PROXIES = env.int("HIVE_NUM_PROXIES", default=0)
+HIVE_TRUSTED_PROXIES = env.list("HIVE_TRUSTED_PROXIES", default=[])
 
 # Personal API tokens (django-rest-knox): hashed at rest, shown once, expiring after this long (None: never).
 HIVE_API_TOKEN_TTL = timedelta(days=env.int("HIVE_API_TOKEN_TTL_DAYS", default=90))
