@@ -12,7 +12,6 @@ from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
 
 from webapp.core.clients import client_address
 
-
 # Counted per address even for a signed-in client: each sign-up signs a new user in, who would start a fresh count.
 BY_ADDRESS = frozenset({"signup", "login"})
 
