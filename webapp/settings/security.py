@@ -81,6 +81,12 @@ HIVE_SIGNUP_INVITES = env.list("HIVE_SIGNUP_INVITES", default=[])
 HIVE_QUOTA_RUNS_PER_HOUR = env.int("HIVE_QUOTA_RUNS_PER_HOUR", default=120)
 HIVE_QUOTA_CONCURRENT_SESSIONS = env.int("HIVE_QUOTA_CONCURRENT_SESSIONS", default=3)
 HIVE_QUOTA_TOKENS_PER_DAY = env.int("HIVE_QUOTA_TOKENS_PER_DAY", default=2_000_000)
+# Live input events (mouse, keys, wheel) one dashboard socket may relay a second; past it moves are merged and the
+# rest dropped (0 = no bound).
+HIVE_LIVE_INPUT_PER_S = env.float("HIVE_LIVE_INPUT_PER_S", default=100.0)
+# How old the role a socket acts on may be, and how often a socket checks that its session or token still signs its
+# user in (signing out, a revoked token or a deactivated user also tell the sockets at once).
+HIVE_SOCKET_RECHECK_S = env.float("HIVE_SOCKET_RECHECK_S", default=5.0)
 # Runs waiting for a worker across the whole service; past it a new run is refused with a 429 (0 = no bound).
 HIVE_QUEUE_LIMIT = env.int("HIVE_QUEUE_LIMIT", default=200)
 
