@@ -5,6 +5,7 @@ configured proxies the key is the real client, so one client's wrong passwords d
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -31,7 +32,7 @@ def _fresh_counters() -> Iterator[None]:
 
 
 def _login(client: APIClient, password: str, *, forwarded: str = "", peer: str = PROXY) -> int:
-    headers = {"REMOTE_ADDR": peer}
+    headers: dict[str, Any] = {"REMOTE_ADDR": peer}
     if forwarded:
         headers["HTTP_X_FORWARDED_FOR"] = forwarded
     response = client.post("/api/auth/login/", {"username": "victim", "password": password}, format="json", **headers)
@@ -91,8 +92,10 @@ def test_the_client_address_by_configuration(settings: object) -> None:
     factory = RequestFactory()
 
     def address(peer: str, forwarded: str = "") -> str:
-        extra = {"HTTP_X_FORWARDED_FOR": forwarded} if forwarded else {}
-        return client_address(factory.get("/", REMOTE_ADDR=peer, **extra))
+        request = factory.get("/", REMOTE_ADDR=peer)
+        if forwarded:
+            request.META["HTTP_X_FORWARDED_FOR"] = forwarded
+        return client_address(request)
 
     assert address(ATTACKER, "1.2.3.4") == ATTACKER  # no proxies: the header is ignored
     settings.HIVE_TRUSTED_PROXIES = [PROXY]  # type: ignore[attr-defined]

@@ -50,10 +50,12 @@ from webapp.core.events import (
     Frame,
     FrameMessage,
     HelloEvent,
+    LiveRoomMessage,
     SocketEvent,
     account_group,
     conversation_group,
     event_message,
+    live_waiting_group,
     session_group,
 )
 from webapp.core.exceptions import ApplicationError
@@ -145,6 +147,8 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
         refusal = await _claim_live(self._owner_id, self.conversation_id, self.channel_name)
         self._live = not refusal
+        if refusal:
+            await self.channel_layer.group_add(live_waiting_group(self._owner_id), self.channel_name)
         await _redis(
             live.viewer_joined,
             conversation_id=self.conversation_id,
@@ -213,6 +217,10 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         if self._live:
             self._live = False
             await _redis(live_session_release, **self._live_claim())
+            # Room for one more of the owner's live sessions: the sockets waiting for it try at once.
+            await self.channel_layer.group_send(live_waiting_group(self._owner_id), {"type": "live.room"})
+        else:
+            await self.channel_layer.group_discard(live_waiting_group(self._owner_id), self.channel_name)
         await _redis(live.viewer_left, conversation_id=self.conversation_id, channel_name=self.channel_name)
         await _redis(control.control_release_on_leave, conversation_id=self.conversation_id, user_id=self.user.pk)
         await self._publish_presence()
@@ -275,11 +283,17 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
                 log.warning("could not re-check a socket on conversation %s: %r", self.conversation_id, exc)
 
     async def _become_live(self) -> None:
-        if await _claim_live(self._owner_id, self.conversation_id, self.channel_name):
+        if self._live or await _claim_live(self._owner_id, self.conversation_id, self.channel_name):
             return
         self._live = True
+        await self.channel_layer.group_discard(live_waiting_group(self._owner_id), self.channel_name)
         await _redis(live.viewer_live_set, conversation_id=self.conversation_id, channel_name=self.channel_name)
         await self._send_event({"type": "live.updated", "live": True})
+
+    async def live_room(self, message: LiveRoomMessage) -> None:
+        """One of the owner's live sessions ended: this socket, waiting for room, may stream now."""
+        if self._watching:
+            await self._become_live()
 
     async def account_changed(self, message: AccountChangedMessage) -> None:
         """Sent to every socket of a user whose account changed (signed out, token revoked, deactivated)."""

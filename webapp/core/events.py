@@ -241,7 +241,15 @@ class AccountChangedMessage(TypedDict):
     type: Literal["account.changed"]
 
 
-ChannelMessage = EventMessage | FrameMessage | CommandMessage | AccessChangedMessage | AccountChangedMessage
+class LiveRoomMessage(TypedDict):
+    """To the sockets waiting for room in an owner's live-sessions quota: one of the owner's live sessions ended."""
+
+    type: Literal["live.room"]
+
+
+ChannelMessage = (
+    EventMessage | FrameMessage | CommandMessage | AccessChangedMessage | AccountChangedMessage | LiveRoomMessage
+)
 
 
 def event_message(event: Event) -> EventMessage:
@@ -289,6 +297,11 @@ def session_group(conversation_id: int) -> str:
 def account_group(user_id: int) -> str:
     """Every open websocket of one user, whatever the conversation."""
     return f"account-{user_id}"
+
+
+def live_waiting_group(owner_id: int) -> str:
+    """The sockets on an owner's conversations that wait for room in the owner's live-sessions quota."""
+    return f"live-waiting-{owner_id}"
 
 
 def account_changed_notify(user_id: int) -> None:
