@@ -164,12 +164,13 @@ async def test_live_input_is_paced_per_socket(settings: Any, sockets: list[Event
     assert [c["input"]["x"] for c in clicks[:5]] == [0, 1 / 40, 2 / 40, 3 / 40, 4 / 40]
 
     # Moves past the pace are merged: the pointer still ends where the hand stopped.
+    began = time.monotonic()
     for n in range(40):
         await stream.communicator.send_json_to({"type": "input", "kind": "move", "x": n / 40, "y": 0.25})
     last = await worker.until(lambda c: is_input(c) and c["input"]["kind"] == "move" and c["input"]["x"] == 39 / 40)
     assert last["input"]["y"] == 0.25
     moves = [c for c in worker.commands if is_input(c) and c["input"]["kind"] == "move"]
-    assert len(moves) < 10, "forty moves were merged into a few"
+    assert len(moves) <= 5 + 5 * (time.monotonic() - began) + 1 < 40, "forty moves were merged into a few"
     later = []
     while not await stream.communicator.receive_nothing(timeout=0.5):  # what came after the notice
         later.append(await stream.communicator.receive_json_from())
