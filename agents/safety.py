@@ -21,6 +21,7 @@ Every caller (the agent, actions by hand or from MCP clients, workflow replays) 
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ from agents.events import SafetyLevel, TargetFacts
 from agents.tools.base import SOURCE_AGENT, SOURCE_BROWSER
 from browser_pool.actions.errors import ActionError
 from browser_pool.actions.page import checked_url
+from browser_pool.actions.watch import DialogAnswer, DialogAnswerer, DialogInfo
 from browser_pool.net.policy import EgressPolicy, system_resolver
 from browser_pool.types import JsonObject
 
@@ -60,6 +62,8 @@ SPACE_KEYS = frozenset({" ", "space", "spacebar"})
 
 ConfirmMode = Literal["auto", "confirm"]
 Resolver = Callable[[str], Awaitable[list[str]]]
+# Asks the user whether to accept a page's dialog, saying why it asks; True for a yes.
+DialogAsk = Callable[[DialogInfo, str], Awaitable[bool]]
 
 
 # Reads the target; None (or an error) when it cannot be read, which the policy takes as submit-like.
@@ -271,6 +275,16 @@ class SafetyPolicy:
             return SafetyDecision("notify", f"entering data on a sensitive page ({sensitive})")
         return AUTO
 
+    def dialog_decision(self, dialog: DialogInfo) -> SafetyDecision:
+        """A page's own confirm, prompt or beforeunload on a sensitive page (its address, or what the dialog says)
+        is the user's to answer; an alert only informs."""
+        if dialog.kind == "alert":
+            return AUTO
+        sensitive = self.page_sensitivity(PageFacts(dialog.url, dialog.message))
+        if not sensitive:
+            return AUTO
+        return SafetyDecision("confirm", f"the page asks {dialog.message[:200]!r} on a sensitive page ({sensitive})")
+
     async def _target_level(self, tool: str, probe: TextProbe | None, sensitive: str) -> SafetyDecision | None:
         """A click, or Space on a focused control, asks when what it presses is submit-like — or cannot be read."""
         target = await read_target(probe)
@@ -284,3 +298,23 @@ class SafetyPolicy:
             verb = "clicking" if tool == "click" else "pressing Space on"
             return SafetyDecision("confirm", f"{verb} {target.text.strip()[:80]!r} on a sensitive page ({sensitive})")
         return None
+
+
+def dialog_answerer(policy: SafetyPolicy, ask: DialogAsk | None, *, timeout_s: float) -> DialogAnswerer:
+    """The answer to a page's dialogs by the policy: accepted on an ordinary page; on a sensitive one, accepted only
+    on the user's yes within `timeout_s` — dismissed without one, or when nobody can be asked (`ask` None)."""
+
+    async def answer(dialog: DialogInfo) -> DialogAnswer:
+        decision = policy.dialog_decision(dialog)
+        if decision.level != "confirm":
+            return DialogAnswer(True, "answered automatically")
+        if ask is None:
+            return DialogAnswer(False, f"dismissed: {decision.reason}, and nobody could be asked")
+        try:
+            async with asyncio.timeout(timeout_s):
+                yes = await ask(dialog, decision.reason)
+        except TimeoutError:
+            yes = False
+        return DialogAnswer(True, "accepted: the user said yes") if yes else DialogAnswer(False, "dismissed: no yes")
+
+    return answer

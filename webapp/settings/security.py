@@ -87,6 +87,10 @@ HIVE_LIVE_INPUT_PER_S = env.float("HIVE_LIVE_INPUT_PER_S", default=100.0)
 # How old the role a socket acts on may be, and how often a socket checks that its session or token still signs its
 # user in (signing out, a revoked token or a deactivated user also tell the sockets at once).
 HIVE_SOCKET_RECHECK_S = env.float("HIVE_SOCKET_RECHECK_S", default=5.0)
+# A page's JavaScript dialogs kept until an action reports them, and how much of each one's text (an alert loop of
+# large strings must not grow the worker's memory).
+HIVE_DIALOG_TEXTS_KEPT = env.int("HIVE_DIALOG_TEXTS_KEPT", default=10)
+HIVE_DIALOG_TEXT_MAX_CHARS = env.int("HIVE_DIALOG_TEXT_MAX_CHARS", default=500)
 # Runs waiting for a worker across the whole service; past it a new run is refused with a 429 (0 = no bound).
 HIVE_QUEUE_LIMIT = env.int("HIVE_QUEUE_LIMIT", default=200)
 
