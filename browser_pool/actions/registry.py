@@ -162,12 +162,11 @@ async def execute_action(
         result.target = await describe_target(active, args["index"])
     watch.start()
     try:
-        async with asyncio.timeout(_time_budget_s(name, args, timeout_ms)) as clock:
-            watch.clock = clock  # stopped while a dialog the action caused waits for a person's answer
+        async with asyncio.timeout(_time_budget_s(name, args, timeout_ms)):
             outcome = await spec.handler(ctx, args)
             if spec.may_open_tab:
                 await watch.wait_for_popup(POPUP_GRACE_S if ctx.expects_popup else POPUP_GRACE_ANY_S)
-            await watch.dialogs_settled()
+            await watch.dialogs_settled()  # a dialog the action caused is answered before it reports
         result.data, result.screenshot, result.new_tab = outcome.data, outcome.screenshot, outcome.new_tab
     except ActionError as exc:
         result.ok, result.error, result.suggestion = False, exc.error, exc.suggestion

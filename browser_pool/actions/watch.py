@@ -4,8 +4,8 @@ Dialog policy. A dialog blocks the page until it is answered, and an agent canno
 dialog is answered here and its text is reported in the next ActionResult.dialog. An alert is accepted (the only way
 on). A confirm, prompt or beforeunload is answered by the context's answerer (`answer_dialogs_with`): the user's
 safety policy, which accepts it on an ordinary page and asks the user on a sensitive one; with no answerer nobody
-can be asked, so it is dismissed. While the answerer waits for a person, the action's clock stops; when the action
-ends first, the dialog is dismissed. Strangers share the worker, so what is kept is bounded: a dialog's text is cut
+can be asked, so it is dismissed. The page is blocked while its dialog is open, so a person has the action's own
+time to answer: when the action ends first, the dialog is dismissed. Strangers share the worker, so what is kept is bounded: a dialog's text is cut
 to `DialogLimits.text_chars`, and a page keeps the last `DialogLimits.texts_kept` texts until an action reports them
 (an alert loop of large strings stays a few kilobytes).
 """
@@ -23,8 +23,6 @@ from playwright.async_api import BrowserContext, CDPSession, Dialog, Frame, Page
 from playwright.async_api import Error as PlaywrightError
 
 _STOP_TIMEOUT_S = 2.0
-# After a person answered a dialog, the action gets at least this long to finish what the answer let it do.
-_AFTER_ANSWER_S = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +52,6 @@ _limits = DialogLimits()
 _dialog_logs: weakref.WeakKeyDictionary[Page, _DialogLog] = weakref.WeakKeyDictionary()
 _answerers: weakref.WeakKeyDictionary[BrowserContext, DialogAnswerer] = weakref.WeakKeyDictionary()
 _watched_contexts: weakref.WeakSet[BrowserContext] = weakref.WeakSet()
-_watches: weakref.WeakKeyDictionary[Page, PageWatch] = weakref.WeakKeyDictionary()
 _questions: weakref.WeakKeyDictionary[Page, set[asyncio.Task[None]]] = weakref.WeakKeyDictionary()
 _pending_answers: set[asyncio.Task[None]] = set()
 _cdp_sessions: weakref.WeakKeyDictionary[Page, CDPSession] = weakref.WeakKeyDictionary()
@@ -139,19 +136,12 @@ def ensure_dialog_handler(page: Page) -> None:
 
 async def _answer(page: Page, dialog: Dialog, info: DialogInfo, log: _DialogLog) -> None:
     answerer = _answerers.get(page.context)
-    watch = _watches.get(page)
     answer = DialogAnswer(True, "answered automatically")
     try:
         if info.kind != "alert":
             answer = DialogAnswer(False, "dismissed: nobody could be asked")
             if answerer is not None:
-                if watch is not None:
-                    watch.hold_clock()
-                try:
-                    answer = await answerer(info)
-                finally:
-                    if watch is not None:
-                        watch.release_clock()
+                answer = await answerer(info)
     except asyncio.CancelledError:
         answer = DialogAnswer(False, "dismissed: the step ended before anyone answered")
     except Exception as exc:  # an answerer that fails does not let the dialog through
@@ -180,23 +170,6 @@ class PageWatch:
         self.navigations = 0
         self.popups: list[Page] = []
         self._popup_seen = asyncio.Event()
-        # The action's time budget, stopped while a dialog waits for a person's answer.
-        self.clock: asyncio.Timeout | None = None
-        self._asking = 0
-        self._left_s = 0.0
-
-    def hold_clock(self) -> None:
-        self._asking += 1
-        when = self.clock.when() if self.clock is not None else None
-        if self._asking == 1 and self.clock is not None and when is not None:
-            self._left_s = max(0.0, when - asyncio.get_running_loop().time())
-            self.clock.reschedule(None)
-
-    def release_clock(self) -> None:
-        self._asking -= 1
-        if self._asking == 0 and self.clock is not None and not self.clock.expired():
-            loop_time = asyncio.get_running_loop().time()
-            self.clock.reschedule(loop_time + max(self._left_s, _AFTER_ANSWER_S))
 
     @property
     def navigated(self) -> bool:
@@ -208,7 +181,6 @@ class PageWatch:
 
     def _on_popup(self, popup: Page) -> None:
         ensure_dialog_handler(popup)
-        _watches[popup] = self
         self.popups.append(popup)
         self._popup_seen.set()
 
@@ -222,7 +194,6 @@ class PageWatch:
 
     def start(self) -> None:
         ensure_dialog_handler(self.page)
-        _watches[self.page] = self
         self.page.on("framenavigated", self._on_navigated)
         self.page.on("popup", self._on_popup)
 
@@ -230,8 +201,6 @@ class PageWatch:
         self.page.remove_listener("framenavigated", self._on_navigated)
         self.page.remove_listener("popup", self._on_popup)
         for page in (self.page, *self.popups):
-            if _watches.get(page) is self:
-                del _watches[page]
             for question in list(_questions.get(page, ())):
                 question.cancel()  # an unanswered dialog outlives no action: it is dismissed
 
