@@ -21,8 +21,10 @@ from tests.integration.conftest import EventStream, open_stream
 from tests.integration.test_sharing_live import SessionListener, next_event
 from webapp.conversations import live
 from webapp.conversations.live import OPEN_SESSION_TASK
+from webapp.conversations.models import Conversation
 from webapp.core import placement
-from webapp.core.throttles import WriteThrottle
+from webapp.core.throttles import WriteThrottle, _ScopeForUser
+from webapp.mcp_server.services import Refusal, conversation_for_client
 from webapp.runs.models import Run
 from webapp.runs.quotas import LIVE_SESSIONS_PREFIX
 from webapp.sharing.control import CONTROL_PREFIX
@@ -176,3 +178,21 @@ async def test_live_input_is_paced_per_socket(settings: Any, sockets: list[Event
         later.append(await stream.communicator.receive_json_from())
     assert [e for e in later if e["type"] == "error"] == [], "the client was told once"
     await worker.layer.group_discard(worker.group, worker.channel)
+
+
+async def test_mcp_clients_count_against_the_same_conversation_throttle(monkeypatch: pytest.MonkeyPatch) -> None:
+    rates = {"conversations": "2/hour"}
+    monkeypatch.setattr(WriteThrottle, "THROTTLE_RATES", rates)
+    monkeypatch.setattr(_ScopeForUser, "THROTTLE_RATES", rates)
+    user = await sync_to_async(UserFactory)()
+    api = APIClient()
+    await sync_to_async(api.force_login)(user)
+    assert (await sync_to_async(api.post)("/api/conversations/", {}, format="json")).status_code == 201
+
+    def new_mcp_session(n: int) -> object:
+        return conversation_for_client(user=user, named=None, session_id=f"client-{n}", create=True)
+
+    assert await sync_to_async(new_mcp_session)(1) is not None
+    with pytest.raises(Refusal, match="Too many new conversations"):
+        await sync_to_async(new_mcp_session)(2)
+    assert await sync_to_async(Conversation.objects.filter(owner=user).count)() == 2

@@ -71,7 +71,7 @@ class User:
         if self.answer is None:
             await asyncio.Event().wait()  # nobody answers
         await asyncio.sleep(self.after_s)  # a person takes a moment to read and decide
-        return self.answer
+        return bool(self.answer)
 
 
 async def click(tabs: ContextTabs, page: Page, text: str, timeout_ms: int = 5000) -> tuple[str, str]:

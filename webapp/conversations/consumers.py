@@ -100,7 +100,7 @@ def _owner_of(conversation_id: int) -> int | None:
 
 @database_sync_to_async
 def _claim_live(owner_id: int, conversation_id: int, channel_name: str) -> str:
-    """ "" when this socket may stream the live browser, else why not."""
+    """Why this socket may not stream the live browser ("" when it may)."""
     try:
         live_session_claim(owner_id=owner_id, conversation_id=conversation_id, channel_name=channel_name)
     except QuotaExceededError as refused:
