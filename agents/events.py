@@ -22,6 +22,15 @@ class ConfirmationRequest:
     url: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class TargetFacts:
+    """What the safety policy is told of the element an action aims at (for a key press without a target, the
+    focused element): its visible text, and whether it is a button-like control Space or Enter presses like a click."""
+
+    text: str = ""
+    pressable: bool = False
+
+
 @dataclass(slots=True)
 class PlanStep:
     id: str

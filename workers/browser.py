@@ -18,6 +18,8 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 
+from agents.safety import SafetyConfig, SafetyPolicy, dialog_answerer
+from browser_pool.actions.watch import DialogLimits, answer_dialogs_with, set_dialog_limits
 from browser_pool.config import BrowserConfig
 from browser_pool.errors import TabNotFoundError
 from browser_pool.extract import extract_page, without_text
@@ -41,8 +43,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# A page's dialog on a sensitive page outside any run (a person's input on the live view): nobody to ask, dismissed.
+NOBODY_TO_ASK = dialog_answerer(SafetyPolicy(SafetyConfig()), None, timeout_s=0)
+
 
 def pool_config() -> BrowserConfig:
+    set_dialog_limits(DialogLimits(settings.HIVE_DIALOG_TEXTS_KEPT, settings.HIVE_DIALOG_TEXT_MAX_CHARS))
     config = BrowserConfig(
         warm_contexts=settings.HIVE_POOL_WARM_CONTEXTS,
         idle_timeout_s=settings.HIVE_POOL_IDLE_TIMEOUT_S,
@@ -99,6 +105,7 @@ class SessionHost:
             await database_sync_to_async(browser_session_state)(conversation_id=conversation_id)
         )
         session = await self.pool.acquire(str(conversation_id), saved)
+        answer_dialogs_with(session.context, NOBODY_TO_ASK)  # a run asks its user instead while it runs
         await self._hold(conversation_id)
         await self.web_tools.follow(conversation_id, session)
         return session

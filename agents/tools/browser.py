@@ -10,6 +10,7 @@ from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 
+from agents.events import TargetFacts
 from agents.tools.base import SOURCE_BROWSER, Tool, ToolContext, ToolError, ToolHandler, ToolOutput
 from browser_pool.actions import ACTIONS, ActionSpec, execute_action
 from browser_pool.errors import PoolError
@@ -23,13 +24,25 @@ BROWSER_GONE_SUGGESTION = (
     "the browser session is restored on the next turn; tell the user the browser is unavailable right now"
 )
 
-_TEXT_AT_POINT = """([x, y]) => {
+# What a click or key press would press: its text, and whether Space or Enter activates it like a click. At a point,
+# the control around what is there; for a key press without a target, the focused element (inside shadow roots).
+_PRESSABLE = (
+    "button, input[type=submit], input[type=image], input[type=button], input[type=reset], [role=button], summary"
+)
+_FACTS_OF = f"""(el) => el ? {{
+  text: (el.innerText || el.value || el.getAttribute("aria-label") || el.title || "").slice(0, 200),
+  pressable: el.matches({_PRESSABLE!r}),
+}} : {{text: "", pressable: false}}"""
+_FACTS_AT_POINT = f"""([x, y]) => {{
   let el = document.elementFromPoint(x, y);
-  const target = el && el.closest("button, a, input, [role=button], label, summary");
-  el = target || el;
-  return el ? (el.innerText || el.value || el.getAttribute("aria-label") || "").slice(0, 200) : "";
-}"""
-_TEXT_OF = """(el) => (el.innerText || el.value || el.getAttribute("aria-label") || el.title || "").slice(0, 200)"""
+  el = (el && el.closest("button, a, input, [role=button], label, summary")) || el;
+  return ({_FACTS_OF})(el);
+}}"""
+_FACTS_OF_FOCUSED = f"""() => {{
+  let el = document.activeElement;
+  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+  return ({_FACTS_OF})(el === document.body ? null : el);
+}}"""
 
 
 def _json(value: Any) -> str:
@@ -120,25 +133,25 @@ def browser_tools() -> list[Tool]:
     ]
 
 
-async def target_text(tabs: TabControl, arguments: JsonObject) -> str:
-    """The visible text of the element a click or key press aims at ("" when it cannot be told).
-
-    The safety policy needs it to recognise submit-like buttons ("Pay now", "确认删除").
-    """
+async def target_text(tabs: TabControl, arguments: JsonObject) -> TargetFacts | None:
+    """What a click or key press aims at, for the safety policy to recognise submit-like controls ("Pay now",
+    "确认删除"); None when it cannot be read, which the policy takes as the riskiest case."""
     try:
         page = tabs.active_page
         if isinstance(arguments.get("index"), int):
             details = await get_element_details(page, [arguments["index"]])
-            if details.found:
-                info = details.found[0].info
-                return " ".join(part for part in (info.text, info.value) if part)
-            return ""
+            if not details.found:
+                return TargetFacts()  # nothing there to press: the action itself fails
+            info = details.found[0].info
+            pressable = info.tag in ("button", "summary") or info.role == "button"
+            pressable = pressable or (info.tag == "input" and info.type in ("submit", "image", "button", "reset"))
+            return TargetFacts(" ".join(part for part in (info.text, info.value) if part), pressable)
         if isinstance(arguments.get("selector"), str):
-            text: str = await page.locator(arguments["selector"]).first.evaluate(_TEXT_OF, timeout=1_000)
-            return text
-        if "x" in arguments and "y" in arguments:
-            point: str = await page.evaluate(_TEXT_AT_POINT, [arguments["x"], arguments["y"]])
-            return point
-    except Exception:  # best effort: without the text the policy still judges the page and the action
-        return ""
-    return ""
+            facts = await page.locator(arguments["selector"]).first.evaluate(_FACTS_OF, timeout=1_000)
+        elif "x" in arguments and "y" in arguments:
+            facts = await page.evaluate(_FACTS_AT_POINT, [arguments["x"], arguments["y"]])
+        else:
+            facts = await page.evaluate(_FACTS_OF_FOCUSED)
+    except Exception:  # unreadable: the policy asks rather than guess
+        return None
+    return TargetFacts(str(facts.get("text") or ""), bool(facts.get("pressable")))

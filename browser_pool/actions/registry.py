@@ -166,6 +166,7 @@ async def execute_action(
             outcome = await spec.handler(ctx, args)
             if spec.may_open_tab:
                 await watch.wait_for_popup(POPUP_GRACE_S if ctx.expects_popup else POPUP_GRACE_ANY_S)
+            await watch.dialogs_settled()  # a dialog the action caused is answered before it reports
         result.data, result.screenshot, result.new_tab = outcome.data, outcome.screenshot, outcome.new_tab
     except ActionError as exc:
         result.ok, result.error, result.suggestion = False, exc.error, exc.suggestion
@@ -181,6 +182,7 @@ async def execute_action(
         result.suggestion = "the page may be busy or stuck; try wait, refresh or navigate"
     finally:
         watch.stop()
+        await watch.dialogs_settled()  # the ones still unanswered were dismissed: their notes are in the report
     await _report_changes(result, watch, tabs, tabs_before, timeout_ms)
     if result.ok and result.target is not None and ctx.handle is not None and not result.navigated:
         result.target["gone_after"] = await element_gone(ctx.handle)
@@ -253,7 +255,7 @@ async def _report_changes(
         result.url = watch.page.url
     dialogs = take_dialogs(watch.page) + [text for popup in watch.popups for text in take_dialogs(popup)]
     if dialogs:
-        result.dialog = "; ".join(f"{text} (answered automatically)" for text in dialogs)
+        result.dialog = "; ".join(dialogs)
     if watch.popups and result.new_tab is None:
         result.new_tab = await _find_new_tab(tabs, tabs_before, watch.popups[-1])
         result.data.setdefault(

@@ -33,6 +33,9 @@ def _resolve_profile(request: Request, fields: JsonObject) -> JsonObject:
 
 
 class ConversationListApi(APIView):
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "conversations"
+
     @extend_schema(responses={200: ConversationOutput(many=True)})
     def get(self, request: Request) -> Response:
         return Response(ConversationOutput(conversation_list(user=request.user), many=True).data)

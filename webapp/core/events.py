@@ -37,6 +37,12 @@ class HelloEvent(TypedDict):
     conversation: JsonObject  # ConversationOutput
     role: str
     control: ControlState
+    live: bool  # whether this socket streams the live browser (false past the owner's live-sessions quota)
+
+
+class LiveUpdatedEvent(TypedDict):
+    type: Literal["live.updated"]
+    live: bool
 
 
 class PresenceEvent(TypedDict):
@@ -150,7 +156,7 @@ Event = (
     | PlanUpdatedEvent
 )
 # What one socket sends its own client besides the group's events.
-SocketEvent = HelloEvent | AccessUpdatedEvent | FrameEvent | ErrorEvent | PongEvent
+SocketEvent = HelloEvent | AccessUpdatedEvent | LiveUpdatedEvent | FrameEvent | ErrorEvent | PongEvent
 
 
 def tools_updated_event(tools: PageTools) -> ToolsUpdatedEvent:
@@ -228,7 +234,22 @@ class AccessChangedMessage(TypedDict):
     role: str | None
 
 
-ChannelMessage = EventMessage | FrameMessage | CommandMessage | AccessChangedMessage
+class AccountChangedMessage(TypedDict):
+    """To every socket of one user: their account changed (signed out, token revoked, deactivated); each socket
+    checks at once whether what authenticated it still does."""
+
+    type: Literal["account.changed"]
+
+
+class LiveRoomMessage(TypedDict):
+    """To the sockets waiting for room in an owner's live-sessions quota: one of the owner's live sessions ended."""
+
+    type: Literal["live.room"]
+
+
+ChannelMessage = (
+    EventMessage | FrameMessage | CommandMessage | AccessChangedMessage | AccountChangedMessage | LiveRoomMessage
+)
 
 
 def event_message(event: Event) -> EventMessage:
@@ -271,6 +292,28 @@ def conversation_group(conversation_id: int) -> str:
 def session_group(conversation_id: int) -> str:
     """The worker that holds a conversation's live browser session listens here."""
     return f"session-{conversation_id}"
+
+
+def account_group(user_id: int) -> str:
+    """Every open websocket of one user, whatever the conversation."""
+    return f"account-{user_id}"
+
+
+def live_waiting_group(owner_id: int) -> str:
+    """The sockets on an owner's conversations that wait for room in the owner's live-sessions quota."""
+    return f"live-waiting-{owner_id}"
+
+
+def account_changed_notify(user_id: int) -> None:
+    """Best effort and after the commit: each socket also re-checks its account on its own every few seconds."""
+
+    def send() -> None:
+        try:
+            _group_send(account_group(user_id), {"type": "account.changed"})
+        except Exception as exc:
+            log.warning("could not tell the sockets of user %s their account changed: %r", user_id, exc)
+
+    transaction.on_commit(send)
 
 
 def publish(conversation_id: int, event: Event) -> None:

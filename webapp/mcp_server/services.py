@@ -74,6 +74,7 @@ def conversation_for_client(
             .first()
         )
     if conversation is None and create:
+        _throttle(user, "conversations", "new conversations")
         conversation = conversation_create(owner=user, title="MCP client", origin=Conversation.Origin.MCP)
     if conversation is not None and session_id is not None:
         _session_conversations[session_id] = conversation.pk

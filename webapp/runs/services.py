@@ -86,7 +86,11 @@ def run_ensure_idle(*, conversation: Any, refusal: str = BUSY_MESSAGE) -> None:
 def run_create(*, conversation: Any, kind: str = Run.Kind.TURN, metadata: RunMetadata | None = None) -> Run:
     """Queue a run; it is sent to a worker after the commit. The caller has checked that the conversation is idle."""
     # Quotas count every run (turns, actions by hand, tool calls); tokens only where the server's model is used.
-    quota_check(owner_id=conversation.owner_id, uses_server_model=conversation.model_profile_id is None)
+    quota_check(
+        owner_id=conversation.owner_id,
+        uses_server_model=conversation.model_profile_id is None,
+        conversation_id=conversation.pk,
+    )
     queue_check()
     try:
         with transaction.atomic():

@@ -1,5 +1,9 @@
 """Django REST framework and the OpenAPI schema."""
 
+import environ
+
+env = environ.Env()
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
@@ -18,6 +22,8 @@ REST_FRAMEWORK = {
         "runs": "30/minute",
         "actions": "120/minute",
         "tool_calls": "60/minute",
+        # New conversations (the API's and MCP clients'): each may bring up a browser session.
+        "conversations": env.str("HIVE_THROTTLE_CONVERSATIONS", default="60/hour"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
