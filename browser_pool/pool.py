@@ -28,6 +28,7 @@ from browser_pool.observe.bridge import install_observers
 from browser_pool.screencast import ScreencastOptions
 from browser_pool.session import NoticeCallback, Session, TabsChangedCallback
 from browser_pool.types import SavedSession
+from browser_pool.watchdog import Answers
 from browser_pool.webmcp import install_bridge, log_webmcp_support
 
 log = logging.getLogger(__name__)
@@ -86,6 +87,7 @@ class BrowserPool:
     ) -> None:
         self.config = config or BrowserConfig()
         self._on_notice = on_notice
+        self._answers = Answers()  # the watchdogs of all sessions compare their tabs' silence with the others' answers
         self._egress = (
             EgressProxy(self.config.egress, on_blocked=on_egress_blocked) if self.config.egress is not None else None
         )
@@ -341,6 +343,7 @@ class BrowserPool:
             screencast_options=self._screencast_options,
             limits=self.config.limits,
             on_notice=self._on_notice,
+            answers=self._answers,
         )
         self._kick_refill()
         if saved is not None:

@@ -21,7 +21,7 @@ from browser_pool.notices import SessionNotice, board_for, tabs_refused_text
 from browser_pool.screencast import Screencast, ScreencastOptions
 from browser_pool.tabs import Tab, TabChange, TabSet
 from browser_pool.types import SavedSession, TabInfo
-from browser_pool.watchdog import PageWatchdog, SessionLimits
+from browser_pool.watchdog import Answers, PageWatchdog, SessionLimits
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +49,7 @@ class Session:
         screencast_options: ScreencastOptions | None = None,
         limits: SessionLimits | None = None,
         on_notice: NoticeCallback | None = None,
+        answers: Answers | None = None,
     ) -> None:
         self.key = key
         self.context = context
@@ -72,7 +73,9 @@ class Session:
         self.input = InputReplayer(self._input_target)
         # Last: adopting the context's existing pages already reports tab changes to the parts above.
         self.tabs = TabSet(context, self._on_tab_change, max_tabs=self.limits.max_tabs, on_refused=self._tab_refused)
-        self.watchdog = PageWatchdog(self.tabs, self.limits, self.cdp_session, self._close_for_limit)
+        self.watchdog = PageWatchdog(
+            self.tabs, self.limits, self.cdp_session, self._close_for_limit, answers=answers or Answers()
+        )
 
     # -- state -----------------------------------------------------------------------------------------------
 

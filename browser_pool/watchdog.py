@@ -3,8 +3,10 @@ whose pages hold too much memory.
 
 Every `SessionLimits.check_every_s` each tab is asked for its JavaScript memory (CDP `Runtime.getHeapUsage`: the V8
 heap, array buffers and what Blink keeps for scripts). The renderer answers between tasks, so the question doubles as
-a liveness probe: a tab that has not answered for `busy_page_s` is running a script that never yields
-(`while (1) {}`) and is closed. The answers added up are the session's memory; over `max_memory_mb`, the tab using
+a liveness probe: a tab that has not answered for `busy_page_s`, while other tabs answered questions asked after its
+own, is running a script that never yields (`while (1) {}`) and is closed; a tab silent for three times that is closed
+whatever the others do. Comparing with the other tabs keeps a machine that is merely loaded (every renderer slow)
+from costing anyone a tab. The answers added up are the session's memory; over `max_memory_mb`, the tab using
 the most is closed. Tabs that share a renderer report the same numbers and are counted once. Each closing is a
 notice (browser_pool.notices) for the agent and the dashboard. The probes run side by side and never wait on each
 other, so a stuck tab stalls neither its own session's checks nor anyone else's.
@@ -46,9 +48,22 @@ CloseTab = Callable[[Tab, SessionNotice], Coroutine[Any, Any, None]]
 
 
 @dataclass(slots=True)
+class Answers:
+    """When the latest question that got its answer was asked, over every session of the pool: a tab still silent
+    about an earlier question is stuck, not merely slow on a loaded machine (where every tab is slow alike)."""
+
+    latest_asked: float = 0.0
+
+
+@dataclass(slots=True)
 class _Probe:
-    task: asyncio.Task[tuple[int, ...] | None]
     started: float
+    asked: float | None = None  # when the question went out, once the tab's CDP session was there
+    task: asyncio.Task[tuple[int, ...] | None] | None = None
+
+    @property
+    def pending(self) -> bool:
+        return self.task is not None and not self.task.done()
 
 
 @dataclass(slots=True)
@@ -66,6 +81,7 @@ class PageWatchdog:
     limits: SessionLimits
     cdp_for: CdpFor
     close_tab: CloseTab
+    answers: Answers = field(default_factory=Answers)
     _states: dict[str, _TabState] = field(default_factory=dict)
     _tasks: BackgroundTasks = field(default_factory=lambda: BackgroundTasks("watchdog"))
 
@@ -75,32 +91,49 @@ class PageWatchdog:
         for tab_id in list(self._states):
             if tab_id not in tabs:
                 state = self._states.pop(tab_id)
-                if state.probe is not None:
+                if state.probe is not None and state.probe.task is not None:
                     state.probe.task.cancel()
         for tab in tabs.values():
             state = self._states.setdefault(tab.id, _TabState())
             if state.closing:
                 continue
             probe = state.probe
-            if probe is not None and not probe.task.done():
-                if self.limits.busy_page_s and now - probe.started > self.limits.busy_page_s:
+            if probe is not None and probe.pending:
+                if self._stuck(probe, now):
                     self._close(tab, state, self._busy_notice(tab))
                 continue
-            if probe is not None and not probe.task.cancelled() and probe.task.exception() is None:
-                state.usage = probe.task.result() or state.usage
-            state.probe = _Probe(self._tasks.spawn(self._ask(tab), f"probe:{tab.id}"), now)
+            task = probe.task if probe is not None else None
+            if task is not None and not task.cancelled() and task.exception() is None:
+                state.usage = task.result() or state.usage
+            state.probe = _Probe(started=now)
+            state.probe.task = self._tasks.spawn(self._ask(tab, state.probe), f"probe:{tab.id}")
         self._check_memory(tabs)
+
+    def _stuck(self, probe: _Probe, now: float) -> bool:
+        """Silent for `busy_page_s` while a question asked later got its answer; or for three times that (no other
+        tab answered meanwhile, or the tab's CDP session never came: attaching waits for a stuck renderer too)."""
+        bound = self.limits.busy_page_s
+        if not bound:
+            return False
+        if probe.asked is None:
+            return now - probe.started > 3 * bound
+        silent = now - probe.asked
+        return silent > 3 * bound or (silent > bound and self.answers.latest_asked > probe.asked)
 
     def close(self) -> None:
         self._tasks.cancel_all()
         self._states.clear()
 
-    async def _ask(self, tab: Tab) -> tuple[int, ...] | None:
+    async def _ask(self, tab: Tab, probe: _Probe) -> tuple[int, ...] | None:
         try:
             cdp = await self.cdp_for(tab)
+            probe.asked = time.monotonic()
             usage = await cdp.send("Runtime.getHeapUsage")
         except PlaywrightError:
             return None  # the tab is closing or navigating: it answered, with nothing to count
+        finally:
+            if probe.asked is not None:
+                self.answers.latest_asked = max(self.answers.latest_asked, probe.asked)
         return tuple(int(usage.get(key, 0)) for key in ("usedSize", "backingStorageSize", "embedderHeapUsedSize"))
 
     def _check_memory(self, tabs: dict[str, Tab]) -> None:
@@ -110,7 +143,9 @@ class PageWatchdog:
         total = sum(sum(usage) for usage in {state.usage for state in live.values() if state.usage})
         if total <= self.limits.max_memory_mb * MB or not live:
             return
-        heaviest = max(live, key=lambda tab_id: sum(live[tab_id].usage or ()))
+        # Tabs sharing a renderer report the same figures: of those, the newest goes (the one that grew them, likely).
+        order = {tab_id: position for position, tab_id in enumerate(tabs)}
+        heaviest = max(live, key=lambda tab_id: (sum(live[tab_id].usage or ()), order.get(tab_id, -1)))
         tab = tabs[heaviest]
         used = sum(live[heaviest].usage or ()) // MB
         self._close(tab, live[heaviest], self._memory_notice(tab, total // MB, used))

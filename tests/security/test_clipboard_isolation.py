@@ -29,7 +29,8 @@ PAGES = {
 <input id=token value="{TOKEN}" style="width:400px"><input id=password type=password value="hunter2-{TOKEN}">
 <button id=write onclick="navigator.clipboard.writeText('written-{TOKEN}')">Copy with the Clipboard API</button>
 <button id=exec onclick="const t = document.getElementById('token'); t.select(); document.execCommand('copy')">
-  Copy with execCommand</button>""",
+  Copy with execCommand</button>
+<script>window.copies = 0; document.addEventListener("copy", () => copies++);</script>""",
     "paste.html": """<!doctype html><title>Paste</title>
 <textarea id=box style="position:absolute; left:0; top:0; width:600px; height:200px"></textarea>
 <script>
