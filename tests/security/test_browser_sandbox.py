@@ -26,6 +26,7 @@ from browser_pool.config import BrowserConfig
 from browser_pool.flags import command_line, launch
 from browser_pool.pool import BrowserPool
 from browser_pool.sandbox import NO_SANDBOX_WARNING, SandboxUnavailableError
+from tests.conftest import start_ready_worker
 from tests.support.static_server import serve_directory
 
 pytestmark = pytest.mark.browser
@@ -267,3 +268,13 @@ def test_a_worker_started_unprivileged_launches_chromium_directly_with_the_sandb
     finally:
         worker.communicate("done\n", timeout=30)
         shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(not AS_ROOT, reason="the worker is not root here, so there is no browser user to miss")
+def test_a_worker_that_cannot_have_the_sandbox_does_not_start(services_env: dict[str, str], redis_url: str) -> None:
+    with pytest.raises(RuntimeError, match="died at start") as died:
+        start_ready_worker("unsandboxed", {**services_env, "HIVE_BROWSER_USER": "hive-no-such-user"}, redis_url)
+    assert "the worker refuses to start" in str(died.value)
+    assert "hive-no-such-user" in str(died.value)
