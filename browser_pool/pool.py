@@ -312,8 +312,8 @@ class BrowserPool:
                     f"all {self.config.max_sessions} browser sessions on this worker are busy; try again shortly"
                 )
             victim = min(candidates, key=lambda s: s.last_used)
-            if victim.busy:
-                victim.tell(SessionNotice("evicted", EVICTED_TEXT))
+            if victim.busy and self._on_notice is not None:
+                await self._on_notice(victim.key, SessionNotice("evicted", EVICTED_TEXT))  # its viewers are told
             try:
                 await self.close_session(victim.key)
             except Exception:
