@@ -114,7 +114,8 @@ async def probe(
     await send_input(alice_view, {"kind": "click", "x": 100 / 1280, "y": 50 / 800})
     await page_says(as_alice, alice, "document.activeElement.id", "box")
     await send_input(alice_view, {"kind": "key", "key": "v", "modifiers": ["control"]})
-    await page_says(as_alice, alice, READ_BOX, f"{TOKEN}|{TOKEN}")  # Alice's copy is done and hers to paste
+    await page_says(as_alice, alice, "String(window.pasted.length)", "1")
+    assert f"{TOKEN}|{TOKEN}" in await sync_to_async(box_of)(as_alice, alice), "Alice's copy is hers to paste"
 
     await send_input(bob_view, {"kind": "click", "x": 100 / 1280, "y": 50 / 800})
     await page_says(as_bob, bob, "document.activeElement.id", "box")
