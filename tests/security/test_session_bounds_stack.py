@@ -66,7 +66,7 @@ async def test_a_popup_loop_is_held_to_the_tab_limit_and_the_dashboard_and_the_a
         await dashboard.communicator.disconnect()
 
     listed = await sync_to_async(act)(client, conversation.pk, "list_tabs")
-    said = observation(listed)
+    said = await sync_to_async(observation)(listed)
     assert any("tried to open more tabs" in text for text in said["notices"])
     assert len(said["data"]["tabs"]) <= MAX_TABS
     tabs = await sync_to_async(client.get)(f"/api/conversations/{conversation.pk}/tabs/")
