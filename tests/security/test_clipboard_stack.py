@@ -52,6 +52,11 @@ def acted(client: APIClient, conversation: Conversation, action: str, **argument
     return json.dumps(observation(run))
 
 
+def script_value(client: APIClient, conversation: Conversation, code: str) -> Any:
+    """What `execute_js` gave back, as the page's own value."""
+    return json.loads(json.loads(acted(client, conversation, "execute_js", code=code))["data"]["result"])
+
+
 def box_of(client: APIClient, conversation: Conversation) -> str:
     return acted(client, conversation, "execute_js", code=READ_BOX)
 
@@ -98,8 +103,10 @@ async def probe(
     as_alice, as_bob = await sync_to_async(signed_in)(alice.owner), await sync_to_async(signed_in)(bob.owner)
 
     async def page_says(client: APIClient, conversation: Conversation, code: str, expected: str) -> None:
+        """Wait until `code`, run in the conversation's active tab, gives exactly `expected`."""
+
         async def check() -> bool:
-            return expected in await sync_to_async(acted)(client, conversation, "execute_js", code=code)
+            return await sync_to_async(script_value)(client, conversation, code) == expected
 
         await until(check, 30, f"{code} to give {expected}")
 
