@@ -24,16 +24,18 @@ from browser_pool.config import BrowserConfig
 from browser_pool.errors import TabNotFoundError
 from browser_pool.extract import extract_page, without_text
 from browser_pool.input import InputError, InputEvent
+from browser_pool.notices import SessionNotice
 from browser_pool.pool import BrowserPool
 from browser_pool.screencast import Frame, ScreencastOptions, Subscription
 from browser_pool.session import Session
 from browser_pool.types import SavedSession, TabInfo
+from browser_pool.watchdog import SessionLimits
 from webapp.conversations.browser_selectors import browser_session_state
 from webapp.conversations.browser_services import browser_session_save, browser_session_set_tabs, tab_content_save
 from webapp.conversations.live import viewer_count
 from webapp.core import placement
 from webapp.core.events import Frame as FramePayload
-from webapp.core.events import FrameMessage, conversation_group
+from webapp.core.events import FrameMessage, SessionNoticeEvent, conversation_group, publish
 from webapp.core.types import JsonObject
 from workers.egress import egress_blocked, egress_policy
 from workers.webtools import WebTools
@@ -53,6 +55,14 @@ def pool_config() -> BrowserConfig:
         warm_contexts=settings.HIVE_POOL_WARM_CONTEXTS,
         idle_timeout_s=settings.HIVE_POOL_IDLE_TIMEOUT_S,
         egress=egress_policy(),  # always on in Hive: every request of every context passes the firewall
+        browser_user=settings.HIVE_BROWSER_USER,
+        allow_no_sandbox=settings.HIVE_BROWSER_ALLOW_NO_SANDBOX,
+        limits=SessionLimits(
+            max_tabs=settings.HIVE_SESSION_MAX_TABS,
+            busy_page_s=settings.HIVE_SESSION_BUSY_PAGE_S,
+            max_memory_mb=settings.HIVE_SESSION_MAX_MEMORY_MB,
+            check_every_s=settings.HIVE_SESSION_CHECK_EVERY_S,
+        ),
     )
     if settings.HIVE_POOL_MAX_SESSIONS > 0:
         config.max_sessions = settings.HIVE_POOL_MAX_SESSIONS
@@ -73,6 +83,7 @@ class SessionHost:
             on_tabs_changed=self._tabs_changed,
             on_sessions_lost=self._lost,
             screencast_options=ScreencastOptions(max_fps=settings.HIVE_LIVE_VIEW_FPS),
+            on_notice=self._notice,
         )
         self._held: set[int] = set()
         self.web_tools = WebTools()
@@ -240,6 +251,16 @@ class SessionHost:
         await database_sync_to_async(browser_session_set_tabs)(conversation_id=int(key), tabs=tabs)
         # The inspector shows the active tab's tools: a switch or a navigation changes them.
         await self.web_tools.publish(int(key))
+
+    async def _notice(self, key: str, notice: SessionNotice) -> None:
+        """The pool closed tabs of this session (or put it away): the dashboard says so at once."""
+        event: SessionNoticeEvent = {
+            "type": "session.notice",
+            "kind": notice.kind,
+            "text": notice.text,
+            "tab_id": notice.tab_id,
+        }
+        publish(int(key), event)
 
     async def _lost(self, keys: list[str]) -> None:
         for key in keys:

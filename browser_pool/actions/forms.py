@@ -15,6 +15,7 @@ from browser_pool.actions.context import ActionContext, Outcome
 from browser_pool.actions.errors import REFRESH_HINT, ActionError
 from browser_pool.actions.schemas import MODIFIER_KEYS
 from browser_pool.actions.targets import ElementTarget, Need, has_target, resolve_element
+from browser_pool.sandbox import file_for_the_browser
 from browser_pool.types import JsonObject
 
 HUMAN_DELAY_S = (0.05, 0.15)
@@ -210,7 +211,7 @@ async def upload_file(ctx: ActionContext, args: JsonObject) -> Outcome:
     target = await resolve_element(ctx.page, args, Need.FILE)
     ctx.subject = target.subject
     if target.state["fileInput"]:
-        await target.handle.set_input_files(path, timeout=ctx.timeout_ms)
+        await target.handle.set_input_files(file_for_the_browser(path), timeout=ctx.timeout_ms)
     else:
         await _upload_through_chooser(ctx, target.handle, target.subject, path)
     return Outcome({"target": target.subject, "file": file_id})
@@ -227,4 +228,4 @@ async def _upload_through_chooser(ctx: ActionContext, handle: ElementHandle, sub
             f"{subject} is not a file input and clicking it opened no file chooser",
             "target the file input or the page's upload button",
         ) from exc
-    await chooser.set_files(path, timeout=ctx.timeout_ms)
+    await chooser.set_files(file_for_the_browser(path), timeout=ctx.timeout_ms)

@@ -21,7 +21,9 @@ from browser_pool.actions import tabs as tab_actions
 from browser_pool.actions.context import ActionContext, Outcome
 from browser_pool.actions.errors import REFRESH_HINT, ActionError, explain_playwright_error
 from browser_pool.actions.watch import PageWatch, prepare_script_stopper, stop_page_scripts, take_dialogs
+from browser_pool.errors import TabLimitError
 from browser_pool.net.proxy import BlockedRequest, listener_for
+from browser_pool.notices import take_notices
 from browser_pool.observe import ObservationError
 from browser_pool.replay import describe_target, element_gone
 from browser_pool.types import ActionResult, JsonObject, TabControl, TabInfo
@@ -172,6 +174,8 @@ async def execute_action(
         result.ok, result.error, result.suggestion = False, exc.error, exc.suggestion
     except ObservationError as exc:
         result.ok, result.error = False, str(exc)
+    except TabLimitError as exc:
+        result.ok, result.error, result.suggestion = False, str(exc), "close a tab you no longer need with close_tab"
     except PlaywrightError as exc:
         _explain_failure(result, exc, ctx)
     except TimeoutError:
@@ -188,6 +192,7 @@ async def execute_action(
         result.target["gone_after"] = await element_gone(ctx.handle)
     if firewall is not None:
         _report_blocked(result, firewall.blocked_since(blocked_before), ctx.subject)
+    result.notices = take_notices(active.context)  # what the pool did to the session's tabs meanwhile
     return result
 
 

@@ -91,6 +91,15 @@ class TabsUpdatedEvent(TypedDict):
     tabs: list[SessionTab]
 
 
+class SessionNoticeEvent(TypedDict):
+    """The browser pool closed tabs of the session on its own (past its limits), or put the session away."""
+
+    type: Literal["session.notice"]
+    kind: Literal["tabs", "busy", "memory", "evicted"]
+    text: str
+    tab_id: str
+
+
 class TabContentEvent(TypedDict):
     type: Literal["tab.content"]
     content: TabContext
@@ -149,6 +158,7 @@ Event = (
     | AssistantDeltaEvent
     | StepEvent
     | TabsUpdatedEvent
+    | SessionNoticeEvent
     | TabContentEvent
     | TabContentRemovedEvent
     | ToolsUpdatedEvent
