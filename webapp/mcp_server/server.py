@@ -168,7 +168,9 @@ async def call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolR
             return await _run_task(ctx, conversation, arguments)
         if name == LIST_WORKFLOWS:
             listed = await database_sync_to_async(services.workflows_listed)(user=_scope(ctx)["hive_user"])
-            return types.CallToolResult(content=[types.TextContent(type="text", text=listed)])
+            return types.CallToolResult(
+                content=[types.TextContent(type="text", text=listed)], _meta={"hive/conversation": conversation_id}
+            )
         if name == RUN_WORKFLOW:
             return await _run_workflow(ctx, conversation, arguments)
         user = _scope(ctx)["hive_user"]
