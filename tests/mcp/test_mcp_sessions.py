@@ -77,7 +77,8 @@ def test_a_session_idle_as_long_as_the_sdk_keeps_one_is_forgotten_but_not_while_
 async def endpoint_client() -> AsyncIterator[httpx.AsyncClient]:
     endpoint = McpEndpoint()
     try:
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=endpoint), base_url="http://localhost") as http:
+        app: Any = endpoint  # an ASGI app (httpx's type wants its scope as a MutableMapping, Hive's is a dict)
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://localhost") as http:
             yield http
     finally:
         holder = endpoint._holder  # the session manager's task group, which lives as long as the endpoint

@@ -20,6 +20,7 @@ from tests.factories import UserFactory
 from tests.integration.conftest import signed_in
 from tests.support.static_server import serve_directory
 from webapp.workflows.models import Workflow, WorkflowShare, WorkflowVersion
+from webapp.workflows.types import Parameter
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +58,7 @@ def _workflow(owner: Any, odd: str, base: str) -> Workflow:
          "target": {**target, "tag": "textarea", "role": "textbox"}},
         {"action": "click", "arguments": {}, "intent": odd, "target": {**target, "tag": "button", "role": "button"}},
     ]  # fmt: skip
-    parameters = [
+    parameters: list[Parameter] = [
         {"name": odd, "type": "string", "default": odd, "label": odd},
         {"name": "value", "type": "string", "default": odd, "label": odd},
         {"name": "help", "type": "secret", "default": "", "label": odd},
@@ -88,9 +89,9 @@ def test_the_script_of_a_hostile_workflow_parses_and_its_help_runs_nothing(tmp_p
     script = _script(tmp_path, odd, "http://127.0.0.1:9")
     source = script.read_text(encoding="utf-8")
 
-    tree = ast.parse(source)
-    assert ast.get_docstring(tree) is not None
-    assert odd not in ast.get_docstring(tree)
+    docstring = ast.get_docstring(ast.parse(source))
+    assert docstring is not None
+    assert odd not in docstring
     for line in source.splitlines()[:8]:
         assert line.startswith("#") or line.startswith('"""'), line  # the name and the usage stay in the comments
     shown = _run(script, "--help")

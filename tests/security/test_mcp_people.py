@@ -154,16 +154,23 @@ async def test_run_workflow_in_a_named_conversation_takes_control_of_it(
     where: dict[str, Any] = {"query": f"?conversation={named}"} if how == "query" else {"Hive-Conversation": named}
     async with connect(web_server, caller, **where) as client:
         ran = await client.call_tool("run_workflow", {"workflow": workflow_id})
-    runs = Run.objects.filter(conversation=world.conversation)
     if ALLOWED[role]:
         assert not ran.is_error, text_of(ran)
         # Recorded as the caller's run, in the owner's conversation.
-        assert await sync_to_async(list)(runs.values_list("started_by", flat=True)) == [caller.pk]
+        assert await sync_to_async(_starters)(world.conversation) == [caller.pk]
     else:
         assert ran.is_error
-        assert await sync_to_async(runs.count)() == 0
+        assert await sync_to_async(Run.objects.filter(conversation=world.conversation).count)() == 0
         expected = "You can watch this conversation" if role == "viewer" else "No such conversation"
         assert text_of(ran).startswith(expected), text_of(ran)
+
+
+def _starters(conversation: Conversation) -> list[int | None]:
+    return list(Run.objects.filter(conversation=conversation).values_list("started_by", flat=True))
+
+
+def _owners(conversations: set[int]) -> set[int]:
+    return set(Conversation.objects.filter(pk__in=conversations).values_list("owner_id", flat=True))
 
 
 def _legacy_session(server: str, token: str) -> str:
@@ -214,8 +221,7 @@ async def test_another_users_session_id_names_nothing(web_server: str) -> None:
         mine.add(conversation_of(result))
     assert alices not in mine
     assert len(mine) == 1  # made-up ids make no conversation each
-    owners = await sync_to_async(set)(Conversation.objects.filter(pk__in=mine).values_list("owner_id", flat=True))
-    assert owners == {bob.pk}
+    assert await sync_to_async(_owners)({pk for pk in mine if pk is not None}) == {bob.pk}
     # Alice's session still has her conversation.
     again = _result(await sync_to_async(_legacy_call)(web_server, str(alice_token), session, "list_workflows"))
     assert int(again["_meta"]["hive/conversation"]) == alices
