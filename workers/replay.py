@@ -234,13 +234,10 @@ async def replay_workflow(run: Run, session: Session, sink: WorkerSink) -> None:
         pk=run.metadata["version_id"]
     )
     given = {str(k): str(v) for k, v in (run.metadata.get("parameters") or {}).items()}
-    # A teammate who runs a shared workflow uses their own credentials: the run's conversation is theirs.
-    owner_id = await database_sync_to_async(
-        lambda: Conversation.objects.values_list("owner_id", flat=True).get(pk=run.conversation_id)
-    )()
     try:
-        # Secrets come from the owner's credential store here, on the worker; everything shown has them masked.
-        values = await database_sync_to_async(secrets_resolve)(owner_id=owner_id, version=version, values=given)
+        # Secrets come from the credential store of the person who started the run, whoever owns the conversation,
+        # here on the worker; everything shown has them masked.
+        values = await database_sync_to_async(secrets_resolve)(run_id=run.pk, version=version, values=given)
     except ApplicationError as exc:
         await finish(run.pk, Run.Status.FAILED, exc.message)
         return

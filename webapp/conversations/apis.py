@@ -100,7 +100,7 @@ class MessageListApi(APIView):
             conversation=conversation,
             content=data.validated_data["content"],
             tab_ids=data.validated_data.get("tab_ids", []),
-            author=request.user,
+            author=request_user(request),
         )
         return Response(
             {"message": MessageOutput(message).data, "run": RunOutput(run).data}, status=status.HTTP_201_CREATED

@@ -108,9 +108,10 @@ def conversation_forget(*, conversation_id: int, files: list[str]) -> None:
 
 @transaction.atomic
 def message_send(
-    *, conversation: Conversation, content: str, tab_ids: list[str] | None = None, author: Any = None
+    *, conversation: Conversation, content: str, author: User, tab_ids: list[str] | None = None
 ) -> tuple[Message, Run]:
-    """Store the user's message and queue a run for it; the worker picks it up after the commit.
+    """Store the user's message and queue a run for it, started by its author; the worker picks it up after the
+    commit.
 
     ``tab_ids`` are the tabs shared with this send: they replace the previous send's set (an empty list
     shares none), and must be tabs added to the conversation's context.
@@ -127,6 +128,7 @@ def message_send(
     )
     run = run_create(
         conversation=conversation,
+        started_by=author,
         metadata={"shared_tabs": [{"id": t.tab_id, "title": t.title, "url": t.url} for t in shared]},
     )
     message = Message.objects.create(

@@ -31,6 +31,13 @@ class Run(models.Model):
     ACTIVE = (Status.QUEUED, Status.RUNNING, Status.WAITING)
 
     conversation = models.ForeignKey("conversations.Conversation", on_delete=models.CASCADE, related_name="runs")
+    # Who started it: a message's author, whoever acted or called a tool by hand or through MCP, a workflow run's
+    # caller, a schedule's owner. A run draws on its starter's own stores (credentials), never on the conversation
+    # owner's when that is someone else; a run without one (made before this was kept, or whose starter's account
+    # was deleted) draws on nobody's.
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.TURN)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED, db_index=True)
     error = models.TextField(blank=True)

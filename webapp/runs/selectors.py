@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
 
 from webapp.conversations.models import Conversation
 from webapp.runs.models import Confirmation, ModelCall, Run, Step
-from webapp.sharing.selectors import Access, access_require, conversation_access
+from webapp.sharing.selectors import RANK, Access, access_require, conversation_access
 
 
 def run_list(*, conversation: Conversation) -> QuerySet[Run]:
@@ -41,6 +41,19 @@ def step_get(*, user: AbstractBaseUser | AnonymousUser, step_id: int) -> Step:
     steps = Step.objects.filter(pk=step_id)
     _require(user=user, conversation_id=_conversation_of(steps, "run__conversation_id"), need="viewer")
     return steps.get()
+
+
+def run_starter(*, run_id: int) -> User | None:
+    """The person whose own stores a run draws on (its credentials; browser profiles and a vault would resolve from
+    here too): the one who started it, while their account is active and they may still act in the run's
+    conversation (a share revoked or expired since then ends that). None otherwise, and the run draws on nobody's:
+    never on the conversation owner's for a run someone else started."""
+    run = Run.objects.select_related("started_by").filter(pk=run_id).first()
+    starter = run.started_by if run is not None else None
+    if run is None or starter is None or not starter.is_active:
+        return None
+    access = conversation_access(user=starter, conversation_id=run.conversation_id)
+    return starter if access is not None and RANK[access] >= RANK["controller"] else None
 
 
 def run_active(*, conversation_id: int) -> Run | None:

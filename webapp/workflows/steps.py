@@ -31,6 +31,7 @@ from browser_pool.types import RecordedTarget
 from webapp.core.exceptions import ApplicationError
 from webapp.core.types import JsonObject
 from webapp.runs.models import Step
+from webapp.workflows.types import Parameter
 
 # Actions that only look: a replay does not need them.
 LOOKING = frozenset({"get_elements", "get_element_details", "screenshot", "list_tabs"})
@@ -67,13 +68,6 @@ class WorkflowStep(TypedDict):
     checks: NotRequired[Checks]
     expect: NotRequired[Checks]  # what the first saved workflows called checks
     output: NotRequired[StepOutput]
-
-
-class Parameter(TypedDict):
-    name: str
-    type: str  # "string" or "secret"
-    default: str
-    label: str
 
 
 def as_steps(raw: Any) -> list[WorkflowStep]:
