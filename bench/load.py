@@ -82,9 +82,12 @@ class User:
         run = await asyncio.wait_for(self._future(int(run_of(response.json())["id"])), 300)
         return (time.monotonic() - started) * 1000, run
 
-    async def navigate(self, url: str) -> tuple[float, dict[str, Any]]:
+    async def action(self, name: str, arguments: dict[str, Any]) -> tuple[float, dict[str, Any]]:
         path = f"/api/conversations/{self.conversation}/actions/"
-        return await self.timed(path, {"action": "navigate", "arguments": {"url": url}}, lambda body: body)
+        return await self.timed(path, {"action": name, "arguments": arguments}, lambda body: body)
+
+    async def navigate(self, url: str) -> tuple[float, dict[str, Any]]:
+        return await self.action("navigate", {"url": url})
 
     async def turn(self) -> tuple[float, dict[str, Any]]:
         path = f"/api/conversations/{self.conversation}/messages/"
