@@ -99,10 +99,13 @@ class SessionHost:
 
     async def acquire(self, conversation_id: int) -> Session:
         """The conversation's session on this worker (restored from its last save if it is not live here)."""
-        saved = SavedSession.from_dict(
-            await database_sync_to_async(browser_session_state)(conversation_id=conversation_id)
-        )
-        session = await self.pool.acquire(str(conversation_id), saved)
+
+        async def last_save() -> SavedSession | None:  # read only when the session is not live here
+            return SavedSession.from_dict(
+                await database_sync_to_async(browser_session_state)(conversation_id=conversation_id)
+            )
+
+        session = await self.pool.acquire(str(conversation_id), load_saved=last_save)
         await self._hold(conversation_id)
         await self.web_tools.follow(conversation_id, session)
         return session
