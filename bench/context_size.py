@@ -35,9 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script 
 from agents import AgentConfig, ModelConfig, run_agent_turn  # noqa: E402
 from agents.safety import SafetyConfig  # noqa: E402
 from bench.agent_overhead import TimingSink  # noqa: E402
+from bench.stack import running_stack, signed_in_client  # noqa: E402
 from browser_pool.config import BrowserConfig  # noqa: E402
 from browser_pool.pool import BrowserPool  # noqa: E402
-from bench.stack import running_stack, signed_in_client  # noqa: E402
 from tests.agents.support import form_filler, form_reader  # noqa: E402
 from tests.support.form_tasks import TASKS, literal_reader  # noqa: E402
 from tests.support.llm_server import ScriptedLLM  # noqa: E402
@@ -122,8 +122,13 @@ def through_the_stack(names: tuple[str, ...]) -> None:
             client, headers = signed_in_client(stack.base_url, "context")
             profile = client.post(
                 "/api/model-profiles/",
-                json={"name": "custom", "provider": "custom", "base_url": server.base_url, "model": "literal",
-                      "supports_tools": True},  # fmt: skip
+                json={
+                    "name": "custom",
+                    "provider": "custom",
+                    "base_url": server.base_url,
+                    "model": "literal",
+                    "supports_tools": True,
+                },  # fmt: skip
                 headers=headers,
             )
             profile.raise_for_status()
@@ -144,7 +149,7 @@ def through_the_stack(names: tuple[str, ...]) -> None:
             client.close()
     finally:
         server.stop()
-    print(f"\nsingle-page tasks through the real stack, custom-provider profile; characters per model request")
+    print("\nsingle-page tasks through the real stack, custom-provider profile; characters per model request")
     print(f"{'task':<16} {'ok':<4} {'calls':>5} {'total p50':>10} {'tools (last call)':>18}")
     for name, ok, calls, chars, tools in rows:
         print(f"{name:<16} {'yes' if ok else 'NO':<4} {calls:>5} {statistics.median(chars):>10.0f} {tools:>18}")

@@ -33,7 +33,6 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from the repository root
 
@@ -77,9 +76,18 @@ def write_pages(root: Path) -> None:
     fields = "".join(
         f"<p><label for=f{n}>{label}</label> <input id=f{n} name=f{n} type={kind}></p>"
         for n, (label, kind) in enumerate(
-            [("First name", "text"), ("Last name", "text"), ("Email", "email"), ("Phone", "tel"),
-             ("Street", "text"), ("City", "text"), ("Postcode", "text"), ("Birthday", "date"),
-             ("Website", "url"), ("Password", "password")]  # fmt: skip
+            [
+                ("First name", "text"),
+                ("Last name", "text"),
+                ("Email", "email"),
+                ("Phone", "tel"),
+                ("Street", "text"),
+                ("City", "text"),
+                ("Postcode", "text"),
+                ("Birthday", "date"),
+                ("Website", "url"),
+                ("Password", "password"),
+            ]  # fmt: skip
         )
     )
     form = (
@@ -153,7 +161,8 @@ class Bare:
         return {"bare": self.process.pid}
 
     def do(self, command: dict[str, str]) -> None:
-        assert self.process.stdin is not None and self.process.stdout is not None
+        assert self.process.stdin is not None
+        assert self.process.stdout is not None
         self.process.stdin.write(json.dumps(command) + "\n")
         self.process.stdin.flush()
         answer = self.process.stdout.readline().strip()
@@ -301,7 +310,7 @@ def run(page_sets: list[str], rounds: int, batch: int, profile: Path | None = No
 
 
 def report(cells: dict[tuple[str, str, str], Cell], page_sets: list[str]) -> None:
-    print(f"\nCPU ms per action (all processes of each side; median of the batches in brackets)")
+    print("\nCPU ms per action (all processes of each side; median of the batches in brackets)")
     print(f"{'page set':<9} {'action':<9} {'Hive':>14} {'bare Playwright':>18} {'Hive / bare':>12}")
     for page_set in page_sets:
         for action in ACTIONS:

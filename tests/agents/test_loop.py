@@ -602,7 +602,8 @@ async def test_a_task_that_turns_out_long_gets_the_long_task_tools_without_askin
 
     offered = [offered_names(request) for request in model_server.requests]
     assert [("publish_plan" in names) for names in offered] == [False, False, True, True]
-    assert "more_tools" in offered[-1] and "open_tab" not in offered[-1]  # the rarer tools still wait
+    assert "more_tools" in offered[-1]
+    assert "open_tab" not in offered[-1]
 
 
 async def test_steps_older_than_the_last_few_are_kept_as_summaries(
