@@ -275,7 +275,7 @@ def run(page_sets: list[str], rounds: int, batch: int, profile: Path | None = No
             loop = asyncio.new_event_loop()
             spies: list[subprocess.Popen[bytes]] = []
             try:
-                loop.run_until_complete(user.open())
+                loop.run_until_complete(user.open(keepalive=False))  # the loop runs only during Hive's actions
                 if profile is not None:
                     spies = profilers(profile, hive_roots)
 

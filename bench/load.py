@@ -58,12 +58,17 @@ class User:
         self.ended: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self.reader: asyncio.Task[None] | None = None
 
-    async def open(self) -> None:
+    async def open(self, *, keepalive: bool = True) -> None:
+        """The user's conversation and its websocket. `keepalive=False` for a caller that stops its event loop
+        between actions (the client's pings would time out while nothing reads the pongs)."""
         response = await self.client.post("/api/conversations/", json={}, headers=self.headers)
         self.conversation = int(response.json()["id"])
         url = self.base_url.replace("http://", "ws://") + f"/ws/conversations/{self.conversation}/"
         self.ws = await websockets.connect(
-            url, additional_headers={"Cookie": self.cookie, "Origin": self.base_url}, max_size=None
+            url,
+            additional_headers={"Cookie": self.cookie, "Origin": self.base_url},
+            max_size=None,
+            ping_interval=20 if keepalive else None,
         )
         self.reader = asyncio.create_task(self._read())
 
