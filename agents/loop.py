@@ -98,6 +98,9 @@ async def prepare_turn(
     registry = ToolRegistry([*tools, *extra_tools], deferred=deferred)
     if registry.deferred:
         registry.add(more_tools(registry))
+    asked = next((text for role, text in reversed(history) if role == "user"), "")
+    if len(asked) >= config.long_task_chars:
+        registry.reveal(config.long_task_tools)
     page = await observe(tabs, config)
     transcript = Transcript(
         history=history,
@@ -125,6 +128,8 @@ async def _loop(state: TurnState) -> TurnResult:
             state.check_deadline()
             if state.page_tools is not None:
                 state.registry.replace_dynamic(await state.page_tools())
+            if state.tool_calls >= state.config.long_task_calls:
+                state.registry.reveal(state.config.long_task_tools)  # the task turned out long
             result = await ask_model(state)
             exchange = await record_reply(state, result)
             if exchange is None:

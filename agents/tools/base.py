@@ -101,6 +101,9 @@ class Tool:
     timeout_s: float | None = None
     # Offered only once this other tool has run without error (update_plan after publish_plan); it runs if called.
     offered_after: str | None = None
+    # The description says what the parameters mean and their defaults: the model gets the parameters without their
+    # own descriptions and defaults (one short description per tool; the full schema stays for MCP clients).
+    terse: bool = False
 
     def as_function(self) -> FunctionTool:
         """The OpenAI-style function tool."""
@@ -115,17 +118,20 @@ _VALIDATION_ONLY = frozenset({"minimum", "maximum", "minLength", "maxLength", "m
                               "additionalProperties"})  # fmt: skip
 
 
-def lean_schema(schema: Any, said: frozenset[str] = frozenset()) -> Any:
+def lean_schema(schema: Any, said: frozenset[str] = frozenset(), *, terse: bool = False) -> Any:
     """A tool's parameters as the model needs them: what to send, without the limits the registry checks anyway, nor
-    the descriptions in `said` (the system prompt defines them once)."""
+    the descriptions in `said` (the system prompt defines them once); `terse` also leaves out every description and
+    default inside (the tool's own description gives them)."""
     if isinstance(schema, dict):
         return {
-            key: lean_schema(value, said)
+            key: lean_schema(value, said, terse=terse)
             for key, value in schema.items()
-            if key not in _VALIDATION_ONLY and not (key == "description" and value in said)
+            if key not in _VALIDATION_ONLY
+            and not (key == "description" and (terse or value in said))
+            and not (terse and key == "default")
         }
     if isinstance(schema, list):
-        return [lean_schema(value, said) for value in schema]
+        return [lean_schema(value, said, terse=terse) for value in schema]
     return schema
 
 
@@ -159,10 +165,11 @@ class ToolRegistry:
     def deferred(self) -> list[str]:
         return [name for name in self._tools if name in self._deferred]
 
-    def reveal(self) -> list[Tool]:
-        """Offer the deferred tools from now on; returns them."""
-        shown = [self._tools[name] for name in self.deferred]
-        self._deferred = set()
+    def reveal(self, names: Iterable[str] | None = None) -> list[Tool]:
+        """Offer the deferred tools (or those of `names` among them) from now on; returns the ones newly offered."""
+        wanted = self._deferred if names is None else self._deferred & set(names)
+        shown = [self._tools[name] for name in self.deferred if name in wanted]
+        self._deferred -= wanted
         return shown
 
     def offered(self) -> list[Tool]:
@@ -210,7 +217,7 @@ class ToolRegistry:
         """The offered tools as OpenAI function tools, their schemas lean."""
         return [
             {"type": "function", "function": {"name": t.name, "description": t.description,
-                                              "parameters": lean_schema(t.parameters, _said(t))}}
+                                              "parameters": lean_schema(t.parameters, _said(t), terse=t.terse)}}
             for t in self.offered()
         ]  # fmt: skip
 

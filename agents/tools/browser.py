@@ -119,15 +119,38 @@ def _handler(spec: ActionSpec) -> ToolHandler:
     return run
 
 
+# One description per action as the agent's model reads it, saying what its parameters' own descriptions say
+# (those are left out of every request; MCP clients and the Tool Inspector get the actions' full schemas).
+MODEL_DESCRIPTIONS = {
+    "click": "Click an element or a point; button, double, modifiers (keys held) optional.",
+    "type": "Type into a field, replacing its text (clear=false appends; human_like=true: key by key).",
+    "scroll": "Scroll the page, or the element's container; amount in px (80% of the view by default).",
+    "wait": "Wait ms (10000 at most), or until a selector or text shows (timeout_ms, 5000 by default).",
+    "select": "Choose <select> options by value, label or labels (multi-select).",
+    "press_key": "Press a key (Enter, Tab, Escape, ArrowDown, a …) on the focused element or the one given.",
+    "get_elements": "List interactive elements; visible_only=false: the whole page.",
+    "screenshot": "A picture of the viewport (full_page=true: the whole page).",
+    "drag_drop": "Drag one element or point (from) onto another (to); each by index, selector, or x and y.",
+    "upload_file": "Put an uploaded file (file_id) into a file input or upload button.",
+    "switch_tab": "Make a tab current (tab_id from list_tabs).",
+    "open_tab": "Open a tab, at url or blank, and make it current.",
+    "close_tab": "Close a tab (tab_id from list_tabs).",
+    "execute_js": "Run JavaScript in the page (an expression, a function, or statements ending in return); its value "
+    "comes back as JSON.",
+    "get_element_details": "Attributes, CSS selector, XPath, all options and surroundings of elements (indices).",
+}
+
+
 def browser_tools() -> list[Tool]:
     return [
         Tool(
             name=spec.name,
-            description=spec.description,
+            description=MODEL_DESCRIPTIONS.get(spec.name, spec.description),
             parameters=spec.schema,
             handler=_handler(spec),
             read_only=spec.read_only,
             source=SOURCE_BROWSER,
+            terse=True,
         )
         for spec in ACTIONS.values()
     ]

@@ -82,9 +82,24 @@ def viewer_role_set(*, conversation_id: int, channel_name: str, role: str) -> No
         placement.client().hset(key, channel_name, json.dumps({**json.loads(raw), "role": role}))
 
 
+def viewer_frames_set(*, conversation_id: int, channel_name: str, wanted: bool) -> None:
+    """Whether this socket takes live-view frames; the worker holding the session is told to look again."""
+    key = placement.viewers_key(conversation_id)
+    raw = placement.client().hget(key, channel_name)
+    if raw is None:
+        return
+    placement.client().hset(key, channel_name, json.dumps({**json.loads(raw), "frames": wanted}))
+    command_session(conversation_id, {"type": "viewers.changed"})
+
+
 def viewer_count(*, conversation_id: int) -> int:
-    """The sockets that stream the conversation's live browser."""
-    return sum(1 for info in connections(conversation_id=conversation_id).values() if info.get("live", True))
+    """The sockets that stream the conversation's live browser: live (within their owner's quota) and taking frames
+    (encoding frames for nobody costs the browser and every hop after)."""
+    return sum(
+        1
+        for info in connections(conversation_id=conversation_id).values()
+        if info.get("live", True) and info.get("frames", True)
+    )
 
 
 def connections(*, conversation_id: int) -> dict[str, ViewerEntry]:
