@@ -29,6 +29,7 @@ _TEXT_AT_POINT = """([x, y]) => {
   el = target || el;
   return el ? (el.innerText || el.value || el.getAttribute("aria-label") || "").slice(0, 200) : "";
 }"""
+TARGET_VALUE_CHARS = 60
 _TEXT_OF = """(el) => (el.innerText || el.value || el.getAttribute("aria-label") || el.title || "").slice(0, 200)"""
 
 
@@ -128,7 +129,8 @@ async def target_text(tabs: TabControl, arguments: JsonObject) -> str:
     try:
         page = tabs.active_page
         if isinstance(arguments.get("index"), int):
-            details = await get_element_details(page, [arguments["index"]])
+            # The start of a field's value is enough to tell a button's words; a whole letter in a textarea is not.
+            details = await get_element_details(page, [arguments["index"]], value_chars=TARGET_VALUE_CHARS)
             if details.found:
                 info = details.found[0].info
                 return " ".join(part for part in (info.text, info.value) if part)
