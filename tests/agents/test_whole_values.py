@@ -57,13 +57,17 @@ def value_copier(request: dict[str, Any]) -> Reply:
         found.append(find(known, check))
         if any(isinstance(one, str) for one in found):
             return Reply(content=f"CANNOT: {found}")
-        source, target, button = (one for one in found if not isinstance(one, str))
-        if "get_element_details shows all" not in source[1]:
-            return Reply(content=f"CANNOT: the list shows all of it already: {source[1]}")
-        said = f"Source is [{source[0]}], copy is [{target[0]}], check is [{button[0]}]."
+        (source_index, source_line), (target_index, _), (button_index, _) = (
+            one for one in found if not isinstance(one, str)
+        )
+        if "get_element_details shows all" not in source_line:
+            return Reply(content=f"CANNOT: the list shows all of it already: {source_line}")
+        said = f"Source is [{source_index}], copy is [{target_index}], check is [{button_index}]."
         if tool_schema(request, "get_element_details") is None:
             return Reply(content=said, tool_calls=[{"name": "more_tools", "arguments": {}}])
-        return Reply(content=said, tool_calls=[{"name": "get_element_details", "arguments": {"indices": [source[0]]}}])
+        return Reply(
+            content=said, tool_calls=[{"name": "get_element_details", "arguments": {"indices": [source_index]}}]
+        )
     source, target, button = (int(plan.group(n)) for n in (1, 2, 3))
     last = observations(request)[-1]
     if made[-1] == "more_tools":
