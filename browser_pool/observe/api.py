@@ -53,7 +53,9 @@ async def get_elements(
     outside the viewport are marked `offscreen`. With `whole_page_up_to`, a page that has at most that many (and
     whose list fits the budget) is listed whole even when `visible_only`, so a target below the fold needs no
     look-up. Elements that are not rendered (display:none, zero size, visibility:hidden) are never listed.
-    Listing records a watermark: the next list marks later elements new.
+    Listing records a watermark: the next list marks later elements new and, when it is over the budget, keeps them
+    first (a menu an action opened is often last in the document). `indices` holds every element the list stands
+    for, those the budget left out included.
     """
     if type not in ELEMENT_KINDS:
         raise ObservationError(f"unknown element type {type!r}; use one of {', '.join(ELEMENT_KINDS)}")
