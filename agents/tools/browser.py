@@ -24,6 +24,8 @@ BROWSER_GONE_SUGGESTION = (
     "the browser session is restored on the next turn; tell the user the browser is unavailable right now"
 )
 
+# How much of a field's value the policy reads to tell what a target says.
+TARGET_VALUE_CHARS = 60
 # What a click or key press would press: its text, and whether Space or Enter activates it like a click. At a point,
 # the control around what is there; for a key press without a target, the focused element (inside shadow roots).
 _PRESSABLE = (
@@ -137,7 +139,7 @@ MODEL_DESCRIPTIONS = {
     "close_tab": "Close a tab (tab_id from list_tabs).",
     "execute_js": "Run JavaScript in the page (an expression, a function, or statements ending in return); its value "
     "comes back as JSON.",
-    "get_element_details": "Attributes, CSS selector, XPath, all options and surroundings of elements (indices).",
+    "get_element_details": "Whole values, all options, attributes, CSS selector, XPath of elements (indices).",
 }
 
 
@@ -162,7 +164,8 @@ async def target_text(tabs: TabControl, arguments: JsonObject) -> TargetFacts | 
     try:
         page = tabs.active_page
         if isinstance(arguments.get("index"), int):
-            details = await get_element_details(page, [arguments["index"]])
+            # The start of a field's value is enough to tell a button's words; a whole letter in a textarea is not.
+            details = await get_element_details(page, [arguments["index"]], value_chars=TARGET_VALUE_CHARS)
             if not details.found:
                 return TargetFacts()  # nothing there to press: the action itself fails
             info = details.found[0].info

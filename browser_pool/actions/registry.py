@@ -93,7 +93,7 @@ ACTIONS: dict[str, ActionSpec] = {
               page.execute_js, may_open_tab=True),
         _spec("get_elements", "List interactive elements: [index], kind, name, value, states.",
               schemas.GET_ELEMENTS, tab_actions.get_elements, read_only=True),
-        _spec("get_element_details", "Attributes, CSS selector, XPath, all options, surroundings of elements.",
+        _spec("get_element_details", "Whole values, all options, attributes, CSS selector, XPath of elements.",
               schemas.GET_ELEMENT_DETAILS, tab_actions.get_element_details, read_only=True),
     )
 }  # fmt: skip

@@ -165,7 +165,8 @@ GET_ELEMENT_DETAILS = obj(
             "maxItems": 20,
             "uniqueItems": True,
             "description": "Elements' [index] values.",
-        }
+        },
+        "value_from": {"type": "integer", "minimum": 1, "description": "A long value's next part, as value_part says."},
     },
     required=("indices",),
 )

@@ -47,7 +47,7 @@ async def get_elements(ctx: ActionContext, args: JsonObject) -> Outcome:
 
 
 async def get_element_details(ctx: ActionContext, args: JsonObject) -> Outcome:
-    result = await read_details(ctx.page, args["indices"])
+    result = await read_details(ctx.page, args["indices"], value_from=args.get("value_from", 1))
     if not result.found:
         raise ActionError("; ".join(result.missing.values()), "call get_elements for the current indices")
     data: dict[str, Any] = {"elements": [details.as_dict() for details in result.found]}
