@@ -128,8 +128,8 @@ async def bare_driver() -> None:
 
     config = BrowserConfig()
     async with async_playwright() as playwright:
-        browser = await launch(playwright.chromium, executable_path=config.executable_path, headless=True,
-                               args=config.args)  # fmt: skip
+        # Launched as the pool launches it (sandboxed, as the browser's own user), so both sides pay the same.
+        browser = await launch(playwright.chromium, config, headless=True)
         context = await browser.new_context(viewport={"width": config.viewport_width, "height": config.viewport_height})
         page = await context.new_page()
         loop = asyncio.get_running_loop()
