@@ -16,6 +16,7 @@ from webapp.conversations.browser_services import conversation_file_add, tab_con
 from webapp.conversations.live import tab_content_request
 from webapp.conversations.selectors import conversation_get
 from webapp.core.throttles import WriteThrottle
+from webapp.core.users import request_user
 from webapp.runs.serializers import RunOutput
 from webapp.runs.services import RUN_ACTION_TASK, run_create_for_action
 
@@ -92,7 +93,10 @@ class ActionApi(APIView):
         data = ActionInput(data=request.data)
         data.is_valid(raise_exception=True)
         run = run_create_for_action(
-            conversation=conversation, action=data.validated_data["action"], arguments=data.validated_data["arguments"]
+            conversation=conversation,
+            action=data.validated_data["action"],
+            arguments=data.validated_data["arguments"],
+            started_by=request_user(request),
         )
         return Response(RunOutput(run).data, status=status.HTTP_202_ACCEPTED)
 

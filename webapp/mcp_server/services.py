@@ -128,7 +128,12 @@ def call_start(*, conversation: Conversation, name: str, arguments: JsonObject, 
                 raise Refusal(f"The page open now offers no tool named {tool!r}; list the tools again.")
             read_only = bool((offered[tool].get("annotations") or {}).get("readOnlyHint"))
             run = run_create_for_tool_call(
-                conversation=conversation, name=tool, arguments=arguments, source="mcp", read_only=read_only
+                conversation=conversation,
+                name=tool,
+                arguments=arguments,
+                source="mcp",
+                read_only=read_only,
+                started_by=user,
             )
         else:
             if name == "upload_file":
@@ -137,7 +142,9 @@ def call_start(*, conversation: Conversation, name: str, arguments: JsonObject, 
                 invalid = validate_arguments(name, arguments)
                 if invalid is not None:
                     raise Refusal(f"{invalid.error}. {invalid.suggestion}".strip())
-            run = run_create_for_action(conversation=conversation, action=name, arguments=arguments, source="mcp")
+            run = run_create_for_action(
+                conversation=conversation, action=name, arguments=arguments, source="mcp", started_by=user
+            )
     except ApplicationError as exc:
         raise Refusal(exc.message) from exc
     Conversation.objects.filter(pk=conversation.pk).update(updated_at=timezone.now())

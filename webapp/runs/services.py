@@ -8,6 +8,7 @@ from datetime import timedelta
 from typing import Any, Literal
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
 from django.db.models import Q
@@ -83,14 +84,28 @@ def run_ensure_idle(*, conversation: Any, refusal: str = BUSY_MESSAGE) -> None:
 
 
 @transaction.atomic
-def run_create(*, conversation: Any, kind: str = Run.Kind.TURN, metadata: RunMetadata | None = None) -> Run:
-    """Queue a run; it is sent to a worker after the commit. The caller has checked that the conversation is idle."""
+def run_create(
+    *,
+    conversation: Any,
+    kind: str = Run.Kind.TURN,
+    metadata: RunMetadata | None = None,
+    started_by: User | None = None,
+) -> Run:
+    """Queue a run; it is sent to a worker after the commit. The caller has checked that the conversation is idle.
+    `started_by`: the person whose message, action, tool call or replay it is (a schedule's: the workflow's owner)."""
     # Quotas count every run (turns, actions by hand, tool calls); tokens only where the server's model is used.
     quota_check(owner_id=conversation.owner_id, uses_server_model=conversation.model_profile_id is None)
     queue_check()
     try:
         with transaction.atomic():
-            run = Run.objects.create(conversation=conversation, kind=kind, metadata=metadata or {})
+            # Two runs created at once for one conversation would take the same number (Run.save), but only one of
+            # them can be its active run: the other fails on that constraint (or on the number's) and is refused.
+            run = Run.objects.create(
+                conversation=conversation,
+                kind=kind,
+                metadata=metadata or {},
+                started_by=started_by,
+            )
     except IntegrityError as exc:  # a concurrent request won the race for the conversation's one active run
         raise ApplicationError(BUSY_MESSAGE, status_code=status.HTTP_409_CONFLICT) from exc
     _publish_run(run)
@@ -99,19 +114,32 @@ def run_create(*, conversation: Any, kind: str = Run.Kind.TURN, metadata: RunMet
 
 
 @transaction.atomic
-def run_create_for_action(*, conversation: Any, action: str, arguments: JsonObject, source: str = "") -> Run:
+def run_create_for_action(
+    *,
+    conversation: Any,
+    action: str,
+    arguments: JsonObject,
+    source: str = "",
+    started_by: User | None = None,
+) -> Run:
     """A browser action the user runs by hand; it waits its turn like a message does. `source` "mcp": an MCP
     client's call, which (like the agent) waits while a person holds the browser."""
     run_ensure_idle(conversation=conversation)
     metadata: RunMetadata = {"action": action, "arguments": arguments}
     if source:
         metadata["source"] = source
-    return run_create(conversation=conversation, kind=Run.Kind.ACTION, metadata=metadata)
+    return run_create(conversation=conversation, kind=Run.Kind.ACTION, metadata=metadata, started_by=started_by)
 
 
 @transaction.atomic
 def run_create_for_tool_call(
-    *, conversation: Any, name: str, arguments: JsonObject, source: str = "", read_only: bool = False
+    *,
+    conversation: Any,
+    name: str,
+    arguments: JsonObject,
+    source: str = "",
+    read_only: bool = False,
+    started_by: User | None = None,
 ) -> Run:
     """A WebMCP tool of the active tab called by hand from the Tool Inspector (or by an MCP client; `read_only` as
     the tool declares it, for the safety policy)."""
@@ -119,7 +147,7 @@ def run_create_for_tool_call(
     metadata: RunMetadata = {"tool": name, "arguments": arguments}
     if source:
         metadata["source"], metadata["read_only"] = source, read_only
-    return run_create(conversation=conversation, kind=Run.Kind.TOOL, metadata=metadata)
+    return run_create(conversation=conversation, kind=Run.Kind.TOOL, metadata=metadata, started_by=started_by)
 
 
 @transaction.atomic

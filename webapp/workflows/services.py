@@ -15,6 +15,7 @@ from webapp.conversations.services import conversation_create
 from webapp.core.crypto import decrypt, encrypt
 from webapp.core.exceptions import ApplicationError
 from webapp.core.types import JsonObject
+from webapp.llm.selectors import model_profile_default
 from webapp.runs.models import Run, Step
 from webapp.runs.services import run_create, run_ensure_idle
 from webapp.runs.types import RunMetadata
@@ -135,12 +136,14 @@ def workflow_run_start(
         raise ApplicationError("This workflow has no steps.", status_code=status.HTTP_409_CONFLICT)
     values = parameters_resolve(version, parameters)
     if conversation is None:
-        conversation = conversation_create(owner=user, title=f"Workflow: {workflow.name}"[:200])
+        conversation = conversation_create(
+            owner=user, title=f"Workflow: {workflow.name}"[:200], model_profile=model_profile_default(user=user)
+        )
     conversation = Conversation.objects.select_for_update().get(pk=conversation.pk)
     run_ensure_idle(conversation=conversation)
     metadata: RunMetadata = {"workflow": workflow.pk, "version": version.number, "version_id": version.pk,
                              "parameters": values, **(extra or {})}  # fmt: skip
-    return run_create(conversation=conversation, kind=Run.Kind.WORKFLOW, metadata=metadata)
+    return run_create(conversation=conversation, kind=Run.Kind.WORKFLOW, metadata=metadata, started_by=user)
 
 
 PARAMETER_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")
