@@ -4,7 +4,7 @@
 
 import { h } from "../dom";
 import { Disposables } from "../lifecycle";
-import { clampLiveWidth, liveShareKey, readShare, SPLIT_STEP_PX } from "./split";
+import { clampLiveWidth, liveColumn, liveShareKey, readShare, SPLIT_STEP_PX } from "./split";
 
 /** What the layout reads from the page and stores between visits. */
 export interface LayoutHost {
@@ -58,7 +58,6 @@ export class LiveLayout {
     );
     this.showPane("chat");
     this.bindHandle();
-    this.disposables.listen(window, "resize", () => this.apply());
     this.disposables.listen(document, "keydown", (e) => {
       if (e.key !== "Escape" || !this.focused || e.defaultPrevented || this.host.controlling()) return;
       if (document.querySelector(".modal-backdrop")) return; // a dialog's Escape closes the dialog
@@ -104,16 +103,15 @@ export class LiveLayout {
     return shell - (beside ? sidebar.getBoundingClientRect().width : 0);
   }
 
+  /** The share as the browser's column: CSS keeps it within the minimums as the window changes size. */
   private apply(): void {
-    const width = this.area();
-    if (this.share === null || width <= 0) {
+    if (this.share === null) {
       this.host.shell.style.removeProperty("--live-col");
       this.handle.removeAttribute("aria-valuenow");
       return;
     }
-    const px = clampLiveWidth(this.share, width);
-    this.host.shell.style.setProperty("--live-col", `${px}px`);
-    this.handle.setAttribute("aria-valuenow", String(Math.round((px / width) * 100)));
+    this.host.shell.style.setProperty("--live-col", liveColumn(this.share));
+    this.handle.setAttribute("aria-valuenow", String(Math.round(this.share * 100)));
   }
 
   private setLiveWidth(px: number, save: boolean): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MIN_CHAT_PX, MIN_LIVE_PX, clampLiveWidth, liveShareKey, readShare } from "./split";
+import { MIN_CHAT_PX, MIN_LIVE_PX, clampLiveWidth, liveColumn, liveShareKey, readShare } from "./split";
 
 describe("the chat | browser split", () => {
   it("keeps both sides usable whatever was dragged", () => {
@@ -8,6 +8,12 @@ describe("the chat | browser split", () => {
     expect(clampLiveWidth(0.99, 1200)).toBe(1200 - MIN_CHAT_PX);
     // Too narrow for both minimums: the browser keeps its own.
     expect(clampLiveWidth(0.5, 500)).toBe(MIN_LIVE_PX);
+  });
+
+  it("becomes a column the stylesheet keeps within the same minimums as the window changes", () => {
+    expect(liveColumn(0.5)).toBe(
+      `clamp(${MIN_LIVE_PX}px, calc((100% - var(--sidebar-w)) * 0.5000), calc((100% - var(--sidebar-w)) - ${MIN_CHAT_PX}px))`,
+    );
   });
 
   it("is remembered per user, and a missing or broken value means the default", () => {

@@ -18,6 +18,15 @@ export function clampLiveWidth(share: number, area: number): number {
   return Math.min(Math.max(wanted, MIN_LIVE_PX), most);
 }
 
+/**
+ * The browser's grid column for a share: that share of what the sidebar leaves (`--sidebar-w`, per screen size),
+ * kept within the minimums by CSS, so it needs no measuring and follows the window.
+ */
+export function liveColumn(share: number): string {
+  const area = "(100% - var(--sidebar-w))";
+  return `clamp(${MIN_LIVE_PX}px, calc(${area} * ${share.toFixed(4)}), calc(${area} - ${MIN_CHAT_PX}px))`;
+}
+
 /** The share stored for a user; null when none (or unreadable): the layout's default then. */
 export function readShare(storage: Pick<Storage, "getItem"> | null, key: string): number | null {
   try {
