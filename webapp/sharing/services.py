@@ -1,6 +1,7 @@
 """Writes for shares. Every change that can narrow or widen a teammate's access reaches their open websockets
 right after the commit: a revoked teammate is disconnected at once (4403), a re-roled one told its new role,
-and one who is no longer a controller loses the browser's controls."""
+and one who is no longer a controller loses the browser's controls; their own socket (/ws/me/) is told the
+conversation is shared with them, or no longer, so their conversation list follows."""
 
 from __future__ import annotations
 
@@ -16,6 +17,9 @@ from rest_framework import status
 
 from webapp.conversations import live
 from webapp.conversations.models import Conversation
+from webapp.conversations.selectors import conversation_get
+from webapp.conversations.serializers import ConversationOutput
+from webapp.core.events import publish_to_user
 from webapp.core.exceptions import ApplicationError
 from webapp.sharing.control import control_release_if_held
 from webapp.sharing.models import Share
@@ -33,6 +37,13 @@ def _access_refresh_on_commit(conversation_id: int, user_ids: Iterable[int]) -> 
             if access is None or RANK[access] < RANK["controller"]:
                 control_release_if_held(conversation_id=conversation_id, user_id=teammate.pk)
             live.access_changed_notify(conversation_id=conversation_id, user_id=teammate.pk, role=access)
+            if access is None:
+                publish_to_user(teammate.pk, {"type": "conversation.unshared", "conversation": conversation_id})
+            else:
+                shown = conversation_get(user=teammate, conversation_id=conversation_id)
+                publish_to_user(
+                    teammate.pk, {"type": "conversation.shared", "conversation": ConversationOutput(shown).data}
+                )
 
     transaction.on_commit(refresh)
 
