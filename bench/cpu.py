@@ -129,7 +129,7 @@ async def bare_driver() -> None:
     config = BrowserConfig()
     async with async_playwright() as playwright:
         # Launched as the pool launches it (sandboxed, as the browser's own user), so both sides pay the same.
-        browser = await launch(playwright.chromium, config, headless=True)
+        browser = await launch(playwright.chromium, config)
         context = await browser.new_context(viewport={"width": config.viewport_width, "height": config.viewport_height})
         page = await context.new_page()
         loop = asyncio.get_running_loop()
