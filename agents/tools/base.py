@@ -19,7 +19,7 @@ from jsonschema.protocols import Validator
 
 from agents.llm.fenced import describe_parameters
 from agents.llm.messages import FunctionTool
-from browser_pool.actions.schemas import SHARED_DESCRIPTIONS
+from browser_pool.actions.params import SHARED_DESCRIPTIONS
 from browser_pool.types import JsonObject
 from browser_pool.webmcp.schema import untrusted_validator
 
