@@ -57,6 +57,15 @@ class ActionSpec(Generic[P]):
         Draft202012Validator.check_schema(schema)
         object.__setattr__(self, "schema", schema)
 
+    def typed(self, args: JsonObject) -> P | ActionResult:
+        """Arguments that fit the schema, as this action's typed arguments (or a failed result in the rare case the
+        schema lets through what the type refuses)."""
+        try:
+            return self.params.model_validate(args)
+        except ParamsError as exc:
+            error = f"invalid arguments for {self.name}: {exc.errors()[0]['msg']}"
+            return ActionResult(ok=False, action=self.name, error=error, suggestion=_describe_parameters(self.schema))
+
     def as_tool(self) -> dict[str, Any]:
         """The OpenAI-style function-tool description."""
         return {"type": "function", "function": {"name": self.name, "description": self.description,
@@ -134,13 +143,8 @@ def parse_arguments(name: str, args: Any) -> p.Params | ActionResult:
     invalid = validate_arguments(name, args)
     if invalid is not None:
         return invalid
-    spec = ACTIONS[name]
-    try:
-        params: p.Params = spec.params.model_validate(args)
-    except ParamsError as exc:
-        return ActionResult(ok=False, action=name, error=f"invalid arguments for {name}: {exc.errors()[0]['msg']}",
-                            suggestion=_describe_parameters(spec.schema))  # fmt: skip
-    return params
+    typed: p.Params | ActionResult = ACTIONS[name].typed(args)
+    return typed
 
 
 def _time_budget_s(params: p.Params, timeout_ms: int) -> float:

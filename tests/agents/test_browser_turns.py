@@ -114,7 +114,8 @@ async def test_paying_on_a_checkout_page_needs_the_users_yes(
     pay = sink.actions()[2]
     assert pay.ok is approve
     if not approve:
-        assert "the user did not allow this step" in pay.error
+        assert "it needs the user's yes" in pay.error
+        assert "they declined or did not answer in time" in pay.error
         assert pay.screenshot is None
 
 

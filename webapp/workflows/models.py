@@ -11,7 +11,7 @@ from webapp.sharing.models import Share
 
 if TYPE_CHECKING:
     from webapp.workflows.steps import Parameter
-    from webapp.workflows.webhooks import WebhookAttempt
+    from webapp.workflows.types import WebhookAttempt
 
 
 class Workflow(models.Model):

@@ -57,15 +57,6 @@ def webhook_remove(*, workflow: Workflow) -> None:
     workflow.save(update_fields=["webhook_url", "webhook_secret", "updated_at"])
 
 
-class WebhookAttempt(TypedDict):
-    """One try at delivering, as the delivery's log keeps it."""
-
-    at: str  # ISO 8601
-    status_code: int | None  # None: no answer
-    error: str  # "" when the receiver took it
-    ms: int
-
-
 class WebhookWorkflow(TypedDict):
     id: int
     name: str
