@@ -5,6 +5,8 @@ worker's sink. A browser module gets one pool; each test gets its own session.""
 from __future__ import annotations
 
 import itertools
+import json
+import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -16,11 +18,25 @@ from browser_pool.pool import BrowserPool
 from browser_pool.session import Session
 from tests.factories import ConversationFactory
 from tests.support.static_server import serve_directory
+from tests.workers.support import IN_PROCESS_WORKER
 from webapp.conversations.models import Conversation
+from webapp.core import placement
 from workers.browser import pool_config
 
 PAGES = Path(__file__).resolve().parents[1] / "integration" / "pages" / "workflow"
 _keys = (f"worker-test-{n}" for n in itertools.count(1))
+
+
+@pytest.fixture(autouse=True)
+def _this_process_is_a_live_worker() -> Iterator[None]:
+    """Runs held by this process carry a worker id with a heartbeat, so that no reaper (a Celery worker of another
+    test, still running) takes them for a dead worker's and fails them."""
+    key = placement.WORKER_KEY_PREFIX + IN_PROCESS_WORKER
+    load = {"id": IN_PROCESS_WORKER, "queue": placement.worker_queue(IN_PROCESS_WORKER), "capacity": 0, "sessions": 0,
+            "turns": 0, "ts": time.time()}  # fmt: skip
+    placement.client().set(key, json.dumps(load))
+    yield
+    placement.client().delete(key)
 
 
 @pytest.fixture

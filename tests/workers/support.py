@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -10,11 +11,14 @@ from webapp.conversations.models import Conversation
 from webapp.runs.models import Run, Step
 from workers.sink import WorkerSink
 
+# The worker id of the runs this process holds (tests/workers/conftest.py keeps it alive).
+IN_PROCESS_WORKER = f"in-process-tests:{os.getpid()}"
+
 
 async def running(conversation: Conversation, kind: str, **metadata: Any) -> tuple[Run, WorkerSink]:
     """A run as a worker holds it once claimed, and the sink that records its steps."""
     run = await database_sync_to_async(Run.objects.create)(
-        conversation=conversation, kind=kind, status=Run.Status.RUNNING, metadata=metadata
+        conversation=conversation, kind=kind, status=Run.Status.RUNNING, worker_id=IN_PROCESS_WORKER, metadata=metadata
     )
     return run, WorkerSink(run_id=run.pk, conversation_id=conversation.pk)
 
