@@ -88,10 +88,6 @@ class Params(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    def as_arguments(self) -> JsonObject:
-        """The arguments as JSON, without those left out."""
-        return self.model_dump(mode="json", by_alias=True, exclude_none=True, exclude_defaults=True)
-
 
 def schema_of(params: type[BaseModel]) -> JsonObject:
     """The JSON schema a model reads for these arguments."""
