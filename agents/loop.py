@@ -27,9 +27,9 @@ from agents.llm.toolcalls import ToolCall
 from agents.observation import observe, page_context
 from agents.prompts import LIMIT_NOTE, system_prompt
 from agents.safety import SafetyPolicy
-from agents.secrets import PlaceholderSecrets
+from agents.secrets import Secrets
 from agents.state import STOP_MAX_TOOL_CALLS, PageTools, StopTurn, TurnState
-from agents.step import Asking, LoopGuard, StepContext
+from agents.step import AfterAct, Asking, LoopGuard, StepContext
 from agents.tools import Tool, ToolContext, ToolRegistry, browser_tools, plan_tools
 from agents.tools.more import more_tools
 from agents.transcript import Exchange, Note, Transcript
@@ -65,13 +65,15 @@ async def run_agent_turn(
     uploads: Mapping[str, Path] | None = None,
     context_messages: Sequence[ChatMessage] = (),
     page_tools: PageTools | None = None,
-    secrets: Mapping[str, str] | None = None,
+    secrets: Secrets | None = None,
+    after_act: Sequence[AfterAct] = (),
 ) -> TurnResult:
     """One agent turn. Raises NoModelConfiguredError without a model, LLMError when the model service fails.
 
     ``page_tools`` gives the tools the current page offers (WebMCP, SKILLs); it is asked again before every
-    model call, since pages register and remove tools as they change. ``secrets`` are values the model may have typed
-    by their `{{name}}` placeholder without seeing them (agents.secrets)."""
+    model call, since pages register and remove tools as they change. ``secrets`` fills in values the model types
+    by their `{{name}}` placeholder without seeing them (agents.secrets); ``after_act`` runs after each step acted
+    (agents.step)."""
     if config.model is None:
         raise NoModelConfiguredError
     models = [config.model] + ([config.fallback_model] if config.fallback_model is not None else [])
@@ -79,7 +81,8 @@ async def run_agent_turn(
     try:
         state = await prepare_turn(config, history, tabs, sink, extra_tools, uploads or {}, context_messages, clients)
         state.page_tools = page_tools
-        state.steps_context.secrets = PlaceholderSecrets(secrets) if secrets else None
+        state.steps_context.secrets = secrets
+        state.steps_context.after_act = after_act
         return await _loop(state)
     finally:
         for client in clients:

@@ -66,9 +66,10 @@ class StepCall:
 
 
 class AfterAct(Protocol):
-    """Runs after a step acted, before it is checked and observed; may amend its output or raise to end the run."""
+    """Runs after a step acted, before it is checked and observed (e.g. keeps what the step downloaded with it); may
+    amend its output, or raise to end the run."""
 
-    async def __call__(self, call: StepCall, output: ToolOutput) -> None: ...
+    async def __call__(self, step_id: int, call: StepCall, output: ToolOutput) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,7 +277,7 @@ async def _checked_act(
     await _judge(call, tool, arguments, context, step_id, shown)
     output = await _act(call, tool, arguments, context)
     for hook in context.after_act:
-        await hook(call, output)
+        await hook(step_id, call, output)
     if output.ok and call.check is not None:
         problem = call.check(arguments, output)
         if problem:

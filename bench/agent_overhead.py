@@ -1,6 +1,6 @@
 """What the agent itself costs per step, with a model that answers instantly.
 
-Run: .venv/bin/python bench/agent_overhead.py [--turns 6] [--steps 20] [--no-screenshots]
+Run: .venv/bin/python bench/agent_overhead.py [--turns 6] [--steps 20] [--no-screenshots] [--against PATH [--rounds 4]]
 
 A scripted OpenAI-compatible server on 127.0.0.1 answers every request at once (its handler only picks the next
 element from the element list the agent sent). Each turn opens a local page with five text fields and five
@@ -12,13 +12,19 @@ growing conversation), and a sink that records events in memory.
 Per step, "total" is the time from one step's end to the next one's: the model round trip that chose the step,
 the safety check, the action, the fresh page summary and the screenshot, plus the loop's own bookkeeping
 ("other"). The first step of each turn (get_elements) and the final answer are left out.
+
+With `--against PATH` (another checkout of Hive, e.g. the code before a change), the per-step overhead (the step's
+total without the model round trip) of both is measured in the same run, alternating rounds of --turns turns
+between them (each round in a process of its own), and printed side by side.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -153,15 +159,51 @@ async def run(turns: int, steps: int, screenshots: bool, elements_chars: int) ->
     return per_kind
 
 
+# Run in a process of its own with another checkout first on the path: its per-step overhead, as JSON.
+_OVERHEAD_IN = """
+import asyncio, json, sys
+sys.path.insert(0, sys.argv[1])
+from agents import AgentConfig
+from bench.agent_overhead import run
+figures = asyncio.run(run(int(sys.argv[2]), int(sys.argv[3]), True, AgentConfig(model=None).elements_chars))
+print(json.dumps({kind: [t - m for t, m in zip(f["total"], f["model round trip"])] for kind, f in figures.items()}))
+"""
+
+
+def compare(against: Path, rounds: int, turns: int, steps: int) -> None:
+    """This checkout's per-step overhead beside another's, measured in alternating rounds."""
+    trees = {"this checkout": Path(__file__).resolve().parents[1], str(against): against.resolve()}
+    overhead: dict[str, dict[str, list[float]]] = {label: {"click": [], "type": []} for label in trees}
+    for _ in range(rounds):
+        for label, tree in trees.items():
+            done = subprocess.run(
+                [sys.executable, "-c", _OVERHEAD_IN, str(tree), str(turns), str(steps)],
+                cwd=tree, capture_output=True, text=True, check=True,
+            )  # fmt: skip
+            for kind, values in json.loads(done.stdout.strip().splitlines()[-1]).items():
+                overhead[label][kind] += values
+    mine, theirs = overhead["this checkout"], overhead[str(against)]
+    print(f"per-step overhead (total without the model round trip), p50 in ms, {rounds} alternating rounds")
+    print(f"{'step':<8}{'this checkout':>16}{'the other':>12}{'change':>10}")
+    for kind in ("click", "type"):
+        ours, other = percentile(mine[kind], 0.5), percentile(theirs[kind], 0.5)
+        print(f"{kind:<8}{ours:>16.1f}{other:>12.1f}{(ours / other - 1) * 100:>9.1f}%")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--turns", type=int, default=6)
     parser.add_argument("--steps", type=int, default=20, help="type/click steps per turn")
     parser.add_argument("--no-screenshots", action="store_true", help="AgentConfig(step_screenshots=False)")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes: check that the benchmark still runs")
+    parser.add_argument("--against", type=Path, help="another checkout: compare per-step overhead, side by side")
+    parser.add_argument("--rounds", type=int, default=4, help="with --against: alternating rounds")
     args = parser.parse_args()
     if args.smoke:
         args.turns, args.steps = 1, 4
+    if args.against is not None:
+        compare(args.against, args.rounds, args.turns, args.steps)
+        return
     # The reference in the same run: observations with element counts only (the model looks elements up itself).
     for label, chars in (
         ("with the elements that changed", AgentConfig(model=None).elements_chars),

@@ -195,7 +195,8 @@ async def heal(
     uploads = await database_sync_to_async(conversation_uploads)(conversation_id=run.conversation_id)
     try:
         result = await run_agent_turn(config=config, history=[("user", prompt)], tabs=session, sink=sink,
-                                      uploads=uploads, page_tools=page_tools, secrets=secrets)  # fmt: skip
+                                      uploads=uploads, page_tools=page_tools,
+                                      secrets=PlaceholderSecrets(secrets))  # fmt: skip
     except LLMError as exc:
         return Healing([], f"healing it failed: {exc}")
     tokens = {"prompt_tokens": result.usage.prompt_tokens, "completion_tokens": result.usage.completion_tokens}

@@ -73,7 +73,7 @@ class BrowserLost:
     def __init__(self, session: Session) -> None:
         self.session = session
 
-    async def __call__(self, call: StepCall, output: ToolOutput) -> None:
+    async def __call__(self, step_id: int, call: StepCall, output: ToolOutput) -> None:
         if not output.ok and await self.session.lost_within(1.0):
             raise BrowserCrashedError(self.session.lost_reason or "the browser crashed")
 
