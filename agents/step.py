@@ -275,6 +275,8 @@ async def _checked_act(
         if repeated is not None:
             return repeated
     await _judge(call, tool, arguments, context, step_id, shown)
+    if context.secrets is not None:  # at the last moment, on the page the step acts on
+        arguments = await context.secrets.fill(arguments, url=_url_now(context))
     output = await _act(call, tool, arguments, context)
     for hook in context.after_act:
         await hook(step_id, call, output)
@@ -362,12 +364,10 @@ async def _ask(
 
 
 async def _act(call: StepCall, tool: Tool, arguments: JsonObject, context: StepContext) -> ToolOutput:
-    """The tool itself, with the secrets filled in at this moment, within its time limit."""
+    """The tool itself, within its time limit."""
     limit = context.bounded(tool.timeout_s or context.tool_timeout_s)
     began = time.perf_counter()
     try:
-        if context.secrets is not None:
-            arguments = await context.secrets.fill(arguments, url=_url_now(context))
         async with asyncio.timeout(limit):
             return await context.registry.invoke(call.name, arguments, context.tool_ctx)
     except TimeoutError:

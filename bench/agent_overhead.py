@@ -14,8 +14,8 @@ the safety check, the action, the fresh page summary and the screenshot, plus th
 ("other"). The first step of each turn (get_elements) and the final answer are left out.
 
 With `--against PATH` (another checkout of Hive, e.g. the code before a change), the per-step overhead (the step's
-total without the model round trip) of both is measured in the same run, alternating rounds of --turns turns
-between them (each round in a process of its own), and printed side by side.
+total without the model round trip) and its parts are measured for both in the same run, in alternating rounds of
+--turns turns (each in a process of its own, each checkout first every other round), and printed side by side.
 """
 
 from __future__ import annotations
@@ -159,35 +159,43 @@ async def run(turns: int, steps: int, screenshots: bool, elements_chars: int) ->
     return per_kind
 
 
-# Run in a process of its own with another checkout first on the path: its per-step overhead, as JSON.
-_OVERHEAD_IN = """
+# Run in a process of its own with another checkout first on the path: its figures per step, as JSON, with the
+# per-step overhead (the step's total without the model round trip).
+_FIGURES_IN = """
 import asyncio, json, sys
 sys.path.insert(0, sys.argv[1])
 from agents import AgentConfig
 from bench.agent_overhead import run
 figures = asyncio.run(run(int(sys.argv[2]), int(sys.argv[3]), True, AgentConfig(model=None).elements_chars))
-print(json.dumps({kind: [t - m for t, m in zip(f["total"], f["model round trip"])] for kind, f in figures.items()}))
+for parts in figures.values():
+    parts["overhead"] = [t - m for t, m in zip(parts["total"], parts["model round trip"])]
+print(json.dumps(figures))
 """
 
 
 def compare(against: Path, rounds: int, turns: int, steps: int) -> None:
-    """This checkout's per-step overhead beside another's, measured in alternating rounds."""
-    trees = {"this checkout": Path(__file__).resolve().parents[1], str(against): against.resolve()}
-    overhead: dict[str, dict[str, list[float]]] = {label: {"click": [], "type": []} for label in trees}
-    for _ in range(rounds):
-        for label, tree in trees.items():
+    """This checkout's figures beside another's, measured in alternating rounds."""
+    trees = {"this checkout": Path(__file__).resolve().parents[1], "the other": against.resolve()}
+    figures: dict[str, dict[str, dict[str, list[float]]]] = {label: {} for label in trees}
+    for round_number in range(rounds):
+        # Each goes first every other round, so that neither always follows the other's shutdown.
+        for label, tree in list(trees.items())[:: 1 if round_number % 2 == 0 else -1]:
             done = subprocess.run(
-                [sys.executable, "-c", _OVERHEAD_IN, str(tree), str(turns), str(steps)],
+                [sys.executable, "-c", _FIGURES_IN, str(tree), str(turns), str(steps)],
                 cwd=tree, capture_output=True, text=True, check=True,
             )  # fmt: skip
-            for kind, values in json.loads(done.stdout.strip().splitlines()[-1]).items():
-                overhead[label][kind] += values
-    mine, theirs = overhead["this checkout"], overhead[str(against)]
-    print(f"per-step overhead (total without the model round trip), p50 in ms, {rounds} alternating rounds")
-    print(f"{'step':<8}{'this checkout':>16}{'the other':>12}{'change':>10}")
+            for kind, parts in json.loads(done.stdout.strip().splitlines()[-1]).items():
+                for name, values in parts.items():
+                    figures[label].setdefault(kind, {}).setdefault(name, []).extend(values)
+    print(f"p50 in ms per step, {rounds} alternating rounds of {turns} turn(s); the other: {against}")
     for kind in ("click", "type"):
-        ours, other = percentile(mine[kind], 0.5), percentile(theirs[kind], 0.5)
-        print(f"{kind:<8}{ours:>16.1f}{other:>12.1f}{(ours / other - 1) * 100:>9.1f}%")
+        ours, theirs = figures["this checkout"][kind], figures["the other"][kind]
+        print(f"\n{kind} steps ({len(ours['total'])} / {len(theirs['total'])})")
+        print(f"{'part':<28}{'this checkout':>15}{'the other':>11}{'change':>9}")
+        for name in ("overhead", *(name for name in ours if name != "overhead")):
+            mine, other = percentile(ours[name], 0.5), percentile(theirs[name], 0.5)
+            change = f"{(mine / other - 1) * 100:+.1f}%" if other > 0.05 else ""
+            print(f"{name:<28}{mine:>15.1f}{other:>11.1f}{change:>9}")
 
 
 def main() -> None:

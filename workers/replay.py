@@ -51,6 +51,7 @@ from webapp.workflows.models import WorkflowVersion
 from webapp.workflows.notify import confirmation_wanted
 from webapp.workflows.services import masked, run_output_set, secret_names, secrets_resolve, workflow_version_add
 from webapp.workflows.steps import (
+    AIMS,
     EXTRACT,
     WorkflowStep,
     as_steps,
@@ -129,7 +130,7 @@ def _aim(session: Session, recorded: WorkflowStep) -> Aim:
         index, problem = await _find(session, recorded)
         if problem or index is None:
             return arguments, problem
-        unaimed = {key: value for key, value in arguments.items() if key not in ("index", "selector", "x", "y")}
+        unaimed = {key: value for key, value in arguments.items() if key not in AIMS}
         return {**unaimed, "index": index}, ""
 
     return aim
