@@ -19,8 +19,8 @@ from jsonschema.protocols import Validator
 
 from agents.llm.fenced import describe_parameters
 from agents.llm.messages import FunctionTool
-from browser_pool.actions.schemas import SHARED_DESCRIPTIONS
-from browser_pool.types import JsonObject
+from browser_pool.actions.params import SHARED_DESCRIPTIONS
+from browser_pool.types import ActionResult, JsonObject
 from browser_pool.webmcp.schema import untrusted_validator
 
 if TYPE_CHECKING:
@@ -59,6 +59,12 @@ class ToolOutput:
     page_changed: bool = False
     # Structured extras for the step log (not sent to the model).
     data: dict[str, Any] = field(default_factory=dict)
+    # A browser action's structured result (what it did, what changed, the element it aimed at).
+    action: ActionResult | None = None
+
+    @property
+    def navigated(self) -> bool:
+        return self.action is not None and self.action.navigated
 
     def for_model(self) -> str:
         if self.ok:
@@ -80,9 +86,6 @@ class ToolContext:
     action_timeout_ms: int
     # Per-turn values tools share (the plan lives here); keyed by the owning module's name.
     state: dict[str, Any] = field(default_factory=dict)
-    # Values the model may type without seeing them: `{{name}}` in a browser action's text becomes the value, and the
-    # value is masked in what the action reports (a workflow's secret parameters while the agent heals a step).
-    secrets: Mapping[str, str] = field(default_factory=dict)
 
 
 ToolHandler = Callable[[dict[str, Any], ToolContext], Awaitable[ToolOutput]]
@@ -244,6 +247,10 @@ class ToolRegistry:
         invalid = self.check(name, arguments)
         if invalid is not None:
             return invalid
+        return await self.invoke(name, arguments, ctx)
+
+    async def invoke(self, name: str, arguments: JsonObject, ctx: ToolContext) -> ToolOutput:
+        """Run a call already checked (`check`), turning the tool's failures into outputs."""
         try:
             output = await self._tools[name].handler(arguments, ctx)
         except ToolError as exc:

@@ -4,15 +4,13 @@ single tool with an `action` switch)."""
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Mapping
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 
 from agents.events import TargetFacts
 from agents.tools.base import SOURCE_BROWSER, Tool, ToolContext, ToolError, ToolHandler, ToolOutput
-from browser_pool.actions import ACTIONS, ActionSpec, execute_action
+from browser_pool.actions import ACTIONS, ActionSpec, perform
 from browser_pool.errors import PoolError
 from browser_pool.observe import ObservationError, get_element_details
 from browser_pool.types import ActionResult, JsonObject, TabControl
@@ -67,43 +65,14 @@ def _render(result: ActionResult, page_follows: bool) -> str:
     return _json(report) if report else ""
 
 
-SECRET_MASK = "••••••••"
-# `{{name}}`: a value filled in by Hive, never by the model (a workflow's parameters, a secret while healing).
-PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
-
-
-def fill(arguments: JsonObject, values: Mapping[str, str]) -> dict[str, Any]:
-    """`{{name}}` in string arguments replaced by its value (placeholders without one stay as they are)."""
-
-    def one(value: Any) -> Any:
-        if isinstance(value, str):
-            return PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), value)
-        return value
-
-    return {key: one(value) for key, value in arguments.items()}
-
-
-def without_secrets(text: str, secrets: Mapping[str, str]) -> str:
-    for value in secrets.values():
-        if value:
-            text = text.replace(value, SECRET_MASK)
-    return text
-
-
-def _handler(spec: ActionSpec) -> ToolHandler:
+def _handler(spec: ActionSpec[Any]) -> ToolHandler:
     async def run(arguments: JsonObject, ctx: ToolContext) -> ToolOutput:
-        if ctx.secrets:
-            output = await act(fill(arguments, ctx.secrets), ctx)
-            output.text = without_secrets(output.text, ctx.secrets)
-            output.error = without_secrets(output.error, ctx.secrets)
-            return output
-        return await act(arguments, ctx)
-
-    async def act(arguments: JsonObject, ctx: ToolContext) -> ToolOutput:
+        # The registry checked the arguments against the action's schema; typing them only converts.
+        params = spec.typed(arguments)
+        if isinstance(params, ActionResult):
+            return ToolOutput(ok=False, error=params.error, suggestion=params.suggestion, action=params)
         try:
-            result = await execute_action(
-                ctx.tabs, spec.name, arguments, uploads=ctx.uploads, timeout_ms=ctx.action_timeout_ms
-            )
+            result = await perform(ctx.tabs, spec, params, uploads=ctx.uploads, timeout_ms=ctx.action_timeout_ms)
         except PoolError as exc:
             raise ToolError(f"the browser is not available: {exc}", BROWSER_GONE_SUGGESTION) from exc
         except (PlaywrightError, ObservationError) as exc:
@@ -115,7 +84,7 @@ def _handler(spec: ActionSpec) -> ToolHandler:
             suggestion=result.suggestion,
             screenshot=result.screenshot,
             page_changed=spec.name not in OBSERVING_ACTIONS,
-            data={"navigated": result.navigated, "url": result.url, "target": result.target},
+            action=result,
         )
 
     return run
@@ -143,19 +112,22 @@ MODEL_DESCRIPTIONS = {
 }
 
 
+def browser_tool(name: str) -> Tool:
+    """The tool of one browser action."""
+    spec = ACTIONS[name]
+    return Tool(
+        name=spec.name,
+        description=MODEL_DESCRIPTIONS.get(spec.name, spec.description),
+        parameters=spec.schema,
+        handler=_handler(spec),
+        read_only=spec.read_only,
+        source=SOURCE_BROWSER,
+        terse=True,
+    )
+
+
 def browser_tools() -> list[Tool]:
-    return [
-        Tool(
-            name=spec.name,
-            description=MODEL_DESCRIPTIONS.get(spec.name, spec.description),
-            parameters=spec.schema,
-            handler=_handler(spec),
-            read_only=spec.read_only,
-            source=SOURCE_BROWSER,
-            terse=True,
-        )
-        for spec in ACTIONS.values()
-    ]
+    return [browser_tool(name) for name in ACTIONS]
 
 
 async def target_text(tabs: TabControl, arguments: JsonObject) -> TargetFacts | None:

@@ -11,11 +11,12 @@ from __future__ import annotations
 import json
 import time
 from datetime import UTC, datetime
-from typing import Any, Final
+from typing import Final
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.contrib.auth.models import User
 
 from webapp.conversations.types import PresenceViewer, ViewerEntry
 from webapp.core import placement
@@ -28,7 +29,7 @@ EXTRACT_TAB_TASK = "workers.tasks.extract_tab"
 ACCESS_CHANGED: Final = "access.changed"
 
 
-def viewer_joined(*, conversation_id: int, channel_name: str, user: Any, role: str, live: bool = True) -> None:
+def viewer_joined(*, conversation_id: int, channel_name: str, user: User, role: str, live: bool = True) -> None:
     now = time.time()
     info: ViewerEntry = {
         "user_id": user.pk,

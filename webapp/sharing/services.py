@@ -8,9 +8,9 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable
 from datetime import timedelta
-from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from rest_framework import status
@@ -49,7 +49,7 @@ def _access_refresh_on_commit(conversation_id: int, user_ids: Iterable[int]) -> 
 
 
 @transaction.atomic
-def share_create(*, conversation: Conversation, username: str, role: str, created_by: Any) -> tuple[Share, bool]:
+def share_create(*, conversation: Conversation, username: str, role: str, created_by: User) -> tuple[Share, bool]:
     """Share with a teammate by username. Sharing again with the same teammate changes the role instead;
     the second value says whether a share was created."""
     teammate = get_user_model().objects.filter(username=username.strip()).first()
@@ -70,7 +70,7 @@ def share_create(*, conversation: Conversation, username: str, role: str, create
 
 
 @transaction.atomic
-def share_link_create(*, conversation: Conversation, role: str, expires_in_minutes: int, created_by: Any) -> Share:
+def share_link_create(*, conversation: Conversation, role: str, expires_in_minutes: int, created_by: User) -> Share:
     if not 1 <= expires_in_minutes <= LINK_MAX_MINUTES:
         raise ApplicationError(f"A link lasts between 1 minute and {LINK_MAX_MINUTES // (24 * 60)} days.")
     return Share.objects.create(
@@ -83,7 +83,7 @@ def share_link_create(*, conversation: Conversation, role: str, expires_in_minut
 
 
 @transaction.atomic
-def share_link_accept(*, token: str, user: Any) -> Conversation:
+def share_link_accept(*, token: str, user: User) -> Conversation:
     """A signed-in teammate opens a link: they get a share of their own with the link's role and expiry
     (revoking or re-roling the link reaches it too). The owner opening their own link changes nothing; a
     teammate the owner removed cannot come back through the same link."""

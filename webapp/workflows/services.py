@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from rest_framework import status
 
-from agents.tools.browser import PLACEHOLDER
+from agents.secrets import PLACEHOLDER
 from webapp.conversations.models import Conversation
 from webapp.conversations.services import conversation_create
 from webapp.core.crypto import decrypt, encrypt
