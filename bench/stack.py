@@ -45,10 +45,11 @@ def running_stack(
     *, workers: int = 1, extra_env: dict[str, str] | None = None, concurrency: int | None = None
 ) -> Iterator[Stack]:
     tmp = Path(tempfile.mkdtemp(prefix="hive-bench-"))
-    db_path = str(tmp / "bench.sqlite3")
     redis_server, redis_url = start_redis()
     env = service_env(
-        redis_url=redis_url, db_path=db_path, extra={"HIVE_MEDIA_ROOT": str(tmp / "media"), **(extra_env or {})}
+        redis_url=redis_url,
+        database_url=f"sqlite:///{tmp / 'bench.sqlite3'}",
+        extra={"HIVE_MEDIA_ROOT": str(tmp / "media"), **(extra_env or {})},
     )
     started: list[Managed] = [redis_server]
     try:
