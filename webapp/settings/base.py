@@ -13,7 +13,8 @@ VAR_DIR = BASE_DIR / "var"
 VAR_DIR.mkdir(exist_ok=True)
 
 env = environ.Env()
-environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+if (BASE_DIR / ".env").exists():  # optional: without it django-environ would log that it is missing in every process
+    environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 from webapp.settings.security import kept_secret  # noqa: E402
 
