@@ -104,6 +104,10 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
         server.start()
         # In place: Django's connection handler holds this very dict.
         settings.DATABASES["default"].update(database_config(server.url))
+        # A transactional test ends by emptying every table (TRUNCATE, table after table) while the suite's web
+        # server and worker may still be in a transaction of their own: when the two wait on each other, the
+        # server's transaction is the one PostgreSQL cancels (it checks after 1 s, this connection after 20 s).
+        settings.DATABASES["default"]["OPTIONS"] = {"options": "-c deadlock_timeout=20s"}
         yield
     finally:
         server.stop()

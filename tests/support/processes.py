@@ -108,10 +108,10 @@ def start_redis(port: int | None = None) -> tuple[Managed, str]:
 
 def suite_database_url() -> str:
     """The test database the pytest process uses now (after pytest-django made it), as a URL for its servers."""
-    from django.conf import settings
+    from django.db import connection
 
-    db = settings.DATABASES["default"]
-    if db["ENGINE"] == "django.db.backends.sqlite3":
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
         return f"sqlite:///{db['NAME']}"
     credentials = quote(str(db["USER"]), safe="") + (
         ":" + quote(str(db["PASSWORD"]), safe="") if db["PASSWORD"] else ""

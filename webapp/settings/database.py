@@ -8,7 +8,11 @@ import environ
 
 env = environ.Env()
 
-SQLITE = "django.db.backends.sqlite3"
+# Django's backends, storing text from pages and models that the database would refuse (webapp.core.storable).
+_BACKENDS = {
+    "django.db.backends.sqlite3": "webapp.core.sqlite",
+    "django.db.backends.postgresql": "webapp.core.postgresql",
+}
 
 
 def database_config(url: str) -> dict[str, Any]:
@@ -17,7 +21,8 @@ def database_config(url: str) -> dict[str, Any]:
     # than the writes themselves under load (bench/load.py). Keep connections, checked before reuse.
     config["CONN_MAX_AGE"] = env.int("HIVE_DB_CONN_MAX_AGE", default=60)
     config["CONN_HEALTH_CHECKS"] = True
-    if config["ENGINE"] == SQLITE:
+    config["ENGINE"] = _BACKENDS.get(config["ENGINE"], config["ENGINE"])
+    if config["ENGINE"] == "webapp.core.sqlite":
         # Web and worker are separate processes writing the same file: WAL lets readers go on while one
         # writes, IMMEDIATE transactions avoid the "database is locked" upgrade deadlock, and the timeout
         # lets a writer wait its turn.

@@ -4,14 +4,13 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('workflows', '0006_schedule_confirmations'),
+        ("workflows", "0006_schedule_confirmations"),
     ]
 
     operations = [
         migrations.AlterModelOptions(
-            name='webhookdelivery',
-            options={'ordering': ['-created_at', '-id'], 'verbose_name_plural': 'webhook deliveries'},
+            name="webhookdelivery",
+            options={"ordering": ["-created_at", "-id"], "verbose_name_plural": "webhook deliveries"},
         ),
     ]
