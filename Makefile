@@ -59,15 +59,22 @@ typecheck: venv
 	$(VENV)/bin/lint-imports
 
 # Debian's Chromium, Redis and PostgreSQL (for the tests), installed only when missing (never `playwright install`).
+# Started as root, the worker runs Chromium as the system user hive-browser (browser_pool/sandbox.py), made here when
+# missing.
 system:
 	@missing=""; \
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
 	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	command -v node >/dev/null || missing="$$missing nodejs npm"; \
+	command -v setpriv >/dev/null || missing="$$missing util-linux"; \
 	if [ -n "$$missing" ]; then \
 		echo "Installing Debian packages:$$missing"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+	@if [ "$$(id -u)" = 0 ] && ! getent passwd hive-browser >/dev/null; then \
+		echo "Creating the system user hive-browser (Chromium runs as it when the worker runs as root)"; \
+		useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin hive-browser; \
 	fi
 
 venv: $(VENV)/.installed

@@ -59,7 +59,9 @@ def test_a_lone_surrogate_in_action_arguments_is_refused(api: APIClient, convers
 
 
 def test_rows_stored_before_the_checks_still_render(api: APIClient, conversation: Conversation) -> None:
-    run = run_create_for_action(conversation=conversation, action="type", arguments={"text": "\ud800"})
+    run = run_create_for_action(
+        conversation=conversation, started_by=conversation.owner, action="type", arguments={"text": "\ud800"}
+    )
     step_start(run_id=run.pk, kind="action", action="type", arguments={"text": "\ud800"})
     response = api.get(f"/api/conversations/{conversation.pk}/runs/")
     assert response.status_code == 200

@@ -20,7 +20,9 @@ ODD = "nul\x00 lone\ud800 pair\ud83d\ude00 done"
 
 def test_a_step_and_a_model_call_with_odd_text_are_stored_and_read_back() -> None:
     conversation: Conversation = ConversationFactory()
-    run = run_create_for_action(conversation=conversation, action="type", arguments={"text": "ok"})
+    run = run_create_for_action(
+        conversation=conversation, started_by=conversation.owner, action="type", arguments={"text": "ok"}
+    )
     step = step_start(run_id=run.pk, kind="action", action="type", arguments={"text": ODD, ODD: "key"})
     step_finish(step_id=step.pk, status="succeeded", observation=ODD, error=ODD)
     model_call_record(run_id=run.pk, request={"messages": [{"content": ODD}]}, response={"text": ODD}, duration_ms=1)
@@ -39,7 +41,9 @@ def test_a_step_and_a_model_call_with_odd_text_are_stored_and_read_back() -> Non
 
 
 def test_the_run_with_odd_text_renders_through_the_api(api: object, conversation: Conversation) -> None:
-    run = run_create_for_action(conversation=conversation, action="type", arguments={"text": "ok"})
+    run = run_create_for_action(
+        conversation=conversation, started_by=conversation.owner, action="type", arguments={"text": "ok"}
+    )
     step = step_start(run_id=run.pk, kind="action", action="type", arguments={"text": ODD})
     step_finish(step_id=step.pk, status="succeeded", observation=ODD)
     response = api.get(f"/api/conversations/{conversation.pk}/runs/")  # type: ignore[attr-defined]

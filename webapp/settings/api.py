@@ -52,6 +52,8 @@ REST_FRAMEWORK = {
             "runs": "30/minute",
             "actions": "120/minute",
             "tool_calls": "60/minute",
+            # New conversations (the API's and MCP clients'): each may bring up a browser session.
+            "conversations": "60/hour",
         }
     ),
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",

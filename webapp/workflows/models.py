@@ -10,8 +10,7 @@ from django.db import models
 from webapp.sharing.models import Share
 
 if TYPE_CHECKING:
-    from webapp.workflows.steps import Parameter
-    from webapp.workflows.webhooks import WebhookAttempt
+    from webapp.workflows.types import Parameter, WebhookAttempt
 
 
 class Workflow(models.Model):
