@@ -56,8 +56,8 @@ def running_stack(
     beat: bool = False,
 ) -> Iterator[Stack]:
     tmp = Path(tempfile.mkdtemp(prefix="hive-bench-"))
-    db_path = str(tmp / "bench.sqlite3")
     redis_server, redis_url = start_redis()
+    db_path = str(tmp / "bench.sqlite3")
     own: dict[str, str] = {"HIVE_MEDIA_ROOT": str(tmp / "media")}
     if settings == "local":
         own |= {
@@ -66,7 +66,7 @@ def running_stack(
             "HIVE_VAR": str(tmp),
             "HIVE_EGRESS_ALLOW": "127.0.0.1",
         }
-    env = service_env(redis_url=redis_url, db_path=db_path, extra={**own, **(extra_env or {})})
+    env = service_env(redis_url=redis_url, database_url=f"sqlite:///{db_path}", extra={**own, **(extra_env or {})})
     started: list[Managed] = [redis_server]
     processes = {"redis": redis_server}
     try:
