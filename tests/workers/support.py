@@ -18,7 +18,12 @@ IN_PROCESS_WORKER = f"in-process-tests:{os.getpid()}"
 async def running(conversation: Conversation, kind: str, **metadata: Any) -> tuple[Run, WorkerSink]:
     """A run as a worker holds it once claimed, and the sink that records its steps."""
     run = await database_sync_to_async(Run.objects.create)(
-        conversation=conversation, kind=kind, status=Run.Status.RUNNING, worker_id=IN_PROCESS_WORKER, metadata=metadata
+        conversation=conversation,
+        started_by_id=conversation.owner_id,
+        kind=kind,
+        status=Run.Status.RUNNING,
+        worker_id=IN_PROCESS_WORKER,
+        metadata=metadata,
     )
     return run, WorkerSink(run_id=run.pk, conversation_id=conversation.pk)
 
