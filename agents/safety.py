@@ -6,26 +6,33 @@
   (`allowed_addresses`) or the origin is one of Hive's own (`always_allowed_origins`). This is the same policy as
   the browser's network firewall (browser_pool.net), which enforces it on every request; here it gives the agent a
   clear refusal before it tries.
-- confirm: execute_js and upload_file always; a click on a submit-like button (pay, delete, 提交, 删除 ...) or
-  Enter on a sensitive page; a non-read-only tool from a page or SKILL when the user chose "confirm" mode.
+- confirm: execute_js and upload_file always; on a sensitive page, whatever submits: a click on a submit-like button
+  (pay, delete, 提交, 删除 ...), every Enter (any name or spelling of it, with any modifiers, a newline in typed
+  text), Space on a focused button-like control whose text is submit-like, a tool from the page or a SKILL that is
+  not read-only, and the page's own confirm/prompt/beforeunload dialogs; a non-read-only tool from a page or SKILL
+  anywhere when the user chose "confirm" mode. What the action aims at that cannot be read is taken as
+  submit-like: the policy fails closed.
 - notify: opening a sensitive address, typing into a sensitive page.
 - auto: everything else.
 A page is sensitive when its address matches a pattern (checkout, payment, login, delete, admin, bank ...)
 or its text contains a keyword (确认支付, 永久删除, delete account, cannot be undone ...), as in seed 004.
+Every caller (the agent, actions by hand or from MCP clients, workflow replays) asks this one policy.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import urlsplit
 
-from agents.events import SafetyLevel
+from agents.events import SafetyLevel, TargetFacts
 from agents.tools.base import SOURCE_AGENT, SOURCE_BROWSER
 from browser_pool.actions.errors import ActionError
 from browser_pool.actions.page import checked_url
+from browser_pool.actions.watch import DialogAnswer, DialogAnswerer, DialogInfo
 from browser_pool.net.policy import EgressPolicy, system_resolver
 from browser_pool.types import JsonObject
 
@@ -48,10 +55,19 @@ SUBMIT_BUTTON_PATTERN = (
 )
 ALWAYS_CONFIRM_TOOLS: tuple[str, ...] = ("execute_js", "upload_file")
 NAVIGATING_TOOLS: tuple[str, ...] = ("navigate", "open_tab")
+# Every name a key that submits a form goes by (compared lower-case, without spaces): Playwright's, the numeric
+# keypad's, the characters themselves and what models write.
+ENTER_KEYS = frozenset({"enter", "return", "numpadenter", "kpenter", "kp_enter", "\n", "\r", "\r\n", "linefeed"})
+SPACE_KEYS = frozenset({" ", "space", "spacebar"})
 
 ConfirmMode = Literal["auto", "confirm"]
 Resolver = Callable[[str], Awaitable[list[str]]]
-TextProbe = Callable[[], Awaitable[str]]
+# Asks the user whether to accept a page's dialog, saying why it asks; True for a yes.
+DialogAsk = Callable[[DialogInfo, str], Awaitable[bool]]
+
+
+# Reads the target; None (or an error) when it cannot be read, which the policy takes as submit-like.
+TextProbe = Callable[[], Awaitable[TargetFacts | None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +102,38 @@ class SafetyDecision:
 
 
 AUTO = SafetyDecision("auto")
+
+
+def key_parts(key: str) -> list[str]:
+    """The keys of a combination as the browser would press them, normalised ("Shift+NumpadEnter" ->
+    ["shift", "numpadenter"]); a single character (" ", "\n", "+") is one key."""
+    if len(key) <= 1:
+        return [key.lower()]
+    return ["".join(part.split()).lower() or part for part in key.split("+") if part] or [key]
+
+
+def submits_by_key(key: str) -> bool:
+    """Whether pressing `key` (alone or in a combination, in any order) presses Enter."""
+    return any(part in ENTER_KEYS for part in key_parts(key))
+
+
+def presses_space(key: str) -> bool:
+    return any(part in SPACE_KEYS for part in key_parts(key))
+
+
+def types_a_newline(text: str) -> bool:
+    """Typing a line break presses Enter, which submits a form from any of its fields."""
+    return "\n" in text or "\r" in text
+
+
+async def read_target(probe: TextProbe | None) -> TargetFacts | None:
+    """The target as the probe reads it; None when it cannot be read (no probe, a failure, or nothing returned)."""
+    if probe is None:
+        return None
+    try:
+        return await probe()
+    except Exception:  # an unreadable target is judged as the riskiest it could be, never as an empty one
+        return None
 
 
 async def resolve_host(host: str) -> list[str]:
@@ -192,8 +240,15 @@ class SafetyPolicy:
             what = "run JavaScript in the page" if tool == "execute_js" else "put one of your files into the page"
             return SafetyDecision("confirm", f"the agent wants to {what}")
         if source not in (SOURCE_BROWSER, SOURCE_AGENT):
-            if not read_only and self.config.confirm_mode == "confirm":
+            if read_only:
+                return AUTO
+            if self.config.confirm_mode == "confirm":
                 return SafetyDecision("confirm", f"{tool} (from {source}) may change things, and confirm mode is on")
+            sensitive = self.page_sensitivity(page)
+            if sensitive:
+                return SafetyDecision(
+                    "confirm", f"{tool} (from {source}) may change things on a sensitive page ({sensitive})"
+                )
             return AUTO
         if source != SOURCE_BROWSER:
             return AUTO
@@ -203,12 +258,15 @@ class SafetyPolicy:
         self, tool: str, arguments: JsonObject, page: PageFacts, target_text: TextProbe | None
     ) -> SafetyDecision:
         sensitive = self.page_sensitivity(page)
-        if tool == "click" and sensitive:
-            text = await target_text() if target_text is not None else ""
-            if self.is_submit_like(text):
-                return SafetyDecision("confirm", f"clicking {text.strip()[:80]!r} on a sensitive page ({sensitive})")
-        if tool == "press_key" and sensitive and str(arguments.get("key", "")).lower() in ("enter", "return"):
+        key = str(arguments.get("key", ""))
+        if sensitive and tool == "press_key" and submits_by_key(key):
             return SafetyDecision("confirm", f"pressing Enter may submit a form on a sensitive page ({sensitive})")
+        if sensitive and tool == "type" and types_a_newline(str(arguments.get("text", ""))):
+            return SafetyDecision("confirm", f"a line break typed presses Enter on a sensitive page ({sensitive})")
+        if sensitive and (tool == "click" or (tool == "press_key" and presses_space(key))):
+            decision = await self._target_level(tool, target_text, sensitive)
+            if decision is not None:
+                return decision
         if tool in NAVIGATING_TOOLS and isinstance(arguments.get("url"), str):
             why = self.url_sensitivity(arguments["url"])
             if why:
@@ -216,3 +274,47 @@ class SafetyPolicy:
         if tool in ("type", "select") and sensitive:
             return SafetyDecision("notify", f"entering data on a sensitive page ({sensitive})")
         return AUTO
+
+    def dialog_decision(self, dialog: DialogInfo) -> SafetyDecision:
+        """A page's own confirm, prompt or beforeunload on a sensitive page (its address, or what the dialog says)
+        is the user's to answer; an alert only informs."""
+        if dialog.kind == "alert":
+            return AUTO
+        sensitive = self.page_sensitivity(PageFacts(dialog.url, dialog.message))
+        if not sensitive:
+            return AUTO
+        return SafetyDecision("confirm", f"the page asks {dialog.message[:200]!r} on a sensitive page ({sensitive})")
+
+    async def _target_level(self, tool: str, probe: TextProbe | None, sensitive: str) -> SafetyDecision | None:
+        """A click, or Space on a focused control, asks when what it presses is submit-like — or cannot be read."""
+        target = await read_target(probe)
+        if target is None:
+            return SafetyDecision(
+                "confirm", f"what the {tool} would press on a sensitive page ({sensitive}) could not be read"
+            )
+        if tool == "press_key" and not target.pressable:
+            return None  # Space in a field types a space, on the page it scrolls
+        if self.is_submit_like(target.text):
+            verb = "clicking" if tool == "click" else "pressing Space on"
+            return SafetyDecision("confirm", f"{verb} {target.text.strip()[:80]!r} on a sensitive page ({sensitive})")
+        return None
+
+
+def dialog_answerer(policy: SafetyPolicy, ask: DialogAsk | None, *, timeout_s: float) -> DialogAnswerer:
+    """The answer to a page's dialogs by the policy: accepted on an ordinary page; on a sensitive one, accepted only
+    on the user's yes within `timeout_s` — dismissed without one, or when nobody can be asked (`ask` None)."""
+
+    async def answer(dialog: DialogInfo) -> DialogAnswer:
+        decision = policy.dialog_decision(dialog)
+        if decision.level != "confirm":
+            return DialogAnswer(True, "answered automatically")
+        if ask is None:
+            return DialogAnswer(False, f"dismissed: {decision.reason}, and nobody could be asked")
+        try:
+            async with asyncio.timeout(timeout_s):
+                yes = await ask(dialog, decision.reason)
+        except TimeoutError:
+            yes = False
+        return DialogAnswer(True, "accepted: the user said yes") if yes else DialogAnswer(False, "dismissed: no yes")
+
+    return answer

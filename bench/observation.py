@@ -184,10 +184,7 @@ async def run(verbose: bool, smoke: bool = False) -> None:
         real_names = prepared_pages(root)[:2] if smoke else prepared_pages(root)
         with serve_directory(root) as base:
             async with async_playwright() as playwright:
-                config = BrowserConfig()
-                browser = await launch(
-                    playwright.chromium, executable_path=config.executable_path, args=config.args, headless=True
-                )
+                browser = await launch(playwright.chromium, BrowserConfig())
                 try:
                     for page_set in page_sets(real_names):
                         rows = [

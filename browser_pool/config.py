@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from browser_pool.flags import own_switches
 from browser_pool.net.policy import EgressPolicy
+from browser_pool.watchdog import SessionLimits
 
 CHROMIUM_PATH = "/usr/bin/chromium"
 
@@ -41,6 +42,10 @@ def _default_max_sessions() -> int:
 class BrowserConfig:
     executable_path: str = CHROMIUM_PATH
     headless: bool = True
+    # Chromium never runs as root: a worker started as root runs it as this system user (browser_pool.sandbox).
+    browser_user: str = "hive-browser"
+    # Only for a host where the sandbox cannot work: Chromium then starts with --no-sandbox, and says so loudly.
+    allow_no_sandbox: bool = False
     extra_args: tuple[str, ...] = ()
     viewport_width: int = 1280
     viewport_height: int = 800
@@ -54,6 +59,8 @@ class BrowserConfig:
     idle_timeout_s: float = 600.0
     navigation_timeout_ms: int = 15_000
     action_timeout_ms: int = 5_000
+    # What one session may take of the worker all sessions share: tabs, a busy page's time, memory.
+    limits: SessionLimits = field(default_factory=SessionLimits)
     # The network firewall (browser_pool.net): every request of every context goes through a filtering proxy.
     # None runs without it, for using the library on its own; Hive's worker always sets it.
     egress: EgressPolicy | None = None

@@ -25,3 +25,7 @@ class SessionClosedError(PoolError):
 
 class TabNotFoundError(PoolError, LookupError):
     """No tab with that id in this session."""
+
+
+class TabLimitError(PoolError):
+    """The session already has as many tabs as it may; one must be closed before another opens."""

@@ -1,4 +1,5 @@
-"""Chromium's feature switches, merged with Playwright's own.
+"""Launching Chromium: through the sandbox plan (browser_pool.sandbox), with its feature switches merged with
+Playwright's own.
 
 Chromium keeps only the last `--enable-features` and the last `--disable-features` on its command line. Playwright
 passes its own (they keep Chromium from asking Google for account lists, network time, optimization hints …), so a
@@ -13,9 +14,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Browser, BrowserType
+from playwright.async_api import Error as PlaywrightError
+
+from browser_pool.sandbox import explain_launch_failure, plan_launch
+
+if TYPE_CHECKING:
+    from browser_pool.config import BrowserConfig
 
 ENABLE = "--enable-features="
 DISABLE = "--disable-features="
@@ -30,31 +37,36 @@ def own_switches() -> tuple[str, ...]:
     return (ENABLE + ",".join(ENABLED), DISABLE + ",".join(DISABLED))
 
 
+def _names(switches: list[str], prefix: str) -> list[str]:
+    names: list[str] = []
+    for switch in switches:
+        if switch.startswith(prefix):
+            names += [n for n in switch[len(prefix) :].split(",") if n and n not in names]
+    return names
+
+
 @dataclass(frozen=True, slots=True)
 class FeatureSwitches:
     leave_out: tuple[str, ...]  # Playwright's own switches, exactly as it passes them
-    switches: tuple[str, ...]  # the union of theirs and ours
 
     def launch_args(self, args: list[str]) -> list[str]:
-        return [a for a in args if not a.startswith((ENABLE, DISABLE))] + list(self.switches)
+        """`args` with their feature switches merged into Playwright's (which are then left out of its own)."""
+        ours = [a for a in args if a.startswith((ENABLE, DISABLE))]
+        switches = []
+        for prefix in (ENABLE, DISABLE):
+            names = _names(list(self.leave_out), prefix)
+            names += [n for n in _names(ours, prefix) if n not in names]
+            if names:
+                switches.append(prefix + ",".join(names))
+        return [a for a in args if not a.startswith((ENABLE, DISABLE))] + switches
 
 
-def merge(command_line: list[str]) -> FeatureSwitches | None:
-    """From a browser launched with our switches after Playwright's: the switches to launch with instead, or None when
-    nothing of Playwright's was dropped."""
-    ours = set(own_switches())
+def merge(command_line: list[str], args: list[str]) -> FeatureSwitches | None:
+    """From a browser launched with `args` after Playwright's switches: Playwright's feature switches to merge ours
+    with, or None when none of theirs was dropped."""
+    ours = set(args)
     theirs = [a for a in command_line if a.startswith((ENABLE, DISABLE)) and a not in ours]
-    if not theirs:
-        return None
-    switches = []
-    for prefix, wanted in ((ENABLE, ENABLED), (DISABLE, DISABLED)):
-        names: list[str] = []
-        for arg in theirs:
-            if arg.startswith(prefix):
-                names += [n for n in arg[len(prefix) :].split(",") if n and n not in names]
-        names += [n for n in wanted if n not in names]
-        switches.append(prefix + ",".join(names))
-    return FeatureSwitches(tuple(theirs), tuple(switches))
+    return FeatureSwitches(tuple(theirs)) if theirs else None
 
 
 def command_line(pid: int | None) -> list[str]:
@@ -67,7 +79,7 @@ def command_line(pid: int | None) -> list[str]:
         return []
 
 
-# Playwright's feature switches merged with ours, learned from the first launch in this process.
+# Playwright's feature switches, learned from the first launch in this process.
 _learned: FeatureSwitches | None = None
 
 
@@ -81,8 +93,36 @@ async def browser_pid(browser: Browser) -> int | None:
     return next((int(p["id"]) for p in info.get("processInfo", []) if p.get("type") == "browser"), None)
 
 
-async def launch(chromium: BrowserType, *, args: list[str], **options: Any) -> Browser:
-    """Chromium launched with `args` and the feature switches merged (see above); every launch goes through here."""
+async def launch(
+    chromium: BrowserType, config: BrowserConfig, *, args: list[str] | None = None, **options: Any
+) -> Browser:
+    """Chromium as `config` says, with its sandbox, as an unprivileged user (browser_pool.sandbox) and the feature
+    switches merged (see above); every launch goes through here. `args` replaces `config.args`."""
+    plan = plan_launch(
+        config.executable_path, browser_user=config.browser_user, allow_no_sandbox=config.allow_no_sandbox
+    )
+    try:
+        browser = await _launch_merged(
+            chromium,
+            args=config.args if args is None else args,
+            executable_path=plan.executable_path,
+            chromium_sandbox=plan.chromium_sandbox,
+            env=plan.env,
+            downloads_path=plan.downloads_path,
+            headless=config.headless,
+            **options,
+        )
+    except PlaywrightError as exc:
+        plan.discard()
+        refused = explain_launch_failure(exc.message, plan)
+        if refused is not None:
+            raise refused from exc
+        raise
+    browser.on("disconnected", lambda _browser: plan.discard())
+    return browser
+
+
+async def _launch_merged(chromium: BrowserType, *, args: list[str], **options: Any) -> Browser:
     global _learned
     known = _learned
     browser = await chromium.launch(
@@ -91,9 +131,9 @@ async def launch(chromium: BrowserType, *, args: list[str], **options: Any) -> B
         **options,
     )
     if known is None:
-        merged = merge(command_line(await browser_pid(browser)))
+        merged = merge(command_line(await browser_pid(browser)), args)
         if merged is not None:  # ours replaced Playwright's feature switches: launch again with both
             _learned = merged
             await browser.close()
-            return await launch(chromium, args=args, **options)
+            return await _launch_merged(chromium, args=args, **options)
     return browser

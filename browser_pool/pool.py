@@ -18,22 +18,31 @@ from playwright.async_api import Browser, BrowserContext, Playwright, async_play
 from playwright.async_api import Error as PlaywrightError
 
 from browser_pool.background import BackgroundTasks
+from browser_pool.clipboard import install_clipboard
 from browser_pool.config import BrowserConfig
 from browser_pool.errors import BrowserCrashedError, PoolError, PoolFullError, PoolNotStartedError
 from browser_pool.flags import browser_pid, launch
 from browser_pool.net.proxy import BlockedCallback, EgressProxy, ProxyListener, bind_context, listener_for
+from browser_pool.notices import SessionNotice
 from browser_pool.observe.bridge import install_observers
 from browser_pool.screencast import ScreencastOptions
-from browser_pool.session import Session, TabsChangedCallback
+from browser_pool.session import NoticeCallback, Session, TabsChangedCallback
 from browser_pool.types import SavedSession
+from browser_pool.watchdog import Answers
 from browser_pool.webmcp import install_bridge, log_webmcp_support
 
 log = logging.getLogger(__name__)
 
 SessionSavedCallback = Callable[[str, SavedSession], Awaitable[None]]
+# Reads a session's last save; called only when the session is not live (a live one is newer than any save).
+SavedLoader = Callable[[], Awaitable[SavedSession | None]]
 SessionsLostCallback = Callable[[list[str]], Awaitable[None]]
 
 CRASH_REASON = "the browser crashed; this session will be restored from its last save on the next turn"
+EVICTED_TEXT = (
+    "This browser session was put away to make room on a busy worker; it comes back as it was saved when you send "
+    "a message or an action."
+)
 # How long an acquire waits for a relaunch after a crash before telling the caller to try later.
 READY_TIMEOUT_S = 30.0
 _RELAUNCH_BACKOFF_S = (0.5, 1.0, 2.0, 5.0, 10.0, 30.0)
@@ -76,8 +85,11 @@ class BrowserPool:
         screencast_options: ScreencastOptions | None = None,
         reap_interval_s: float | None = None,
         on_egress_blocked: BlockedCallback | None = None,
+        on_notice: NoticeCallback | None = None,
     ) -> None:
         self.config = config or BrowserConfig()
+        self._on_notice = on_notice
+        self._answers = Answers()  # the watchdogs of all sessions compare their tabs' silence with the others' answers
         self._egress = (
             EgressProxy(self.config.egress, on_blocked=on_egress_blocked) if self.config.egress is not None else None
         )
@@ -124,6 +136,9 @@ class BrowserPool:
         self._ready.set()
         self._kick_refill()
         self._tasks.spawn(self._reap_forever(), "reaper")
+        limits = self.config.limits
+        if limits.check_every_s > 0 and (limits.busy_page_s or limits.max_memory_mb):
+            self._tasks.spawn(self._watch_forever(), "watchdog")
         if self._browser is not None:
             self._tasks.spawn(log_webmcp_support(self._browser), "webmcp-probe")
 
@@ -155,24 +170,21 @@ class BrowserPool:
         # Playwright makes Chromium send loopback traffic through the proxy too (it adds `<-loopback>` to the
         # bypass rules), so no address escapes the firewall; each context gets its own listener below.
         proxy = {"server": self._browser_listener.server_url} if self._browser_listener is not None else None
-        browser = await launch(
-            self._playwright.chromium,
-            executable_path=self.config.executable_path,
-            headless=self.config.headless,
-            args=self.config.args,
-            proxy=proxy,
-        )
+        browser = await launch(self._playwright.chromium, self.config, proxy=proxy)
         browser.on("disconnected", self._on_disconnected)
         self._browser = browser
         self.browser_pid = await browser_pid(browser)
 
     # -- sessions --------------------------------------------------------------------------------------------
 
-    async def acquire(self, key: str, saved: SavedSession | None = None) -> Session:
-        """The live session for ``key``, else a new one (restored from ``saved`` when given). Counts as a lease.
+    async def acquire(
+        self, key: str, saved: SavedSession | None = None, *, load_saved: SavedLoader | None = None
+    ) -> Session:
+        """The live session for ``key``, else a new one (restored from ``saved``, or what ``load_saved`` reads, when
+        given). Counts as a lease.
 
-        A live session wins over ``saved``: it is newer. Raises `PoolFullError` when the worker is at capacity
-        and every session is busy.
+        A live session wins over ``saved``: it is newer (and ``load_saved`` is not called). Raises `PoolFullError`
+        when the worker is at capacity and every session is busy.
         """
         await self._wait_ready()
         lock = self._key_locks.get(key)
@@ -181,6 +193,8 @@ class BrowserPool:
         async with lock:
             session = self._sessions.get(key)
             if session is None or session.closed:
+                if saved is None and load_saved is not None:
+                    saved = await load_saved()
                 session = await self._open_in_room(key, saved)
             session.leases += 1
             session.touch()
@@ -294,15 +308,19 @@ class BrowserPool:
         return session
 
     async def _make_room(self) -> None:
+        """Close sessions until one more fits: first those nobody uses, then those only watched (their viewers are
+        told; the session comes back from its save when someone acts). A session in a turn is never closed."""
         while self.load.live_sessions >= self.config.max_sessions:
-            idle = sorted(
-                (s for s in self._sessions.values() if not s.busy and not s.closed), key=lambda s: s.last_used
-            )
-            if not idle:
+            open_sessions = [s for s in self._sessions.values() if not s.closed and s.leases == 0]
+            unwatched = [s for s in open_sessions if not s.busy]
+            candidates = unwatched or open_sessions
+            if not candidates:
                 raise PoolFullError(
                     f"all {self.config.max_sessions} browser sessions on this worker are busy; try again shortly"
                 )
-            victim = idle[0]
+            victim = min(candidates, key=lambda s: s.last_used)
+            if victim.busy and self._on_notice is not None:
+                await self._on_notice(victim.key, SessionNotice("evicted", EVICTED_TEXT))  # its viewers are told
             try:
                 await self.close_session(victim.key)
             except Exception:
@@ -326,7 +344,13 @@ class BrowserPool:
         if listener is not None:
             listener.label = key  # requests this context's proxy refuses are the session's
         session = Session(
-            key, context, on_tabs_changed=self._on_tabs_changed, screencast_options=self._screencast_options
+            key,
+            context,
+            on_tabs_changed=self._on_tabs_changed,
+            screencast_options=self._screencast_options,
+            limits=self.config.limits,
+            on_notice=self._on_notice,
+            answers=self._answers,
         )
         self._kick_refill()
         if saved is not None:
@@ -357,6 +381,7 @@ class BrowserPool:
         context.set_default_navigation_timeout(self.config.navigation_timeout_ms)
         await install_bridge(context)  # WebMCP bridge + polyfill in every document, before the page's own scripts
         await install_observers(context)  # which elements the page's scripts made clickable
+        await install_clipboard(context)  # copies stay in this session: the browser's own clipboard is everyone's
         # Each context starts with its page: a renderer start is the slow part of a session (~200 ms). `new_page`
         # returns before the page's script context is up; one evaluate here waits for it, off the acquire path.
         page = context.pages[0] if context.pages else await context.new_page()
@@ -424,6 +449,13 @@ class BrowserPool:
             await self._save(session)
         except Exception:
             log.exception("saving session %s failed", session.key)
+
+    async def _watch_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.limits.check_every_s)
+            for session in list(self._sessions.values()):
+                if not session.closed:
+                    session.watchdog.check()
 
     async def _reap_forever(self) -> None:
         while True:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, TypeVar
 
 from playwright.async_api import BrowserContext, CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
@@ -17,19 +17,24 @@ from playwright.async_api import Error as PlaywrightError
 from browser_pool.background import BackgroundTasks
 from browser_pool.errors import BrowserCrashedError, SessionClosedError
 from browser_pool.input import InputEvent, InputReplayer, InputTarget
+from browser_pool.notices import SessionNotice, board_for, tabs_refused_text
 from browser_pool.screencast import Screencast, ScreencastOptions
 from browser_pool.tabs import Tab, TabChange, TabSet
 from browser_pool.types import SavedSession, TabInfo
+from browser_pool.watchdog import Answers, PageWatchdog, SessionLimits
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 TabsChangedCallback = Callable[[str, list[TabInfo]], Awaitable[None]]
+NoticeCallback = Callable[[str, SessionNotice], Coroutine[Any, Any, None]]
 
 # A popup is "added", "switched" and "navigated" twice within a few ms; the dashboard wants one update for it.
 TABS_NOTICE_DELAY_S = 0.05
 # When Playwright reports a closed target, the browser's "disconnected" event may still be on its way.
 _CRASH_GRACE_S = 0.5
+# A page opening tabs in a loop gets them closed one by one; they are told as one notice per this long.
+REFUSED_NOTICE_DELAY_S = 0.5
 
 
 class Session:
@@ -42,6 +47,9 @@ class Session:
         *,
         on_tabs_changed: TabsChangedCallback | None = None,
         screencast_options: ScreencastOptions | None = None,
+        limits: SessionLimits | None = None,
+        on_notice: NoticeCallback | None = None,
+        answers: Answers | None = None,
     ) -> None:
         self.key = key
         self.context = context
@@ -56,10 +64,18 @@ class Session:
         self._tabs_notice: asyncio.Task[None] | None = None
         self._cdp_sessions: dict[str, asyncio.Future[CDPSession]] = {}
         self._tasks = BackgroundTasks(f"session:{key}")
+        self.limits = limits or SessionLimits()
+        self._on_notice = on_notice
+        self._notices = board_for(context)
+        self._refused_unreported = 0
+        self._refused_notice: asyncio.Task[None] | None = None
         self.screencast = Screencast(self._screencast_target, screencast_options)
         self.input = InputReplayer(self._input_target)
         # Last: adopting the context's existing pages already reports tab changes to the parts above.
-        self.tabs = TabSet(context, self._on_tab_change)
+        self.tabs = TabSet(context, self._on_tab_change, max_tabs=self.limits.max_tabs, on_refused=self._tab_refused)
+        self.watchdog = PageWatchdog(
+            self.tabs, self.limits, self.cdp_session, self._close_for_limit, answers=answers or Answers()
+        )
 
     # -- state -----------------------------------------------------------------------------------------------
 
@@ -168,7 +184,7 @@ class Session:
 
     async def restore_tabs(self, saved: SavedSession) -> None:
         """Reopen saved tab URLs in order (the context already carries the saved storage) and re-activate the tab."""
-        urls = [url for url in saved.tab_urls if url]
+        urls = [url for url in saved.tab_urls if url][: self.limits.max_tabs or None]
         if not urls:
             return
         tabs = [self.tabs.active]
@@ -192,6 +208,7 @@ class Session:
             return
         self._closed = True
         self.tabs.prepare_close()
+        self.watchdog.close()
         await self.screencast.close()
         await self._tasks.close()
         if self._tabs_notice is not None:
@@ -208,6 +225,7 @@ class Session:
         self.lost_reason = reason
         self._lost.set()
         self.tabs.prepare_close()
+        self.watchdog.close()
         self.screencast.abort()
         self._tasks.cancel_all()
         if self._tabs_notice is not None:
@@ -245,6 +263,34 @@ class Session:
         except TimeoutError:
             return False
         return True
+
+    # -- limits and notices ----------------------------------------------------------------------------------
+
+    def tell(self, notice: SessionNotice) -> None:
+        """Something the pool did to this session: kept for the agent's next action, and told to the owner now."""
+        self._notices.post(notice, limit=self.limits.max_tabs)
+        if self._on_notice is not None:
+            self._tasks.spawn(self._on_notice(self.key, notice), f"notice:{notice.kind}")
+
+    async def _close_for_limit(self, tab: Tab, notice: SessionNotice) -> None:
+        try:
+            await self.run(self.tabs.close(tab.id))
+        except (PlaywrightError, SessionClosedError, BrowserCrashedError, LookupError):
+            return  # gone already: with its session, or on its own
+        self.tell(notice)
+
+    def _tab_refused(self, _page: Page) -> None:
+        self._refused_unreported += 1
+        if self._refused_notice is None and not self.closed:
+            self._refused_notice = self._tasks.spawn(self._report_refused(), "tabs-refused")
+
+    async def _report_refused(self) -> None:
+        try:
+            await asyncio.sleep(REFUSED_NOTICE_DELAY_S)
+            count, self._refused_unreported = self._refused_unreported, 0
+            self.tell(SessionNotice("tabs", tabs_refused_text(count, self.limits.max_tabs), count=count))
+        finally:
+            self._refused_notice = None
 
     # -- tab change notices ----------------------------------------------------------------------------------
 

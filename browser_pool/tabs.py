@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
@@ -13,13 +14,14 @@ from playwright.async_api import BrowserContext, Frame, Page
 from playwright.async_api import Error as PlaywrightError
 
 from browser_pool.background import BackgroundTasks
-from browser_pool.errors import TabNotFoundError
+from browser_pool.errors import TabLimitError, TabNotFoundError
 from browser_pool.types import TabInfo
 
 log = logging.getLogger(__name__)
 
 TabChange = Literal["added", "removed", "switched", "navigated"]
 TabChangeListener = Callable[[TabChange, "Tab"], None]
+TabRefusedListener = Callable[[Page], None]
 
 # One round trip for what a tab shows besides its URL; `.href` is already resolved against the document's base.
 _META_JS = """() => {
@@ -60,11 +62,25 @@ class Tab:
 
 
 class TabSet:
-    """Tracks every page of a context as a tab. New pages, ours or the site's popups, become the active tab."""
+    """Tracks every page of a context as a tab. New pages, ours or the site's popups, become the active tab.
 
-    def __init__(self, context: BrowserContext, on_change: TabChangeListener) -> None:
+    A session has at most `max_tabs` tabs (0: no limit): a page opening more (a `window.open` loop) gets each new one
+    closed at once, and `on_refused` hears of it; opening one by hand at the limit raises `TabLimitError`.
+    """
+
+    def __init__(
+        self,
+        context: BrowserContext,
+        on_change: TabChangeListener,
+        *,
+        max_tabs: int = 0,
+        on_refused: TabRefusedListener | None = None,
+    ) -> None:
         self._context = context
         self._on_change = on_change
+        self.max_tabs = max_tabs
+        self._on_refused = on_refused
+        self._refused: weakref.WeakSet[Page] = weakref.WeakSet()
         self._tabs: list[Tab] = []
         self._active: Tab | None = None
         self._next_number = 1
@@ -99,10 +115,23 @@ class TabSet:
         await asyncio.gather(*(tab.refresh_meta() for tab in tabs))
         return [tab.info(active=tab is self._active) for tab in tabs]
 
+    @property
+    def full(self) -> bool:
+        return 0 < self.max_tabs <= len(self._tabs)
+
     async def open(self, url: str | None = None) -> TabInfo:
+        if self.full:
+            raise TabLimitError(
+                f"this session already has {len(self._tabs)} tabs open, the most it may have; close one first"
+            )
         page = await self._context.new_page()
-        # The context's "page" event has normally adopted it already; adopting is idempotent.
-        tab = self._adopt(page)
+        # The context's "page" event has normally adopted it already (or refused it: a popup took the last place).
+        tab = self.tab_for(page)
+        if tab is None:
+            if page in self._refused or self.full:
+                await self._refuse(page, report=False)
+                raise TabLimitError(f"a page opened a tab meanwhile: this session already has {self.max_tabs} tabs")
+            tab = self._adopt(page)
         if url:
             await page.goto(url, wait_until="domcontentloaded")
         await tab.refresh_meta()
@@ -136,8 +165,21 @@ class TabSet:
         self._tasks.cancel_all()
 
     def _on_new_page(self, page: Page) -> None:
-        if not self._closing:
-            self._adopt(page)
+        if self._closing or self.tab_for(page) is not None:
+            return
+        if self.full:
+            self._refused.add(page)
+            self._tasks.spawn(self._refuse(page), "refuse-tab")
+            return
+        self._adopt(page)
+
+    async def _refuse(self, page: Page, *, report: bool = True) -> None:
+        try:
+            await page.close()
+        except PlaywrightError:
+            log.debug("a refused tab was already gone")
+        if report and self._on_refused is not None:
+            self._on_refused(page)
 
     def _adopt(self, page: Page) -> Tab:
         existing = self.tab_for(page)

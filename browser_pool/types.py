@@ -67,6 +67,9 @@ class ActionResult:
     screenshot: bytes | None = None
     # Requests the network firewall refused while the action ran (what and why), e.g. an internal image.
     blocked: list[str] = field(default_factory=list)
+    # What the pool did to the session's tabs since the last action: popups closed past the tab limit, a busy or
+    # too heavy tab closed (browser_pool.notices).
+    notices: list[str] = field(default_factory=list)
     # The element an index pointed at, recorded so a workflow can find it again (browser_pool.replay); not shown.
     target: RecordedTarget | None = None
 
@@ -88,6 +91,8 @@ class ActionResult:
             out["dialog"] = self.dialog
         if self.blocked:
             out["blocked_requests"] = self.blocked
+        if self.notices:
+            out["notices"] = self.notices
         return out
 
 

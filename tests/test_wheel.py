@@ -27,9 +27,13 @@ CHECK = textwrap.dedent(
         importlib.resources.files("webapp.skills") / "shipped" / "demo-shop.json",
         importlib.resources.files("webapp.skills") / "templates" / "admin" / "skills" / "skill" / "import.html",
         importlib.resources.files("webapp.demo") / "sites" / "flights" / "flights.js",
+        importlib.resources.files("browser_pool") / "clipboard_guard.js",
     ]
     missing = [str(path) for path in needed if not path.is_file()]
     assert not missing, f"missing from the wheel: {missing}"
+    # A root worker starts Chromium through this script: Playwright executes it, so it must stay executable.
+    launcher = importlib.resources.files("browser_pool") / "as_browser_user.sh"
+    assert os.access(str(launcher), os.X_OK), f"{launcher} is missing or not executable"
     os.environ["DJANGO_SETTINGS_MODULE"] = "webapp.settings.test"
     import django
     from django.core.management import call_command

@@ -18,20 +18,24 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 
+from agents.safety import SafetyConfig, SafetyPolicy, dialog_answerer
+from browser_pool.actions.watch import DialogLimits, answer_dialogs_with, set_dialog_limits
 from browser_pool.config import BrowserConfig
 from browser_pool.errors import TabNotFoundError
 from browser_pool.extract import extract_page, without_text
 from browser_pool.input import InputError, InputEvent
+from browser_pool.notices import SessionNotice
 from browser_pool.pool import BrowserPool
 from browser_pool.screencast import Frame, ScreencastOptions, Subscription
 from browser_pool.session import Session
 from browser_pool.types import SavedSession, TabInfo
+from browser_pool.watchdog import SessionLimits
 from webapp.conversations.browser_selectors import browser_session_state
 from webapp.conversations.browser_services import browser_session_save, browser_session_set_tabs, tab_content_save
 from webapp.conversations.live import viewer_count
 from webapp.core import placement
 from webapp.core.events import Frame as FramePayload
-from webapp.core.events import FrameMessage, conversation_group
+from webapp.core.events import FrameMessage, SessionNoticeEvent, conversation_group, publish
 from webapp.core.types import JsonObject
 from workers.egress import egress_blocked, egress_policy
 from workers.webtools import WebTools
@@ -41,12 +45,24 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# A page's dialog on a sensitive page outside any run (a person's input on the live view): nobody to ask, dismissed.
+NOBODY_TO_ASK = dialog_answerer(SafetyPolicy(SafetyConfig()), None, timeout_s=0)
+
 
 def pool_config() -> BrowserConfig:
+    set_dialog_limits(DialogLimits(settings.HIVE_DIALOG_TEXTS_KEPT, settings.HIVE_DIALOG_TEXT_MAX_CHARS))
     config = BrowserConfig(
         warm_contexts=settings.HIVE_POOL_WARM_CONTEXTS,
         idle_timeout_s=settings.HIVE_POOL_IDLE_TIMEOUT_S,
         egress=egress_policy(),  # always on in Hive: every request of every context passes the firewall
+        browser_user=settings.HIVE_BROWSER_USER,
+        allow_no_sandbox=settings.HIVE_BROWSER_ALLOW_NO_SANDBOX,
+        limits=SessionLimits(
+            max_tabs=settings.HIVE_SESSION_MAX_TABS,
+            busy_page_s=settings.HIVE_SESSION_BUSY_PAGE_S,
+            max_memory_mb=settings.HIVE_SESSION_MAX_MEMORY_MB,
+            check_every_s=settings.HIVE_SESSION_CHECK_EVERY_S,
+        ),
     )
     if settings.HIVE_POOL_MAX_SESSIONS > 0:
         config.max_sessions = settings.HIVE_POOL_MAX_SESSIONS
@@ -67,12 +83,17 @@ class SessionHost:
             on_tabs_changed=self._tabs_changed,
             on_sessions_lost=self._lost,
             screencast_options=ScreencastOptions(max_fps=settings.HIVE_LIVE_VIEW_FPS),
+            on_notice=self._notice,
         )
         self._held: set[int] = set()
         self.web_tools = WebTools()
         self._streams: dict[int, Subscription] = {}
         self._lock = asyncio.Lock()
         self._stream_locks: dict[int, asyncio.Lock] = {}
+        # What was last written for each held session (its save, its tabs): a run ends with a save and a navigation
+        # announces its tabs more than once, mostly unchanged; the same again is not written (and encrypted) twice.
+        self._last_saved: dict[int, SavedSession] = {}
+        self._last_tabs: dict[int, list[TabInfo]] = {}
 
     async def start(self) -> None:
         await self.pool.start()
@@ -95,10 +116,14 @@ class SessionHost:
 
     async def acquire(self, conversation_id: int) -> Session:
         """The conversation's session on this worker (restored from its last save if it is not live here)."""
-        saved = SavedSession.from_dict(
-            await database_sync_to_async(browser_session_state)(conversation_id=conversation_id)
-        )
-        session = await self.pool.acquire(str(conversation_id), saved)
+
+        async def last_save() -> SavedSession | None:  # read only when the session is not live here
+            return SavedSession.from_dict(
+                await database_sync_to_async(browser_session_state)(conversation_id=conversation_id)
+            )
+
+        session = await self.pool.acquire(str(conversation_id), load_saved=last_save)
+        answer_dialogs_with(session.context, NOBODY_TO_ASK)  # a run asks its user instead while it runs
         await self._hold(conversation_id)
         await self.web_tools.follow(conversation_id, session)
         return session
@@ -134,6 +159,8 @@ class SessionHost:
         if stream is not None:
             await stream.close()
         self._stream_locks.pop(conversation_id, None)
+        self._last_saved.pop(conversation_id, None)
+        self._last_tabs.pop(conversation_id, None)
         await self.web_tools.forget(conversation_id)
         home_key = placement.session_home_key(conversation_id)
 
@@ -227,12 +254,31 @@ class SessionHost:
     # -- pool callbacks -------------------------------------------------------------------------------------------
 
     async def _saved(self, key: str, saved: SavedSession) -> None:
-        await database_sync_to_async(browser_session_save)(conversation_id=int(key), state=saved.as_dict())
+        conversation_id = int(key)
+        if conversation_id in self._held and self._last_saved.get(conversation_id) == saved:
+            return
+        await database_sync_to_async(browser_session_save)(conversation_id=conversation_id, state=saved.as_dict())
+        if conversation_id in self._held:
+            self._last_saved[conversation_id] = saved
 
     async def _tabs_changed(self, key: str, tabs: list[TabInfo]) -> None:
-        await database_sync_to_async(browser_session_set_tabs)(conversation_id=int(key), tabs=tabs)
+        conversation_id = int(key)
+        if self._last_tabs.get(conversation_id) != tabs:
+            await database_sync_to_async(browser_session_set_tabs)(conversation_id=conversation_id, tabs=tabs)
+            if conversation_id in self._held:
+                self._last_tabs[conversation_id] = tabs
         # The inspector shows the active tab's tools: a switch or a navigation changes them.
         await self.web_tools.publish(int(key))
+
+    async def _notice(self, key: str, notice: SessionNotice) -> None:
+        """The pool closed tabs of this session (or put it away): the dashboard says so at once."""
+        event: SessionNoticeEvent = {
+            "type": "session.notice",
+            "kind": notice.kind,
+            "text": notice.text,
+            "tab_id": notice.tab_id,
+        }
+        publish(int(key), event)
 
     async def _lost(self, keys: list[str]) -> None:
         for key in keys:

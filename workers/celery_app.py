@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from typing import Any
 
@@ -18,10 +19,17 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 
 @worker_ready.connect
 def _start_runtime(sender: Any = None, **kwargs: Any) -> None:
+    from browser_pool.sandbox import SandboxUnavailableError
     from workers.runtime import runtime_start
 
     hostname = getattr(sender, "hostname", None) or os.uname().nodename
-    runtime = runtime_start(hostname=hostname)
+    try:
+        runtime = runtime_start(hostname=hostname)
+    except SandboxUnavailableError as exc:
+        # A worker that cannot isolate its pages must not take any: it stops here, saying why (Celery would log an
+        # ordinary exception from this handler and go on consuming tasks it cannot run).
+        logging.getLogger(__name__).critical("the worker refuses to start: %s", exc)
+        raise SystemExit(1) from exc
     # Turns for sessions this worker holds are sent to its own queue (webapp.core.placement).
     if sender is not None and hasattr(sender, "add_task_queue"):
         sender.add_task_queue(runtime.queue)

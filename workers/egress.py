@@ -12,7 +12,12 @@ log = logging.getLogger(__name__)
 
 
 def egress_policy() -> EgressPolicy:
-    return EgressPolicy(allow=(*settings.HIVE_OWN_ORIGINS, *settings.HIVE_EGRESS_ALLOW))
+    return EgressPolicy(
+        allow=(*settings.HIVE_OWN_ORIGINS, *settings.HIVE_EGRESS_ALLOW),
+        lookups_per_session=settings.HIVE_EGRESS_LOOKUPS_PER_SESSION,
+        lookup_timeout_s=settings.HIVE_EGRESS_LOOKUP_TIMEOUT_S,
+        idle_timeout_s=settings.HIVE_EGRESS_IDLE_TIMEOUT_S,
+    )
 
 
 _blocked_total = 0

@@ -3,12 +3,15 @@ healing of a workflow's step use the same."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from django.conf import settings
 
 from agents.config import AgentConfig
-from agents.safety import SafetyConfig
+from agents.events import ConfirmationRequest
+from agents.safety import SafetyConfig, SafetyPolicy, dialog_answerer
+from browser_pool.actions.watch import DialogAnswerer, DialogInfo
 from webapp.conversations.models import Conversation
 from workers.limits import time_limits
 
@@ -39,3 +42,21 @@ def agent_config(
         show_reasoning=conversation.show_reasoning,
         safety=safety_config(conversation),
     )
+
+
+def run_dialog_answerer(
+    conversation: Conversation, confirm: Callable[[ConfirmationRequest], Awaitable[bool]]
+) -> DialogAnswerer:
+    """During a run, a page's confirm, prompt or beforeunload on a sensitive page asks the user, as a step would:
+    a confirmation with the dialog's text, no yes in time being a no."""
+    timeout_s = settings.HIVE_CONFIRM_TIMEOUT_S
+
+    async def ask(dialog: DialogInfo, reason: str) -> bool:
+        arguments = {"dialog": dialog.kind, "message": dialog.message}
+        return await confirm(
+            ConfirmationRequest(
+                step_id=0, action="page_dialog", arguments=arguments, reason=reason, url=dialog.url, timeout_s=timeout_s
+            )
+        )
+
+    return dialog_answerer(SafetyPolicy(safety_config(conversation)), ask, timeout_s=timeout_s + 5)

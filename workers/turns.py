@@ -11,12 +11,14 @@ from dataclasses import dataclass
 import structlog
 from channels.db import database_sync_to_async
 
+from browser_pool.actions.watch import dialogs_answered_by
 from browser_pool.errors import PoolError
 from browser_pool.session import Session
 from webapp.runs.models import Run
 from webapp.runs.services import run_finish, run_start
 from workers.browser import SessionHost
 from workers.live import CommandChannel, Outbox, People, RunRegistry
+from workers.policy import run_dialog_answerer
 from workers.sink import WorkerSink
 
 log = logging.getLogger(__name__)
@@ -99,6 +101,8 @@ async def _with_session(sessions: SessionHost, run: Run, sink: WorkerSink, body:
     async with asyncio.timeout(timeout_s):
         session = await sessions.acquire(run.conversation_id)
         try:
-            await body(run, session, sink)
+            # The page's own dialogs on sensitive pages ask this run's user, whatever the run's kind.
+            with dialogs_answered_by(session.context, run_dialog_answerer(run.conversation, sink.confirm)):
+                await body(run, session, sink)
         finally:
             await sessions.release(session)

@@ -1,11 +1,13 @@
 """What happened on the page while an action ran: navigations, popups, JavaScript dialogs.
 
-Dialog policy. A dialog blocks the page until it is answered, and an agent cannot click one, so every
-JavaScript dialog is answered at once and its text is reported in the next ActionResult.dialog:
-alert and beforeunload are accepted (the only way on), confirm is accepted (the agent chose to click the
-control that asks; consequential clicks are vetted by the agent's safety policy before they run), and prompt
-is accepted with the page's default text. Dialogs from pages no action touched yet are dismissed by
-Playwright's default.
+Dialog policy. A dialog blocks the page until it is answered, and an agent cannot click one, so every JavaScript
+dialog is answered here and its text is reported in the next ActionResult.dialog. An alert is accepted (the only way
+on). A confirm, prompt or beforeunload is answered by the context's answerer (`answer_dialogs_with`): the user's
+safety policy, which accepts it on an ordinary page and asks the user on a sensitive one; with no answerer nobody
+can be asked, so it is dismissed. The page is blocked while its dialog is open, so a person has the action's own
+time to answer: when the action ends first, the dialog is dismissed. Strangers share the worker, so what is kept is bounded: a dialog's text is cut
+to `DialogLimits.text_chars`, and a page keeps the last `DialogLimits.texts_kept` texts until an action reports them
+(an alert loop of large strings stays a few kilobytes).
 """
 
 from __future__ import annotations
@@ -13,35 +15,142 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import weakref
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
 
-from playwright.async_api import CDPSession, Dialog, Frame, Page
+from playwright.async_api import BrowserContext, CDPSession, Dialog, Frame, Page
 from playwright.async_api import Error as PlaywrightError
 
-_dialog_logs: weakref.WeakKeyDictionary[Page, list[str]] = weakref.WeakKeyDictionary()
+_STOP_TIMEOUT_S = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class DialogLimits:
+    texts_kept: int = 10  # per page, until an action reports them
+    text_chars: int = 500  # of each dialog's message
+
+
+@dataclass(frozen=True, slots=True)
+class DialogInfo:
+    """A dialog the page opened, as its answerer sees it (the message already cut)."""
+
+    kind: str  # "alert" | "confirm" | "prompt" | "beforeunload"
+    message: str
+    url: str
+
+
+@dataclass(frozen=True, slots=True)
+class DialogAnswer:
+    accept: bool
+    note: str  # how it was answered, in the action's report: "answered automatically", "dismissed: …"
+
+
+DialogAnswerer = Callable[[DialogInfo], Awaitable[DialogAnswer]]
+
+_limits = DialogLimits()
+_dialog_logs: weakref.WeakKeyDictionary[Page, _DialogLog] = weakref.WeakKeyDictionary()
+_answerers: weakref.WeakKeyDictionary[BrowserContext, DialogAnswerer] = weakref.WeakKeyDictionary()
+_watched_contexts: weakref.WeakSet[BrowserContext] = weakref.WeakSet()
+_questions: weakref.WeakKeyDictionary[Page, set[asyncio.Task[None]]] = weakref.WeakKeyDictionary()
 _pending_answers: set[asyncio.Task[None]] = set()
 _cdp_sessions: weakref.WeakKeyDictionary[Page, CDPSession] = weakref.WeakKeyDictionary()
-_STOP_TIMEOUT_S = 2.0
+
+
+def set_dialog_limits(limits: DialogLimits) -> None:
+    """The worker's bounds (from its settings), for every page from now on."""
+    global _limits
+    _limits = limits
+
+
+class _DialogLog:
+    """A page's dialog texts not yet reported: the newest few, and how many older ones were left out."""
+
+    def __init__(self) -> None:
+        self.texts: deque[str] = deque(maxlen=max(1, _limits.texts_kept))
+        self.left_out = 0
+
+    def add(self, text: str) -> None:
+        if len(self.texts) == self.texts.maxlen:
+            self.left_out += 1
+        self.texts.append(text)
+
+    def take(self) -> list[str]:
+        taken = list(self.texts)
+        if self.left_out:
+            taken.insert(0, f"{self.left_out} earlier dialogs not kept")
+        self.texts.clear()
+        self.left_out = 0
+        return taken
+
+
+def _cut(text: str) -> str:
+    limit = _limits.text_chars
+    return text if len(text) <= limit else text[:limit] + f"… ({len(text) - limit} more characters)"
+
+
+def answer_dialogs_with(context: BrowserContext, answerer: DialogAnswerer | None) -> None:
+    """Who answers the context's confirm, prompt and beforeunload dialogs from now on (None: nobody, they are
+    dismissed). Every page of the context, present and future, is watched for dialogs."""
+    if answerer is None:
+        _answerers.pop(context, None)
+    else:
+        _answerers[context] = answerer
+    if context not in _watched_contexts:
+        _watched_contexts.add(context)
+        context.on("page", ensure_dialog_handler)
+    for page in context.pages:
+        ensure_dialog_handler(page)
+
+
+@contextlib.contextmanager
+def dialogs_answered_by(context: BrowserContext, answerer: DialogAnswerer) -> Iterator[None]:
+    """`answerer` answers the context's dialogs inside the block; the one before it after."""
+    before = _answerers.get(context)
+    answer_dialogs_with(context, answerer)
+    try:
+        yield
+    finally:
+        answer_dialogs_with(context, before)
 
 
 def ensure_dialog_handler(page: Page) -> None:
     """Answer this page's dialogs by the policy above, remembering their text until the next action reports it."""
     if page in _dialog_logs:
         return
-    log: list[str] = []
+    log = _DialogLog()
     _dialog_logs[page] = log
 
     def on_dialog(dialog: Dialog) -> None:
-        log.append(f'{dialog.type} "{dialog.message}"')
-        task = asyncio.ensure_future(_answer(dialog))
+        info = DialogInfo(dialog.type, _cut(dialog.message), page.url)
+        task = asyncio.ensure_future(_answer(page, dialog, info, log))
         _pending_answers.add(task)
         task.add_done_callback(_pending_answers.discard)
+        if dialog.type != "alert":
+            asking = _questions.setdefault(page, set())
+            asking.add(task)
+            task.add_done_callback(asking.discard)
 
     page.on("dialog", on_dialog)
 
 
-async def _answer(dialog: Dialog) -> None:
+async def _answer(page: Page, dialog: Dialog, info: DialogInfo, log: _DialogLog) -> None:
+    answerer = _answerers.get(page.context)
+    answer = DialogAnswer(True, "answered automatically")
+    try:
+        if info.kind != "alert":
+            answer = DialogAnswer(False, "dismissed: nobody could be asked")
+            if answerer is not None:
+                answer = await answerer(info)
+    except asyncio.CancelledError:
+        answer = DialogAnswer(False, "dismissed: the step ended before anyone answered")
+    except Exception as exc:  # an answerer that fails does not let the dialog through
+        answer = DialogAnswer(False, f"dismissed: it could not be judged ({exc.__class__.__name__})")
+    log.add(f'{info.kind} "{info.message}" ({answer.note})')
     with contextlib.suppress(PlaywrightError):  # the page may have closed, or the dialog was answered elsewhere
-        if dialog.type == "prompt":
+        if not answer.accept:
+            await dialog.dismiss()
+        elif dialog.type == "prompt":
             await dialog.accept(dialog.default_value)
         else:
             await dialog.accept()
@@ -49,11 +158,7 @@ async def _answer(dialog: Dialog) -> None:
 
 def take_dialogs(page: Page) -> list[str]:
     log = _dialog_logs.get(page)
-    if not log:
-        return []
-    taken = list(log)
-    log.clear()
-    return taken
+    return log.take() if log is not None else []
 
 
 class PageWatch:
@@ -95,6 +200,15 @@ class PageWatch:
     def stop(self) -> None:
         self.page.remove_listener("framenavigated", self._on_navigated)
         self.page.remove_listener("popup", self._on_popup)
+        for page in (self.page, *self.popups):
+            for question in list(_questions.get(page, ())):
+                question.cancel()  # an unanswered dialog outlives no action: it is dismissed
+
+    async def dialogs_settled(self) -> None:
+        """Wait until the dialogs the action caused are answered (dismissed ones included)."""
+        questions = [q for page in (self.page, *self.popups) for q in _questions.get(page, ())]
+        if questions:
+            await asyncio.gather(*questions, return_exceptions=True)
 
     async def settle(self, timeout_ms: int) -> None:
         """After a navigation the action caused, wait (briefly, never failing) for the new document to be parsed."""

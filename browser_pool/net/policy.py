@@ -11,9 +11,11 @@ sites, a local test server); nothing is exempted by range.
 from __future__ import annotations
 
 import asyncio
+import functools
 import ipaddress
 import socket
 from collections.abc import Awaitable, Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -21,18 +23,35 @@ IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 Resolver = Callable[[str, int], Awaitable[list[str]]]
 
 RESOLVE_TIMEOUT_S = 5.0
+# Threads for name look-ups, the whole process's: a look-up blocks its thread until the system resolver gives up,
+# so they get a pool of their own, never the event loop's default executor that everything else shares.
+RESOLVE_THREADS = 8
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")
 
 
-async def system_resolver(host: str, port: int) -> list[str]:
-    """The host's addresses from the system resolver, in its order of preference."""
-    loop = asyncio.get_running_loop()
-    async with asyncio.timeout(RESOLVE_TIMEOUT_S):
-        infos = await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    seen: dict[str, None] = {}
-    for info in infos:
-        seen.setdefault(str(info[4][0]).split("%", 1)[0], None)
-    return list(seen)
+class BoundedResolver:
+    """The system resolver (getaddrinfo: /etc/hosts, DNS) on a few threads of its own, each look-up bounded in time.
+    Look-ups past the thread count wait their turn within the same bound; the caller limits them per session."""
+
+    def __init__(self, *, threads: int = RESOLVE_THREADS, timeout_s: float = RESOLVE_TIMEOUT_S) -> None:
+        self.timeout_s = timeout_s
+        self._threads = threads
+        self._pool: ThreadPoolExecutor | None = None
+
+    async def __call__(self, host: str, port: int) -> list[str]:
+        """The host's addresses, in the resolver's order of preference."""
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self._threads, thread_name_prefix="hive-dns")
+        lookup = functools.partial(socket.getaddrinfo, host, port, type=socket.SOCK_STREAM)
+        async with asyncio.timeout(self.timeout_s):
+            infos = await asyncio.get_running_loop().run_in_executor(self._pool, lookup)
+        seen: dict[str, None] = {}
+        for info in infos:
+            seen.setdefault(str(info[4][0]).split("%", 1)[0], None)
+        return list(seen)
+
+
+system_resolver = BoundedResolver()
 
 
 def literal_address(host: str) -> IPAddress | None:
@@ -65,13 +84,16 @@ def _embedded_ipv4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
     return None
 
 
-def why_internal(ip: IPAddress) -> str | None:
-    """Why an address is not a public unicast one (None when it is)."""
+def why_internal(ip: IPAddress, *, name_it: bool = True) -> str | None:
+    """Why an address is not a public unicast one (None when it is). With `name_it` false the reason never
+    spells the address: it is what a name resolved to, which is the host's business, not the page's."""
     if isinstance(ip, ipaddress.IPv6Address):
         inner = _embedded_ipv4(ip)
         if inner is not None:
             reason = why_internal(inner)
-            return f"{reason} (inside the IPv6 address {ip})" if reason else None
+            if reason is None:
+                return None
+            return f"{reason} (inside the IPv6 address {ip})" if name_it else f"{reason} (inside an IPv6 address)"
     checks = (
         (ip.is_unspecified, "an unspecified address"),
         (ip.is_loopback, "a loopback address"),
@@ -96,10 +118,17 @@ class Verdict:
 @dataclass(frozen=True, slots=True)
 class EgressPolicy:
     """Allow-list entries: "example.test" (any port), "127.0.0.1:8000", "[::1]:8000", "10.0.0.0/8",
-    "http://127.0.0.1:8000" (an origin: its host and port)."""
+    "http://127.0.0.1:8000" (an origin: its host and port).
+
+    The proxy's bounds per session: at most `lookups_per_session` name look-ups at once, each answered (or refused)
+    within `lookup_timeout_s`; a tunnel or relayed connection with no byte either way for `idle_timeout_s` closes.
+    """
 
     allow: tuple[str, ...] = ()
     resolver: Resolver = field(default=system_resolver, compare=False)
+    lookups_per_session: int = 4
+    lookup_timeout_s: float = RESOLVE_TIMEOUT_S
+    idle_timeout_s: float = 300.0
     _hosts: frozenset[tuple[str, int | None]] = field(init=False, repr=False, compare=False)
     _networks: tuple[IPNetwork, ...] = field(init=False, repr=False, compare=False)
 
@@ -133,10 +162,11 @@ class EgressPolicy:
                 return Verdict(False, reason=f"{host} does not resolve; refused")
         for address in addresses:
             ip = ipaddress.ip_address(address)
-            reason = why_internal(ip)
+            reason = why_internal(ip, name_it=literal is not None)
             if reason is not None and not self._listed(host, port, ip):
-                named = f"{host} is" if host.strip("[]").rstrip(".") == address else f"{host} is {address},"
-                return Verdict(False, address=address, reason=f"{named} {reason}")
+                # A name's internal address (redis is 172.18.0.3) is a map of the host's network: never said.
+                said = f"{host} is {reason}" if literal is not None else f"{host} resolves to {reason}"
+                return Verdict(False, address=address, reason=said)
         return Verdict(True, address=addresses[0])
 
 

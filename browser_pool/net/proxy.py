@@ -57,6 +57,8 @@ class ProxyListener:
     def __init__(self, proxy: EgressProxy, label: str) -> None:
         self._proxy = proxy
         self.label = label
+        # A page can ask for thousands of names at once; its session waits for its own few look-ups at a time.
+        self.lookups = asyncio.Semaphore(max(1, proxy.policy.lookups_per_session))
         self.blocked: deque[BlockedRequest] = deque(maxlen=REMEMBERED)
         self.blocked_count = 0
         self._server: asyncio.Server | None = None
@@ -164,7 +166,19 @@ class EgressProxy:
             await self._relay_http(head, reader, writer, listener)
 
     async def _judge(self, host: str, port: int, listener: ProxyListener | None, url: str) -> Verdict:
-        verdict = await self.policy.check(host, port)
+        try:
+            async with asyncio.timeout(self.policy.lookup_timeout_s):
+                if listener is None:
+                    verdict = await self.policy.check(host, port)
+                else:
+                    async with listener.lookups:
+                        verdict = await self.policy.check(host, port)
+        except TimeoutError:
+            verdict = Verdict(
+                False,
+                reason=f"{host} was not resolved within {self.policy.lookup_timeout_s:g} s (this session has "
+                f"{self.policy.lookups_per_session} name look-ups at a time); refused",
+            )
         if not verdict.allowed:
             blocked = BlockedRequest(
                 label=listener.label if listener else "",
@@ -200,7 +214,7 @@ class EgressProxy:
             return
         try:
             writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
-            await _pipe_both(reader, writer, upstream_reader, upstream_writer)
+            await _pipe_both(reader, writer, upstream_reader, upstream_writer, idle_s=self.policy.idle_timeout_s)
         finally:
             with contextlib.suppress(Exception):
                 upstream_writer.close()
@@ -214,8 +228,9 @@ class EgressProxy:
         client.receive_data(head)
         upstream: _Upstream | None = None
         try:
+            idle_s = self.policy.idle_timeout_s
             while True:
-                request = await _next_event(client, reader)
+                request = await _next_event(client, reader, idle_s)
                 if not isinstance(request, h11.Request):
                     return
                 url = urlsplit(request.target.decode("latin-1"))
@@ -238,7 +253,7 @@ class EgressProxy:
                             writer, 502, "Bad Gateway", f"could not connect to {host}:{port} ({exc.__class__.__name__})"
                         )
                         return
-                kept = await upstream.exchange(request, url, client, reader, writer)
+                kept = await upstream.exchange(request, url, client, reader, writer, idle_s)
                 if not kept or client.our_state is not h11.DONE or client.their_state is not h11.DONE:
                     return
                 client.start_next_cycle()
@@ -267,13 +282,14 @@ class _Upstream:
         client: h11.Connection,
         client_reader: asyncio.StreamReader,
         client_writer: asyncio.StreamWriter,
+        idle_s: float,
     ) -> bool:
         """Forward one request and its response; False when either connection must close afterwards."""
         path = (url.path or "/") + (f"?{url.query}" if url.query else "")
         headers = [(k, v) for k, v in request.headers if k.lower() not in _HOP_BY_HOP]
         self._send(h11.Request(method=request.method, target=path.encode("latin-1"), headers=headers))
         while True:  # the request body, as it comes
-            event = await _next_event(client, client_reader)
+            event = await _next_event(client, client_reader, idle_s)
             if isinstance(event, h11.Data):
                 self._send(event)
             elif isinstance(event, h11.EndOfMessage):
@@ -283,7 +299,7 @@ class _Upstream:
                 return False
         await self._writer.drain()
         while True:  # the response, passed on as it comes
-            event = await _next_event(self._conn, self._reader)
+            event = await _next_event(self._conn, self._reader, idle_s)
             if isinstance(event, h11.InformationalResponse):
                 continue
             if isinstance(event, h11.Response):
@@ -322,13 +338,13 @@ _HOP_BY_HOP = {
 }  # fmt: skip
 
 
-async def _next_event(conn: h11.Connection, reader: asyncio.StreamReader) -> object:
-    """The next HTTP event from one side; an idle or silent peer ends the connection after HEAD_TIMEOUT_S."""
+async def _next_event(conn: h11.Connection, reader: asyncio.StreamReader, idle_s: float) -> object:
+    """The next HTTP event from one side; a peer silent for `idle_s` ends the connection (TimeoutError)."""
     while True:
         event = conn.next_event()
         if event is not h11.NEED_DATA:
             return event
-        conn.receive_data(await asyncio.wait_for(reader.read(CHUNK), HEAD_TIMEOUT_S))  # b"": closed
+        conn.receive_data(await asyncio.wait_for(reader.read(CHUNK), idle_s))  # b"": closed
 
 
 def _host_port(target: str, *, default_port: int) -> tuple[str, int]:
@@ -341,9 +357,10 @@ def _host_port(target: str, *, default_port: int) -> tuple[str, int]:
     return host, int(port)
 
 
-async def _copy(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+async def _copy(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, moved: list[float]) -> None:
     try:
         while data := await reader.read(CHUNK):
+            moved[0] = time.monotonic()
             writer.write(data)
             await writer.drain()
     except (ConnectionError, OSError):
@@ -359,15 +376,26 @@ async def _pipe_both(
     client_writer: asyncio.StreamWriter,
     upstream_reader: asyncio.StreamReader,
     upstream_writer: asyncio.StreamWriter,
+    *,
+    idle_s: float,
 ) -> None:
-    upload = asyncio.create_task(_copy(client_reader, upstream_writer))
-    download = asyncio.create_task(_copy(upstream_reader, client_writer))
+    """Bytes both ways until the server is done, or until nothing moved either way for `idle_s`: a tunnel kept
+    open and silent holds a socket and a task of the worker that every session shares."""
+    moved = [time.monotonic()]
+    upload = asyncio.create_task(_copy(client_reader, upstream_writer, moved))
+    download = asyncio.create_task(_copy(upstream_reader, client_writer, moved))
     try:
-        await download  # the server finished (or the tunnel closed): the client connection ends with it
+        # The server finished (or the tunnel closed): the client connection ends with it.
+        while not download.done():
+            quiet_for = time.monotonic() - moved[0]
+            if quiet_for >= idle_s:
+                log.info("egress proxy: closing a tunnel idle for %.0f s", quiet_for)
+                return
+            await asyncio.wait({download}, timeout=idle_s - quiet_for)
     finally:
-        upload.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await upload
+        for task in (upload, download):
+            task.cancel()
+        await asyncio.gather(upload, download, return_exceptions=True)
 
 
 async def _answer(writer: asyncio.StreamWriter, status: int, phrase: str, text: str) -> None:

@@ -5,7 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from agents.events import TargetFacts
 from agents.safety import PageFacts, SafetyConfig, SafetyPolicy
 
 pytestmark = pytest.mark.asyncio
@@ -30,14 +33,14 @@ async def level(
     tool: str,
     arguments: dict[str, Any] | None = None,
     page: PageFacts = NORMAL,
-    target: str = "",
+    target: str | TargetFacts | None = "",
     *,
     read_only: bool = False,
     source: str = "browser",
     **config: Any,
 ) -> str:
-    async def probe() -> str:
-        return target
+    async def probe() -> TargetFacts | None:
+        return TargetFacts(target) if isinstance(target, str) else target
 
     decision = await policy(**config).assess(
         tool=tool, read_only=read_only, source=source, arguments=arguments or {}, page=page, target_text=probe
@@ -102,7 +105,7 @@ async def test_browser_actions_get_seed_004s_levels(
     ],
 )
 async def test_contributed_tools_ask_in_confirm_mode(source: str, read_only: bool, mode: str, expected: str) -> None:
-    result = await level("add_to_cart", {}, CHECKOUT, source=source, read_only=read_only, confirm_mode=mode)
+    result = await level("add_to_cart", {}, NORMAL, source=source, read_only=read_only, confirm_mode=mode)
     assert result == expected
 
 
@@ -197,3 +200,106 @@ async def test_a_block_says_why() -> None:
     assert decision.level == "block"
     assert "private-network" in decision.reason
     assert "10.0.0.1" in decision.reason
+
+
+# -- whatever submits on a sensitive page asks, by every path ----------------------------------------------------
+
+ENTER_NAMES = ["Enter", "Return", "NumpadEnter", "\n", "\r", "\r\n", "KP_Enter"]
+MODIFIER_NAMES = ["Shift", "Control", "Ctrl", "Alt", "Meta", "Cmd"]
+SENSITIVE_PAGES = [CHECKOUT, PAY_CN, DELETE_CN, DELETE_EN, LOGIN, UNSUBSCRIBE]
+
+
+def _any_case(draw: st.DrawFn, name: str) -> str:
+    flips = draw(st.lists(st.booleans(), min_size=len(name), max_size=len(name)))
+    return "".join(c.swapcase() if flip else c for c, flip in zip(name, flips, strict=True))
+
+
+@st.composite
+def enter_combinations(draw: st.DrawFn) -> str:
+    """Enter by any of its names, in any case, with any modifiers before or after it."""
+    enter = _any_case(draw, draw(st.sampled_from(ENTER_NAMES)))
+    held = [_any_case(draw, m) for m in draw(st.lists(st.sampled_from(MODIFIER_NAMES), unique=True, max_size=4))]
+    position = draw(st.integers(min_value=0, max_value=len(held)))
+    return "+".join([*held[:position], enter, *held[position:]])
+
+
+@st.composite
+def other_combinations(draw: st.DrawFn) -> str:
+    key = draw(st.sampled_from(["a", "K", "Tab", "Escape", "ArrowDown", "PageUp", "Backspace", "F5", "1", "+"]))
+    held = draw(st.lists(st.sampled_from(MODIFIER_NAMES), unique=True, max_size=3))
+    return "+".join([*held, key])
+
+
+@settings(max_examples=200, deadline=None)
+@given(key=enter_combinations(), page=st.sampled_from(SENSITIVE_PAGES))
+async def test_every_enter_asks_on_a_sensitive_page(key: str, page: PageFacts) -> None:
+    assert await level("press_key", {"key": key}, page, TargetFacts("Name", pressable=False)) == "confirm"
+    assert await level("press_key", {"key": key, "index": 3}, page) == "confirm"
+    assert await level("press_key", {"key": key}, NORMAL) == "auto"
+
+
+@settings(max_examples=100, deadline=None)
+@given(key=other_combinations(), page=st.sampled_from(SENSITIVE_PAGES))
+async def test_keys_that_do_not_submit_do_not_ask(key: str, page: PageFacts) -> None:
+    assert await level("press_key", {"key": key}, page, TargetFacts("Pay now", pressable=True)) == "auto"
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    before=st.text(max_size=30), after=st.text(max_size=30), brk=st.sampled_from(["\n", "\r", "\r\n"]),
+    page=st.sampled_from(SENSITIVE_PAGES),
+)  # fmt: skip
+async def test_a_line_break_in_typed_text_asks_on_a_sensitive_page(
+    before: str, after: str, brk: str, page: PageFacts
+) -> None:
+    assert await level("type", {"index": 1, "text": before + brk + after}, page) == "confirm"
+    assert await level("type", {"index": 1, "text": before + brk + after}, NORMAL) == "auto"
+
+
+@settings(max_examples=100, deadline=None)
+@given(text=st.text(max_size=60).filter(lambda t: "\n" not in t and "\r" not in t))
+async def test_text_without_a_line_break_is_only_noted(text: str) -> None:
+    assert await level("type", {"index": 1, "text": text}, CHECKOUT) == "notify"
+
+
+@pytest.mark.parametrize("space", [" ", "Space", "space", "Shift+Space", "SPACEBAR"])
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        (TargetFacts("Pay now", pressable=True), "confirm"),  # like a click on it
+        (TargetFacts("确认支付", pressable=True), "confirm"),
+        (TargetFacts("Show details", pressable=True), "auto"),
+        (TargetFacts("Pay now", pressable=False), "auto"),  # Space in a field types a space
+        (None, "confirm"),  # the focused element could not be read
+    ],
+)
+async def test_space_on_a_focused_control_asks_like_a_click(
+    space: str, target: TargetFacts | None, expected: str
+) -> None:
+    assert await level("press_key", {"key": space}, CHECKOUT, target) == expected
+    assert await level("press_key", {"key": space}, NORMAL, target) == "auto"
+
+
+async def test_a_target_that_cannot_be_read_asks_on_a_sensitive_page() -> None:
+    async def failing() -> TargetFacts | None:
+        raise RuntimeError("the page did not answer")
+
+    for probe in (failing, None):
+        decision = await policy().assess(
+            tool="click", read_only=False, source="browser", arguments={"index": 4}, page=CHECKOUT, target_text=probe
+        )
+        assert decision.level == "confirm"
+        assert "could not be read" in decision.reason
+    assert await level("click", {"index": 4}, CHECKOUT, None) == "confirm"
+    assert await level("click", {"index": 4}, NORMAL, None) == "auto", "an ordinary page does not ask"
+
+
+@pytest.mark.parametrize(
+    ("page", "read_only", "expected"),
+    [(CHECKOUT, False, "confirm"), (DELETE_CN, False, "confirm"), (CHECKOUT, True, "auto"), (NORMAL, False, "auto")],
+)
+@pytest.mark.parametrize("source", ["webmcp", "skill", "page"])
+async def test_page_and_skill_tools_that_change_things_ask_on_sensitive_pages_in_any_mode(
+    page: PageFacts, read_only: bool, expected: str, source: str
+) -> None:
+    assert await level("place_order", {}, page, source=source, read_only=read_only) == expected

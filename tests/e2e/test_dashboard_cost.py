@@ -32,9 +32,7 @@ EXPECTED = Decimal("0.0048")
 
 async def test_a_finished_runs_footer_shows_what_it_cost(web_server: str, llm: ScriptedLLM, browser: Browser) -> None:
     llm.script(
-        lambda request: Reply(
-            content="Done.", prompt_tokens=PROMPT, cached_tokens=CACHED, completion_tokens=COMPLETION
-        )
+        lambda request: Reply(content="Done.", prompt_tokens=PROMPT, cached_tokens=CACHED, completion_tokens=COMPLETION)
     )
     context = await browser.new_context(viewport={"width": 1440, "height": 900})
     page = await context.new_page()

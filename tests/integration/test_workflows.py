@@ -377,7 +377,9 @@ def test_a_secret_comes_from_the_credential_store_and_is_never_shown(site: tuple
     assert history[0]["url"] == f"{base}/login.html"
     unknown = replay(client, workflow_id, password="no-such-login")
     assert unknown.status == "failed"
-    assert unknown.error == "No credential named 'no-such-login' for the parameter password."
+    assert unknown.error == (
+        f"No credential named 'no-such-login' for the parameter password in {conversation.owner}'s credential store."
+    )
     stranger = signed_in(ConversationFactory().owner)
     assert stranger.get("/api/credentials/").json() == []
 
@@ -459,7 +461,10 @@ def test_a_shared_workflow_runs_for_a_controller_with_their_own_credentials(site
         )
         assert shared.status_code == 201, shared.content
     owner.post("/api/credentials/", {"name": "club-login", "value": "correct horse battery staple"}, format="json")
+    hook = owner.post(f"/api/workflows/{workflow_id}/webhook/", {"url": "http://127.0.0.1:9/hook"}, format="json")
+    assert hook.status_code == 201, hook.content
     mate, viewer = signed_in(mate_user), signed_in(viewer_user)
+    assert mate.get(f"/api/workflows/{workflow_id}/").json()["webhook_url"] is None
     mate.post("/api/credentials/", {"name": "club-login", "value": "my own, wrong, password"}, format="json")
 
     assert [w["access"] for w in mate.get("/api/workflows/").json()] == ["controller"]
@@ -476,4 +481,7 @@ def test_a_shared_workflow_runs_for_a_controller_with_their_own_credentials(site
     assert "Wrong password" in _result_text(mate, run)  # the controller's credential, not the owner's
     assert [r["id"] for r in mate.get(f"/api/workflows/{workflow_id}/runs/").json()] == [run.pk]
     assert viewer.get(f"/api/workflows/{workflow_id}/runs/").json() == []  # not their conversation
+    # Nor the owner's: the run, its parameters and where it ended stay the teammate's, in the list of replays and
+    # for the owner's webhook alike.
     assert owner.get(f"/api/workflows/{workflow_id}/runs/").json() == []
+    assert not WebhookDelivery.objects.filter(run=run).exists()

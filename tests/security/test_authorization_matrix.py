@@ -4,6 +4,7 @@ URL resolver, so a new endpoint without a row fails this test until someone deci
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -259,8 +260,6 @@ def _call(client: APIClient, method: str, template: str, ids: dict[str, Any]) ->
 
 
 def _json(body: Any) -> str:
-    import json
-
     return json.dumps(body)
 
 
@@ -296,3 +295,44 @@ def test_who_may_call_what(method: str, template: str, role: str) -> None:
     if expected != "allowed":
         assert Conversation.objects.filter(pk=world.conversation.pk, title=world.conversation.title).exists()
         assert Share.objects.filter(conversation=world.conversation, revoked_at__isnull=True).count() == 4
+
+
+# A workflow run names the conversation to replay in: the caller must control that conversation, whatever their role
+# on the workflow (here a controller of it). The owner's conversation, by each kind of caller:
+CONVERSATION_ARGUMENT = {"owner": 202, "controller": 202, "viewer": 403, "stranger": 404, "expired": 404}
+
+
+@pytest.mark.parametrize(("role", "status"), sorted(CONVERSATION_ARGUMENT.items()))
+def test_a_workflow_run_in_a_named_conversation_takes_control_of_that_conversation(role: str, status: int) -> None:
+    world = _world()
+    Run.objects.filter(conversation=world.conversation).update(status="succeeded")  # the conversation is idle
+    caller = world.users[role]
+    if role != "owner":
+        workflow = Workflow.objects.get(pk=world.ids["workflow_id"])
+        WorkflowShare.objects.update_or_create(workflow=workflow, user=caller, defaults={"role": "controller"})
+    client = APIClient()
+    client.force_login(caller)
+    path = f"/api/workflows/{world.ids['workflow_id']}/runs/"
+    before = Run.objects.count()
+    answer = client.post(path, {"conversation": world.conversation.pk}, format="json")
+    assert answer.status_code == status, answer.content
+    made = Run.objects.filter(conversation=world.conversation, kind="workflow")
+    assert made.count() == (1 if status == 202 else 0)
+    assert Run.objects.count() == before + (1 if status == 202 else 0)
+    if status == 202:
+        assert made.get().started_by == caller
+
+
+@pytest.mark.parametrize("role", ["owner", "controller", "viewer"])
+def test_only_the_owner_reads_a_workflows_webhook_address(role: str) -> None:
+    world = _world()
+    Workflow.objects.filter(pk=world.ids["workflow_id"]).update(webhook_url="https://hooks.example/T0/B0/secret")
+    client = APIClient()
+    client.force_login(world.users[role])
+    detail = client.get(f"/api/workflows/{world.ids['workflow_id']}/").json()
+    listed = client.get("/api/workflows/").json()
+    shown = "https://hooks.example/T0/B0/secret" if role == "owner" else None
+    assert detail["webhook_url"] == shown
+    assert [w["webhook_url"] for w in listed] == [shown]
+    if role != "owner":
+        assert "hooks.example" not in json.dumps([detail, listed])

@@ -13,12 +13,10 @@ from browser_pool.flags import launch
 
 @asynccontextmanager
 async def launch_browser() -> AsyncIterator[Browser]:
-    """Debian's Chromium, headless, with the pool's switches (browser_pool.flags), closed on the way out."""
-    config = BrowserConfig()
+    """Debian's Chromium, headless, launched as the pool launches it (sandboxed, unprivileged, with its switches:
+    browser_pool.flags), closed on the way out."""
     async with async_playwright() as playwright:
-        browser = await launch(
-            playwright.chromium, executable_path=config.executable_path, headless=True, args=config.args
-        )
+        browser = await launch(playwright.chromium, BrowserConfig())
         try:
             yield browser
         finally:

@@ -6,4 +6,4 @@ class AccountsConfig(AppConfig):
     label = "accounts"
 
     def ready(self) -> None:
-        from webapp.accounts import schema  # noqa: F401 - registers the token scheme with drf-spectacular
+        from webapp.accounts import receivers, schema  # noqa: F401 - signal receivers; the token scheme for drf-spectacular

@@ -7,7 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.db.models import Q
+from django.utils import timezone
 from knox.auth import TokenAuthentication
+from knox.models import AuthToken
 from rest_framework import exceptions
 from rest_framework.authentication import get_authorization_header
 from rest_framework.request import Request
@@ -17,11 +20,24 @@ SCHEMES = (b"token", b"bearer")
 
 def user_for_token(raw: str) -> User | None:
     """The active user a raw token belongs to, or None (unknown, expired or revoked token, inactive user)."""
+    found = token_for(raw)
+    return found[0] if found is not None else None
+
+
+def token_for(raw: str) -> tuple[User, str] | None:
+    """The active user a raw token belongs to and the token's digest (what identifies it in the database), or None
+    (unknown, expired or revoked token, inactive user)."""
     try:
-        user, _ = TokenAuthentication().authenticate_credentials(raw.strip().encode())
+        user, token = TokenAuthentication().authenticate_credentials(raw.strip().encode())
     except exceptions.AuthenticationFailed:
         return None
-    return user if isinstance(user, User) else None
+    return (user, str(token.digest)) if isinstance(user, User) else None
+
+
+def token_still_valid(*, user_id: int, digest: str) -> bool:
+    """Whether the token is still there (not revoked nor replaced), unexpired, and its user still active."""
+    live = AuthToken.objects.filter(digest=digest, user_id=user_id, user__is_active=True)
+    return bool(live.filter(Q(expiry__isnull=True) | Q(expiry__gt=timezone.now())).exists())
 
 
 class ApiTokenAuthentication(TokenAuthentication):

@@ -33,6 +33,9 @@ def _resolve_profile(request: Request, fields: JsonObject) -> JsonObject:
 
 
 class ConversationListApi(APIView):
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "conversations"
+
     @extend_schema(responses={200: ConversationOutput(many=True)})
     def get(self, request: Request) -> Response:
         return Response(ConversationOutput(conversation_list(user=request.user), many=True).data)
@@ -97,7 +100,7 @@ class MessageListApi(APIView):
             conversation=conversation,
             content=data.validated_data["content"],
             tab_ids=data.validated_data.get("tab_ids", []),
-            author=request.user,
+            author=request_user(request),
         )
         return Response(
             {"message": MessageOutput(message).data, "run": RunOutput(run).data}, status=status.HTTP_201_CREATED

@@ -12,10 +12,11 @@ from rest_framework.views import APIView
 
 from browser_pool.actions import ACTIONS, validate_arguments
 from webapp.conversations.browser_selectors import browser_session_tabs, tab_content_get
-from webapp.conversations.browser_services import conversation_file_add, tab_content_remove
+from webapp.conversations.browser_services import FILE_ADD_NEEDS, conversation_file_add, tab_content_remove
 from webapp.conversations.live import tab_content_request
 from webapp.conversations.selectors import conversation_get
 from webapp.core.throttles import WriteThrottle
+from webapp.core.users import request_user
 from webapp.runs.serializers import RunOutput
 from webapp.runs.services import RUN_ACTION_TASK, run_create_for_action
 
@@ -92,7 +93,10 @@ class ActionApi(APIView):
         data = ActionInput(data=request.data)
         data.is_valid(raise_exception=True)
         run = run_create_for_action(
-            conversation=conversation, action=data.validated_data["action"], arguments=data.validated_data["arguments"]
+            conversation=conversation,
+            started_by=request_user(request),
+            action=data.validated_data["action"],
+            arguments=data.validated_data["arguments"],
         )
         return Response(RunOutput(run).data, status=status.HTTP_202_ACCEPTED)
 
@@ -110,7 +114,7 @@ class FileUploadApi(APIView):
         },
     )
     def post(self, request: Request, conversation_id: int) -> Response:
-        conversation = conversation_get(user=request.user, conversation_id=conversation_id, need="owner")
+        conversation = conversation_get(user=request.user, conversation_id=conversation_id, need=FILE_ADD_NEEDS)
         upload = request.FILES.get("file")
         if upload is None:
             return Response({"detail": "Send the file as multipart form data in a field named 'file'."}, status=400)

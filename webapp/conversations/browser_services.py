@@ -18,6 +18,11 @@ from webapp.core.crypto import encrypt_document
 from webapp.core.events import publish_on_commit, tools_updated_event
 from webapp.core.exceptions import ApplicationError
 from webapp.core.types import JsonObject
+from webapp.sharing.selectors import Access
+
+# Adding a file to a conversation (a REST upload, or bytes or an address an MCP client sends) takes its owner: the
+# file stays with the conversation and is offered to its agent. Putting in a file already there is an action.
+FILE_ADD_NEEDS: Access = "owner"
 
 
 @transaction.atomic

@@ -1,7 +1,8 @@
 """Who is watching a conversation's live view, and bringing its browser session up for them.
 
 `hive:viewers:<conversation id>` is a Redis hash: one field per open websocket (its channel name) holding
-`{user_id, username, role, since}`. It drives the worker's streaming (someone is watching), the presence list,
+`{user_id, username, role, since, seen, live}`. It drives the worker's streaming (someone watches the live view:
+a socket past its owner's live-sessions quota is listed with `live` false and does not count), the presence list,
 and cutting a teammate's sockets when their access ends.
 """
 
@@ -10,11 +11,12 @@ from __future__ import annotations
 import json
 import time
 from datetime import UTC, datetime
-from typing import Any, Final
+from typing import Final
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.contrib.auth.models import User
 
 from webapp.conversations.types import PresenceViewer, ViewerEntry
 from webapp.core import placement
@@ -27,14 +29,31 @@ EXTRACT_TAB_TASK = "workers.tasks.extract_tab"
 ACCESS_CHANGED: Final = "access.changed"
 
 
-def viewer_joined(*, conversation_id: int, channel_name: str, user: Any, role: str) -> None:
+def viewer_joined(*, conversation_id: int, channel_name: str, user: User, role: str, live: bool = True) -> None:
     now = time.time()
-    info: ViewerEntry = {"user_id": user.pk, "username": user.get_username(), "role": role, "since": now, "seen": now}
+    info: ViewerEntry = {
+        "user_id": user.pk,
+        "username": user.get_username(),
+        "role": role,
+        "since": now,
+        "seen": now,
+        "live": live,
+    }
     key = placement.viewers_key(conversation_id)
     with placement.client().pipeline() as pipe:
         pipe.hset(key, channel_name, json.dumps(info))
         pipe.expire(key, settings.HIVE_PRESENCE_TTL_S)
         pipe.execute()
+    if live:
+        session_live_ensure(conversation_id=conversation_id)
+
+
+def viewer_live_set(*, conversation_id: int, channel_name: str) -> None:
+    """A socket that watched messages only now streams the live browser too (its owner's quota has room again)."""
+    key = placement.viewers_key(conversation_id)
+    raw = placement.client().hget(key, channel_name)
+    if raw is not None:
+        placement.client().hset(key, channel_name, json.dumps({**json.loads(raw), "live": True}))
     session_live_ensure(conversation_id=conversation_id)
 
 
@@ -64,8 +83,24 @@ def viewer_role_set(*, conversation_id: int, channel_name: str, role: str) -> No
         placement.client().hset(key, channel_name, json.dumps({**json.loads(raw), "role": role}))
 
 
+def viewer_frames_set(*, conversation_id: int, channel_name: str, wanted: bool) -> None:
+    """Whether this socket takes live-view frames; the worker holding the session is told to look again."""
+    key = placement.viewers_key(conversation_id)
+    raw = placement.client().hget(key, channel_name)
+    if raw is None:
+        return
+    placement.client().hset(key, channel_name, json.dumps({**json.loads(raw), "frames": wanted}))
+    command_session(conversation_id, {"type": "viewers.changed"})
+
+
 def viewer_count(*, conversation_id: int) -> int:
-    return int(placement.client().hlen(placement.viewers_key(conversation_id)))
+    """The sockets that stream the conversation's live browser: live (within their owner's quota) and taking frames
+    (encoding frames for nobody costs the browser and every hop after)."""
+    return sum(
+        1
+        for info in connections(conversation_id=conversation_id).values()
+        if info.get("live", True) and info.get("frames", True)
+    )
 
 
 def connections(*, conversation_id: int) -> dict[str, ViewerEntry]:

@@ -18,8 +18,13 @@ from webapp.usage.selectors import conversation_usage_annotations
 
 
 def conversation_list(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Conversation]:
-    """Owned and shared conversations, each annotated with `access`, `last_run_status` and its usage so far."""
-    last_status = Run.objects.filter(conversation=OuterRef("pk")).order_by("-created_at", "-id").values("status")[:1]
+    """Owned and shared conversations, each annotated with `access`, `last_run_status` (its agent's latest turn or
+    replay: an action by hand says nothing about how the conversation is going) and its usage so far."""
+    last_status = (
+        Run.objects.filter(conversation=OuterRef("pk"), kind__in=Run.WORK_KINDS)
+        .order_by("-created_at", "-id")
+        .values("status")[:1]
+    )
     return (
         conversations_visible(user=user)
         .select_related("owner")

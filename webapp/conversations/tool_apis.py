@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 from webapp.conversations.browser_selectors import browser_session_tools
 from webapp.conversations.selectors import conversation_get
 from webapp.core.throttles import WriteThrottle
+from webapp.core.users import request_user
 from webapp.runs.serializers import RunOutput
 from webapp.runs.services import run_create_for_tool_call
 
@@ -56,6 +57,9 @@ class ToolCallApi(APIView):
                 status=status.HTTP_400_BAD_REQUEST,
             )
         run = run_create_for_tool_call(
-            conversation=conversation, name=data.validated_data["name"], arguments=data.validated_data["arguments"]
+            conversation=conversation,
+            started_by=request_user(request),
+            name=data.validated_data["name"],
+            arguments=data.validated_data["arguments"],
         )
         return Response(RunOutput(run).data, status=status.HTTP_202_ACCEPTED)

@@ -4,7 +4,7 @@ they are (frontend/src/api/types.ts mirrors them)."""
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from webapp.core.types import JsonObject
 
@@ -89,6 +89,11 @@ class ViewerEntry(TypedDict):
     role: str
     since: float  # time.time()
     seen: float
+    # Whether the socket streams the live browser: one past its owner's live-sessions quota watches messages only.
+    live: NotRequired[bool]
+    # False once the socket left a frame unacknowledged past the ack timeout (a program following events, or a
+    # dashboard in a hidden tab): the worker streams frames only while some socket takes them. Absent means True.
+    frames: NotRequired[bool]
 
 
 class PresenceViewer(TypedDict):

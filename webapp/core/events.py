@@ -37,6 +37,12 @@ class HelloEvent(TypedDict):
     conversation: JsonObject  # ConversationOutput
     role: str
     control: ControlState
+    live: bool  # whether this socket streams the live browser (false past the owner's live-sessions quota)
+
+
+class LiveUpdatedEvent(TypedDict):
+    type: Literal["live.updated"]
+    live: bool
 
 
 class PresenceEvent(TypedDict):
@@ -83,6 +89,15 @@ class StepEvent(TypedDict):
 class TabsUpdatedEvent(TypedDict):
     type: Literal["tabs.updated"]
     tabs: list[SessionTab]
+
+
+class SessionNoticeEvent(TypedDict):
+    """The browser pool closed tabs of the session on its own (past its limits), or put the session away."""
+
+    type: Literal["session.notice"]
+    kind: Literal["tabs", "busy", "memory", "evicted"]
+    text: str
+    tab_id: str
 
 
 class TabContentEvent(TypedDict):
@@ -143,6 +158,7 @@ Event = (
     | AssistantDeltaEvent
     | StepEvent
     | TabsUpdatedEvent
+    | SessionNoticeEvent
     | TabContentEvent
     | TabContentRemovedEvent
     | ToolsUpdatedEvent
@@ -150,7 +166,27 @@ Event = (
     | PlanUpdatedEvent
 )
 # What one socket sends its own client besides the group's events.
-SocketEvent = HelloEvent | AccessUpdatedEvent | FrameEvent | ErrorEvent | PongEvent
+SocketEvent = HelloEvent | AccessUpdatedEvent | LiveUpdatedEvent | FrameEvent | ErrorEvent | PongEvent
+
+
+# -- events: server → one user's own websocket (/ws/me/), about conversations they do not have open -------------
+
+
+class ConversationSharedEvent(TypedDict):
+    """A conversation was shared with the user, or their role in it changed."""
+
+    type: Literal["conversation.shared"]
+    conversation: JsonObject  # ConversationOutput, as the user sees it (role, shared)
+
+
+class ConversationUnsharedEvent(TypedDict):
+    """The user can no longer see a conversation: the share was revoked, or the conversation deleted."""
+
+    type: Literal["conversation.unshared"]
+    conversation: int
+
+
+UserEvent = ConversationSharedEvent | ConversationUnsharedEvent
 
 
 def tools_updated_event(tools: PageTools) -> ToolsUpdatedEvent:
@@ -221,6 +257,11 @@ class CommandMessage(TypedDict):
     command: Command
 
 
+class UserEventMessage(TypedDict):
+    type: Literal["user.event"]
+    event: UserEvent
+
+
 class AccessChangedMessage(TypedDict):
     """To one socket's own channel: its user's access changed (None: it ended)."""
 
@@ -228,7 +269,28 @@ class AccessChangedMessage(TypedDict):
     role: str | None
 
 
-ChannelMessage = EventMessage | FrameMessage | CommandMessage | AccessChangedMessage
+class AccountChangedMessage(TypedDict):
+    """To every socket of one user: their account changed (signed out, token revoked, deactivated); each socket
+    checks at once whether what authenticated it still does."""
+
+    type: Literal["account.changed"]
+
+
+class LiveRoomMessage(TypedDict):
+    """To the sockets waiting for room in an owner's live-sessions quota: one of the owner's live sessions ended."""
+
+    type: Literal["live.room"]
+
+
+ChannelMessage = (
+    EventMessage
+    | FrameMessage
+    | CommandMessage
+    | UserEventMessage
+    | AccessChangedMessage
+    | AccountChangedMessage
+    | LiveRoomMessage
+)
 
 
 def event_message(event: Event) -> EventMessage:
@@ -273,6 +335,28 @@ def session_group(conversation_id: int) -> str:
     return f"session-{conversation_id}"
 
 
+def account_group(user_id: int) -> str:
+    """Every open websocket of one user, whatever the conversation."""
+    return f"account-{user_id}"
+
+
+def live_waiting_group(owner_id: int) -> str:
+    """The sockets on an owner's conversations that wait for room in the owner's live-sessions quota."""
+    return f"live-waiting-{owner_id}"
+
+
+def account_changed_notify(user_id: int) -> None:
+    """Best effort and after the commit: each socket also re-checks its account on its own every few seconds."""
+
+    def send() -> None:
+        try:
+            _group_send(account_group(user_id), {"type": "account.changed"})
+        except Exception as exc:
+            log.warning("could not tell the sockets of user %s their account changed: %r", user_id, exc)
+
+    transaction.on_commit(send)
+
+
 def publish(conversation_id: int, event: Event) -> None:
     """Best effort: a live update that cannot be sent (Redis away) is logged, never fails the request or the run;
     clients re-read the API when they reconnect."""
@@ -284,6 +368,19 @@ def publish(conversation_id: int, event: Event) -> None:
 
 def publish_on_commit(conversation_id: int, event: Event) -> None:
     transaction.on_commit(lambda: publish(conversation_id, event))
+
+
+def user_group(user_id: int) -> str:
+    """Every open /ws/me/ socket of one user listens here."""
+    return f"user-{user_id}"
+
+
+def publish_to_user(user_id: int, event: UserEvent) -> None:
+    """Best effort, like `publish`: the dashboard also re-reads its conversation list now and then."""
+    try:
+        _group_send(user_group(user_id), {"type": "user.event", "event": event})
+    except Exception as exc:
+        log.warning("could not publish %s to user %s: %r", event.get("type"), user_id, exc)
 
 
 def command_session(conversation_id: int, command: Command) -> None:

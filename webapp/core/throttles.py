@@ -1,5 +1,6 @@
 """Rate limits per user (per address before signing in) on the writes that cost the server: runs, actions, tool
-calls, sign-ups and sign-ins. Reads are never throttled."""
+calls, new conversations, sign-ups and sign-ins. Reads are never throttled. The address is the client's as the
+operator's proxies define it (webapp.core.clients), never what a client wrote in `X-Forwarded-For` on its own."""
 
 from __future__ import annotations
 
@@ -9,6 +10,11 @@ from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
 
+from webapp.core.clients import client_address
+
+# Counted per address even for a signed-in client: each sign-up signs a new user in, who would start a fresh count.
+BY_ADDRESS = frozenset({"signup", "login"})
+
 
 class WriteThrottle(ScopedRateThrottle):
     """DRF's scoped throttle (the view's `throttle_scope`), for unsafe methods only."""
@@ -17,6 +23,14 @@ class WriteThrottle(ScopedRateThrottle):
         if request.method in SAFE_METHODS:
             return True
         return super().allow_request(request, view)
+
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
+        if self.scope in BY_ADDRESS:
+            return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+        return super().get_cache_key(request, view)
+
+    def get_ident(self, request: Request) -> str:
+        return client_address(request)
 
 
 class _ScopeForUser(SimpleRateThrottle):

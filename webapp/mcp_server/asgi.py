@@ -23,6 +23,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from webapp.accounts.tokens import SCHEMES, user_for_token
 from webapp.core.types import Scope
 from webapp.mcp_server.server import build_server
+from webapp.mcp_server.sessions import session_conversations
 
 PATH = "/mcp"
 
@@ -107,7 +108,26 @@ class McpEndpoint:
         # The SDK binds a session to the identity that opened it: another user's token cannot use its id.
         identity = AuthenticatedUser(AccessToken(token="", client_id=f"hive-user-{user.pk}", scopes=[]))
         manager = await self._started()
-        await manager.handle_request({**scope, "user": identity, "hive_user": user}, receive, send)
+        session_id = (_header(scope, b"mcp-session-id") or b"").decode("latin-1")
+        if not session_id:
+            await manager.handle_request({**scope, "user": identity, "hive_user": user}, receive, send)
+            return
+        # The session's conversation is kept while the session is (sessions.py): each request of it is followed.
+        answered: list[int] = []
+
+        async def send_watched(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                answered.append(int(message["status"]))
+            await send(message)
+
+        session_conversations.request_started(user_id=user.pk, session_id=session_id)
+        try:
+            await manager.handle_request({**scope, "user": identity, "hive_user": user}, receive, send_watched)
+        finally:
+            session_conversations.request_ended(
+                user_id=user.pk, session_id=session_id, status=answered[0] if answered else None,
+                method=str(scope.get("method", "")),
+            )  # fmt: skip
 
 
 endpoint = McpEndpoint()

@@ -14,6 +14,7 @@ from django.contrib.auth.models import User
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.models import InitializationOptions
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
 from webapp.core.types import JsonObject, Scope
 from webapp.mcp_server import services
@@ -68,12 +69,21 @@ def _named_conversation(scope: Scope) -> int | None:
     return int(raw)
 
 
+def _session_id(ctx: ServerRequestContext[Any, Any]) -> str | None:
+    """The request's session of the older handshake, which the SDK checked (it exists, and is this token's user's)
+    before the request got here. The current protocol has no sessions: an id sent with it was checked by nobody, so
+    it names nothing."""
+    if ctx.session.protocol_version not in HANDSHAKE_PROTOCOL_VERSIONS:
+        return None
+    return _header(_scope(ctx), SESSION_HEADER)
+
+
 async def _conversation(ctx: ServerRequestContext[Any, Any], *, create: bool) -> Any:
     scope = _scope(ctx)
     return await database_sync_to_async(services.conversation_for_client)(
         user=scope["hive_user"],
         named=_named_conversation(scope),
-        session_id=_header(scope, SESSION_HEADER),
+        session_id=_session_id(ctx),
         create=create,
     )
 
@@ -151,14 +161,16 @@ async def call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolR
     try:
         conversation = await _conversation(ctx, create=True)
         conversation_id = conversation.pk
-        session_id = _header(_scope(ctx), SESSION_HEADER)
+        session_id = _session_id(ctx)
         if session_id is not None:
             watchers.called(session_id, conversation_id, ctx.session)
         if name == RUN_TASK:
             return await _run_task(ctx, conversation, arguments)
         if name == LIST_WORKFLOWS:
             listed = await database_sync_to_async(services.workflows_listed)(user=_scope(ctx)["hive_user"])
-            return types.CallToolResult(content=[types.TextContent(type="text", text=listed)])
+            return types.CallToolResult(
+                content=[types.TextContent(type="text", text=listed)], _meta={"hive/conversation": conversation_id}
+            )
         if name == RUN_WORKFLOW:
             return await _run_workflow(ctx, conversation, arguments)
         user = _scope(ctx)["hive_user"]

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from browser_pool.actions import validate_arguments
 from webapp.conversations.browser_selectors import browser_session_tools
-from webapp.conversations.browser_services import conversation_file_add
+from webapp.conversations.browser_services import FILE_ADD_NEEDS, conversation_file_add
 from webapp.conversations.models import Conversation, Message
 from webapp.conversations.selectors import conversation_get
 from webapp.conversations.services import conversation_create, message_send
@@ -29,16 +29,13 @@ from webapp.conversations.types import PageTools, no_page_tools
 from webapp.core.exceptions import ApplicationError
 from webapp.core.throttles import throttle_wait
 from webapp.core.types import JsonObject
+from webapp.mcp_server.sessions import session_conversations
 from webapp.mcp_server.tools import PAGE_PREFIX, READS
 from webapp.runs.models import Run
 from webapp.runs.selectors import confirmation_get
 from webapp.runs.services import confirmation_answer, run_create_for_action, run_create_for_tool_call
 from webapp.workflows.selectors import run_end_url, workflow_get, workflow_latest, workflow_list
 from webapp.workflows.services import workflow_run_start
-
-# The conversation an MCP session (the older handshake) works in, by session id. Sessions live in one web
-# process's memory, so this does too.
-_session_conversations: dict[str, int] = {}
 
 
 class Refusal(Exception):
@@ -55,12 +52,14 @@ def conversation_for_client(
     *, user: User, named: int | None, session_id: str | None, create: bool
 ) -> Conversation | None:
     """The conversation a client works in: the one it names; else its session's; else (no session: the current
-    protocol) the user's MCP conversation used within the idle timeout; else a new one, made on first use."""
+    protocol) the user's MCP conversation used within the idle timeout; else a new one, made on first use.
+    `session_id` is a session of the older handshake the SDK vouched for (it exists and is this user's)."""
+    known = session_conversations.conversation(user_id=user.pk, session_id=session_id) if session_id else None
     try:
         if named is not None:
             return conversation_get(user=user, conversation_id=named, need="controller")
-        if session_id is not None and session_id in _session_conversations:
-            return conversation_get(user=user, conversation_id=_session_conversations[session_id], need="controller")
+        if known is not None:
+            return conversation_get(user=user, conversation_id=known, need="controller")
     except Http404 as exc:
         raise Refusal("No such conversation, or it is not shared with you.") from exc
     except ApplicationError as exc:
@@ -74,22 +73,29 @@ def conversation_for_client(
             .first()
         )
     if conversation is None and create:
+        _throttle(user, "conversations", "new conversations")
         conversation = conversation_create(owner=user, title="MCP client", origin=Conversation.Origin.MCP)
     if conversation is not None and session_id is not None:
-        _session_conversations[session_id] = conversation.pk
+        session_conversations.remember(user_id=user.pk, session_id=session_id, conversation_id=conversation.pk)
     return conversation
-
-
-def session_forget(session_id: str) -> None:
-    _session_conversations.pop(session_id, None)
 
 
 def page_tool_listing(*, conversation: Conversation | None) -> PageTools:
     return browser_session_tools(conversation=conversation) if conversation is not None else no_page_tools()
 
 
-def _stored_upload(conversation: Conversation, arguments: JsonObject) -> JsonObject:
-    """`upload_file` with the bytes in the call: stored as the conversation's file, then put in the input by id."""
+def _stored_upload(conversation: Conversation, arguments: JsonObject, user: User) -> JsonObject:
+    """`upload_file` with the bytes in the call: stored as the conversation's file, then put in the input by id.
+    Bytes or an address add a file to the conversation, which takes its owner, as the REST upload does; a file
+    already there (`file_id`) is put in by whoever may act in it."""
+    if "url" in arguments or "data_base64" in arguments:
+        try:
+            conversation_get(user=user, conversation_id=conversation.pk, need=FILE_ADD_NEEDS)
+        except (ApplicationError, Http404) as exc:
+            raise Refusal(
+                "Only the conversation's owner can add a file to it (data_base64 or url); a file already there can "
+                "be put in by its file_id."
+            ) from exc
     if "url" in arguments:
         url = arguments["url"]
         if not isinstance(url, str) or not url.startswith(("http://", "https://")):
@@ -128,16 +134,19 @@ def call_start(*, conversation: Conversation, name: str, arguments: JsonObject, 
                 raise Refusal(f"The page open now offers no tool named {tool!r}; list the tools again.")
             read_only = bool((offered[tool].get("annotations") or {}).get("readOnlyHint"))
             run = run_create_for_tool_call(
-                conversation=conversation, name=tool, arguments=arguments, source="mcp", read_only=read_only
-            )
+                conversation=conversation, started_by=user, name=tool, arguments=arguments, source="mcp",
+                read_only=read_only,
+            )  # fmt: skip
         else:
             if name == "upload_file":
-                arguments = _stored_upload(conversation, dict(arguments))
+                arguments = _stored_upload(conversation, dict(arguments), user)
             if name not in READS and not (name == "upload_file" and "url" in arguments):
                 invalid = validate_arguments(name, arguments)
                 if invalid is not None:
                     raise Refusal(f"{invalid.error}. {invalid.suggestion}".strip())
-            run = run_create_for_action(conversation=conversation, action=name, arguments=arguments, source="mcp")
+            run = run_create_for_action(
+                conversation=conversation, started_by=user, action=name, arguments=arguments, source="mcp"
+            )
     except ApplicationError as exc:
         raise Refusal(exc.message) from exc
     Conversation.objects.filter(pk=conversation.pk).update(updated_at=timezone.now())

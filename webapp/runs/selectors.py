@@ -4,19 +4,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Prefetch, Q, QuerySet
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
+from django.db.models import Count, Prefetch, Q, QuerySet
 from django.http import Http404
 
 from webapp.conversations.models import Conversation
 from webapp.runs.models import Confirmation, ModelCall, Run, Step
-from webapp.sharing.selectors import Access, access_require, conversation_access
+from webapp.sharing.selectors import RANK, Access, access_require, conversation_access
+
+
+def _with_details(runs: QuerySet[Run]) -> QuerySet[Run]:
+    """Runs as the API shows them: their steps, confirmations, who started them and how often they called the model."""
+    return (
+        runs.select_related("started_by")
+        .prefetch_related(Prefetch("steps", queryset=Step.objects.order_by("index")), "confirmations")
+        .annotate(model_call_count=Count("model_calls"))
+    )
 
 
 def run_list(*, conversation: Conversation) -> QuerySet[Run]:
-    return conversation.runs.prefetch_related(
-        Prefetch("steps", queryset=Step.objects.order_by("index")), "confirmations"
-    )
+    return _with_details(conversation.runs.all())
 
 
 def _conversation_of(rows: QuerySet[Any], field: str = "conversation_id") -> int | None:
@@ -32,15 +39,26 @@ def _require(*, user: AbstractBaseUser | AnonymousUser, conversation_id: int | N
 
 def run_get(*, user: AbstractBaseUser | AnonymousUser, run_id: int, need: Access = "viewer") -> Run:
     _require(user=user, conversation_id=_conversation_of(Run.objects.filter(pk=run_id)), need=need)
-    return Run.objects.prefetch_related(
-        Prefetch("steps", queryset=Step.objects.order_by("index")), "confirmations"
-    ).get(pk=run_id)
+    return _with_details(Run.objects.filter(pk=run_id)).get()
 
 
 def step_get(*, user: AbstractBaseUser | AnonymousUser, step_id: int) -> Step:
     steps = Step.objects.filter(pk=step_id)
     _require(user=user, conversation_id=_conversation_of(steps, "run__conversation_id"), need="viewer")
     return steps.get()
+
+
+def run_starter(*, run_id: int) -> User | None:
+    """The person whose own stores a run draws on (its credentials; browser profiles and a vault would resolve from
+    here too): the one who started it, while their account is active and they may still act in the run's
+    conversation (a share revoked or expired since then ends that). None otherwise, and the run draws on nobody's:
+    never on the conversation owner's for a run someone else started."""
+    run = Run.objects.select_related("started_by").filter(pk=run_id).first()
+    starter = run.started_by if run is not None else None
+    if run is None or starter is None or not starter.is_active:
+        return None
+    access = conversation_access(user=starter, conversation_id=run.conversation_id)
+    return starter if access is not None and RANK[access] >= RANK["controller"] else None
 
 
 def run_active(*, conversation_id: int) -> Run | None:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from datetime import timedelta
-from typing import Any, Literal
+from typing import Literal
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
 from django.db.models import Q
@@ -15,6 +16,7 @@ from django.utils import timezone
 from rest_framework import status
 
 from browser_pool.types import RecordedTarget
+from webapp.conversations.models import Conversation
 from webapp.core import placement
 from webapp.core.events import ConfirmationAnswerCommand, command_session, publish_on_commit
 from webapp.core.exceptions import ApplicationError
@@ -77,7 +79,7 @@ def _dispatch(run: Run) -> None:
     transaction.on_commit(send)
 
 
-def run_ensure_idle(*, conversation: Any, refusal: str = BUSY_MESSAGE) -> None:
+def run_ensure_idle(*, conversation: Conversation, refusal: str = BUSY_MESSAGE) -> None:
     """The one check that a conversation has no run in progress (409 otherwise). Inside a transaction it locks the
     conversation's active runs; the database's one-active-run constraint settles a race between two checks."""
     if Run.objects.select_for_update().filter(conversation=conversation, status__in=Run.ACTIVE).exists():
@@ -85,16 +87,22 @@ def run_ensure_idle(*, conversation: Any, refusal: str = BUSY_MESSAGE) -> None:
 
 
 @transaction.atomic
-def run_create(*, conversation: Any, kind: str = Run.Kind.TURN, metadata: RunMetadata | None = None) -> Run:
-    """Queue a run; it is sent to a worker after the commit. The caller has checked that the conversation is idle."""
+def run_create(
+    *, conversation: Conversation, started_by: User, kind: str = Run.Kind.TURN, metadata: RunMetadata | None = None
+) -> Run:
+    """Queue a run; it is sent to a worker after the commit. The caller has checked that the conversation is idle.
+    `started_by` is the person who asked for it: the run uses their own stores (credentials), whoever owns the
+    conversation."""
     # Quotas count every run (turns, actions by hand, tool calls); tokens only where the server's model is used.
     uses_server_model = conversation.model_profile_id is None
-    quota_check(owner_id=conversation.owner_id, uses_server_model=uses_server_model)
+    quota_check(owner_id=conversation.owner_id, uses_server_model=uses_server_model, conversation_id=conversation.pk)
     money_quota_check(owner_id=conversation.owner_id, uses_server_model=uses_server_model)
     queue_check()
     try:
         with transaction.atomic():
-            run = Run.objects.create(conversation=conversation, kind=kind, metadata=metadata or {})
+            run = Run.objects.create(
+                conversation=conversation, started_by=started_by, kind=kind, metadata=metadata or {}
+            )
     except IntegrityError as exc:  # a concurrent request won the race for the conversation's one active run
         raise ApplicationError(BUSY_MESSAGE, status_code=status.HTTP_409_CONFLICT) from exc
     _publish_run(run)
@@ -103,19 +111,27 @@ def run_create(*, conversation: Any, kind: str = Run.Kind.TURN, metadata: RunMet
 
 
 @transaction.atomic
-def run_create_for_action(*, conversation: Any, action: str, arguments: JsonObject, source: str = "") -> Run:
+def run_create_for_action(
+    *, conversation: Conversation, started_by: User, action: str, arguments: JsonObject, source: str = ""
+) -> Run:
     """A browser action the user runs by hand; it waits its turn like a message does. `source` "mcp": an MCP
     client's call, which (like the agent) waits while a person holds the browser."""
     run_ensure_idle(conversation=conversation)
     metadata: RunMetadata = {"action": action, "arguments": arguments}
     if source:
         metadata["source"] = source
-    return run_create(conversation=conversation, kind=Run.Kind.ACTION, metadata=metadata)
+    return run_create(conversation=conversation, started_by=started_by, kind=Run.Kind.ACTION, metadata=metadata)
 
 
 @transaction.atomic
 def run_create_for_tool_call(
-    *, conversation: Any, name: str, arguments: JsonObject, source: str = "", read_only: bool = False
+    *,
+    conversation: Conversation,
+    started_by: User,
+    name: str,
+    arguments: JsonObject,
+    source: str = "",
+    read_only: bool = False,
 ) -> Run:
     """A WebMCP tool of the active tab called by hand from the Tool Inspector (or by an MCP client; `read_only` as
     the tool declares it, for the safety policy)."""
@@ -123,7 +139,7 @@ def run_create_for_tool_call(
     metadata: RunMetadata = {"tool": name, "arguments": arguments}
     if source:
         metadata["source"], metadata["read_only"] = source, read_only
-    return run_create(conversation=conversation, kind=Run.Kind.TOOL, metadata=metadata)
+    return run_create(conversation=conversation, started_by=started_by, kind=Run.Kind.TOOL, metadata=metadata)
 
 
 @transaction.atomic
@@ -326,7 +342,7 @@ def confirmation_request(
     return confirmation
 
 
-def confirmation_answer(*, confirmation: Confirmation, user: Any, approve: bool) -> Confirmation:
+def confirmation_answer(*, confirmation: Confirmation, user: User, approve: bool) -> Confirmation:
     """The owner's (or a controller's) yes or no. An expired confirmation is settled as such and refused."""
     with transaction.atomic():
         confirmation = Confirmation.objects.select_for_update().select_related("run").get(pk=confirmation.pk)

@@ -13,3 +13,15 @@ HIVE_UPLOAD_MAX_BYTES = env.int("HIVE_UPLOAD_MAX_BYTES", default=20_000_000)
 # The page size of a tab's main content for the model (SPEC §4): content is kept whole, and a longer text reaches the
 # model in pages of at most this many characters (get_page_content page=2, ...), each saying where it sits.
 HIVE_CONTENT_LIMIT = env.int("HIVE_CONTENT_LIMIT", default=10_000)
+# Chromium runs with its sandbox and never as root: a worker started as root runs it as this system user (`make
+# system` creates it). Only on a host where the sandbox cannot work does HIVE_BROWSER_ALLOW_NO_SANDBOX start it with
+# --no-sandbox, which the worker logs loudly at every launch (docs/security.md).
+HIVE_BROWSER_USER = env.str("HIVE_BROWSER_USER", default="hive-browser")
+HIVE_BROWSER_ALLOW_NO_SANDBOX = env.bool("HIVE_BROWSER_ALLOW_NO_SANDBOX", default=False)
+# What one session may take of the worker all sessions share (docs/security.md); 0 turns a bound off. Popups past the
+# tab limit are closed at once; a tab that does not answer for the busy time is closed; over the memory limit (its
+# pages' JavaScript memory together) the heaviest tab is closed. Pages are looked at every HIVE_SESSION_CHECK_EVERY_S.
+HIVE_SESSION_MAX_TABS = env.int("HIVE_SESSION_MAX_TABS", default=20)
+HIVE_SESSION_BUSY_PAGE_S = env.float("HIVE_SESSION_BUSY_PAGE_S", default=10.0)
+HIVE_SESSION_MAX_MEMORY_MB = env.int("HIVE_SESSION_MAX_MEMORY_MB", default=1024)
+HIVE_SESSION_CHECK_EVERY_S = env.float("HIVE_SESSION_CHECK_EVERY_S", default=2.0)

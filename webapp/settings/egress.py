@@ -16,3 +16,8 @@ HIVE_EGRESS_ALLOW = env.list("HIVE_EGRESS_ALLOW", default=[])
 # Requests the server makes for users (their model profiles' base URLs) reach public addresses only, and the
 # internal hosts listed here, e.g. a local Ollama: "127.0.0.1:11434". The server default model's host is allowed.
 HIVE_LLM_ALLOWED_PRIVATE_HOSTS = env.list("HIVE_LLM_ALLOWED_PRIVATE_HOSTS", default=[])
+# The firewall's bounds per session: name look-ups at once (more wait their turn), how long one may take before the
+# request is refused, and how long a tunnel or relayed connection may stay silent both ways before it is closed.
+HIVE_EGRESS_LOOKUPS_PER_SESSION = env.int("HIVE_EGRESS_LOOKUPS_PER_SESSION", default=4)
+HIVE_EGRESS_LOOKUP_TIMEOUT_S = env.float("HIVE_EGRESS_LOOKUP_TIMEOUT_S", default=5.0)
+HIVE_EGRESS_IDLE_TIMEOUT_S = env.float("HIVE_EGRESS_IDLE_TIMEOUT_S", default=300.0)

@@ -54,10 +54,20 @@ AXES_FAILURE_LIMIT = env.int("HIVE_LOGIN_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = env.float("HIVE_LOGIN_COOLOFF_HOURS", default=0.25)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# Not its version banner in every process's start log.
+AXES_VERBOSE = False
 # The sign-in API answers a lockout itself (a JSON 429 saying when to retry); axes' middleware would replace that
 # answer with its own page, so it is left out on purpose.
 SILENCED_SYSTEM_CHECKS = ["axes.W002"]
+# The lockout's address is the client's as the proxies below define it (webapp/core/clients.py).
+AXES_CLIENT_IP_CALLABLE = "webapp.core.clients.client_address"
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+
+# Reverse proxies in front of Hive, for the client address that throttles and the sign-in lockout key on: none by
+# default (X-Forwarded-For is ignored); else how many there are, or their addresses (IPs, prefixes or CIDR blocks,
+# one per hop, the one Hive's connection comes from last).
+HIVE_NUM_PROXIES = env.int("HIVE_NUM_PROXIES", default=0)
+HIVE_TRUSTED_PROXIES = env.list("HIVE_TRUSTED_PROXIES", default=[])
 
 # Personal API tokens (django-rest-knox): hashed at rest, shown once, expiring after this long (None: never).
 HIVE_API_TOKEN_TTL = timedelta(days=env.int("HIVE_API_TOKEN_TTL_DAYS", default=90))
@@ -76,6 +86,16 @@ HIVE_QUOTA_CONCURRENT_SESSIONS = env.int("HIVE_QUOTA_CONCURRENT_SESSIONS", defau
 HIVE_QUOTA_TOKENS_PER_DAY = env.int("HIVE_QUOTA_TOKENS_PER_DAY", default=2_000_000)
 # What the server's model may cost per user in 24 hours, in US dollars, priced as the usage page shows it.
 HIVE_QUOTA_USD_PER_DAY = env("HIVE_QUOTA_USD_PER_DAY", cast=Decimal, default=Decimal(0))
+# Live input events (mouse, keys, wheel) one dashboard socket may relay a second; past it moves are merged and the
+# rest dropped (0 = no bound).
+HIVE_LIVE_INPUT_PER_S = env.float("HIVE_LIVE_INPUT_PER_S", default=100.0)
+# How old the role a socket acts on may be, and how often a socket checks that its session or token still signs its
+# user in (signing out, a revoked token or a deactivated user also tell the sockets at once).
+HIVE_SOCKET_RECHECK_S = env.float("HIVE_SOCKET_RECHECK_S", default=5.0)
+# A page's JavaScript dialogs kept until an action reports them, and how much of each one's text (an alert loop of
+# large strings must not grow the worker's memory).
+HIVE_DIALOG_TEXTS_KEPT = env.int("HIVE_DIALOG_TEXTS_KEPT", default=10)
+HIVE_DIALOG_TEXT_MAX_CHARS = env.int("HIVE_DIALOG_TEXT_MAX_CHARS", default=500)
 # Runs waiting for a worker across the whole service; past it a new run is refused with a 429 (0 = no bound).
 HIVE_QUEUE_LIMIT = env.int("HIVE_QUEUE_LIMIT", default=200)
 

@@ -12,6 +12,7 @@ from webapp.workflows.models import (
     WorkflowShare,
     WorkflowVersion,
 )
+from webapp.workflows.schedules import STOPPED
 
 
 class VersionInline(admin.TabularInline):
@@ -24,8 +25,19 @@ class VersionInline(admin.TabularInline):
 class ScheduleInline(admin.TabularInline):
     model = WorkflowSchedule
     extra = 0
-    fields = ("cron", "timezone", "confirmations", "last_run", "created_at")
-    readonly_fields = ("cron", "timezone", "confirmations", "last_run", "created_at")
+    fields = ("cron", "timezone", "confirmations", "state", "last_run", "created_at")
+    readonly_fields = ("cron", "timezone", "confirmations", "state", "last_run", "created_at")
+
+    @admin.display(description="state")
+    def state(self, schedule: WorkflowSchedule) -> str:
+        """Whether beat fires it, and why not: its owner's account deactivated (schedules.STOPPED), or its entry
+        disabled or gone."""
+        entry = schedule.periodic_task
+        if not schedule.workflow.owner.is_active:
+            return STOPPED
+        if entry is None:
+            return "Stopped: it has no beat entry."
+        return "Fires on time." if entry.enabled else f"Stopped: its beat entry is disabled. {entry.description}"
 
 
 class ShareInline(admin.TabularInline):

@@ -18,12 +18,14 @@ from webapp.conversations.selectors import conversation_get
 from webapp.core.exceptions import ApplicationError
 from webapp.core.throttles import WriteThrottle
 from webapp.core.types import JsonObject
+from webapp.core.users import request_user
 from webapp.runs.selectors import run_get
 from webapp.runs.serializers import RunOutput
 from webapp.workflows.export import export_script
 from webapp.workflows.models import Credential, WebhookDelivery, Workflow, WorkflowSchedule, WorkflowShare
 from webapp.workflows.schedules import schedule_create, schedule_delete
 from webapp.workflows.selectors import (
+    workflow_deliveries,
     workflow_get,
     workflow_latest,
     workflow_list,
@@ -39,7 +41,8 @@ from webapp.workflows.services import (
     workflow_share,
     workflow_update,
 )
-from webapp.workflows.steps import Checks, Parameter, StepOutput, WorkflowStep, as_steps, checks_of
+from webapp.workflows.steps import Checks, StepOutput, WorkflowStep, as_steps, checks_of
+from webapp.workflows.types import Parameter
 from webapp.workflows.webhooks import webhook_remove, webhook_set
 
 
@@ -111,11 +114,17 @@ def step_shown(step: WorkflowStep) -> ShownStep:
 
 
 class WorkflowOutput(serializers.ModelSerializer[Workflow]):
-    access = serializers.CharField(read_only=True, default="owner", help_text="owner, controller or viewer")
+    """A workflow read through `workflow_list`/`workflow_get`, which say the reader's `access`."""
+
+    access = serializers.CharField(read_only=True, help_text="owner, controller or viewer")
     owner: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(slug_field="username", read_only=True)
     version = serializers.SerializerMethodField()
     parameters = serializers.SerializerMethodField()
     steps = serializers.SerializerMethodField()
+    webhook_url = serializers.SerializerMethodField(
+        help_text="Where a replay's end is POSTed (\"\" for nowhere); null for a teammate: a hook's address can be a "
+        "secret of its own (a chat hook's), so only the owner sees it."
+    )
 
     class Meta:
         model = Workflow
@@ -131,6 +140,10 @@ class WorkflowOutput(serializers.ModelSerializer[Workflow]):
     def get_parameters(self, obj: Workflow) -> list[Parameter]:
         latest = workflow_latest(workflow=obj)
         return list(latest.parameters) if latest else []
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_webhook_url(self, obj: Workflow) -> str | None:
+        return obj.webhook_url if getattr(obj, "access", None) == "owner" else None
 
     @extend_schema_field(WorkflowStepOutput(many=True))
     def get_steps(self, obj: Workflow) -> list[ShownStep]:
@@ -148,8 +161,9 @@ class RunSaveApi(APIView):
         run = run_get(user=request.user, run_id=run_id, need="owner")
         data = SaveInput(data=request.data)
         data.is_valid(raise_exception=True)
-        workflow = workflow_save_from_run(run=run, user=request.user, name=data.validated_data["name"])  # type: ignore[arg-type]
-        return Response(WorkflowOutput(workflow).data, status=status.HTTP_201_CREATED)
+        workflow = workflow_save_from_run(run=run, user=request_user(request), name=data.validated_data["name"])
+        shown = workflow_get(user=request.user, workflow_id=workflow.pk)
+        return Response(WorkflowOutput(shown).data, status=status.HTTP_201_CREATED)
 
 
 class StepsSaveInput(serializers.Serializer):
@@ -166,12 +180,13 @@ class ConversationSaveApi(APIView):
         data.is_valid(raise_exception=True)
         workflow = workflow_save_from_steps(
             conversation=conversation,
-            user=request.user,  # type: ignore[arg-type]
+            user=request_user(request),
             name=data.validated_data["name"],
             first=data.validated_data["first_step"],
             last=data.validated_data["last_step"],
         )
-        return Response(WorkflowOutput(workflow).data, status=status.HTTP_201_CREATED)
+        shown = workflow_get(user=request.user, workflow_id=workflow.pk)
+        return Response(WorkflowOutput(shown).data, status=status.HTTP_201_CREATED)
 
 
 class WorkflowListApi(APIView):
@@ -207,8 +222,8 @@ class WorkflowDetailApi(APIView):
         workflow = workflow_get(user=request.user, workflow_id=workflow_id, need="owner")
         data = WorkflowUpdateInput(data=request.data)
         data.is_valid(raise_exception=True)
-        workflow = workflow_update(workflow=workflow, **data.validated_data)
-        return Response(WorkflowOutput(workflow).data)
+        workflow_update(workflow=workflow, **data.validated_data)
+        return Response(WorkflowOutput(workflow_get(user=request.user, workflow_id=workflow_id)).data)
 
     @extend_schema(responses={204: None})
     def delete(self, request: Request, workflow_id: int) -> Response:
@@ -257,7 +272,7 @@ class WorkflowRunApi(APIView):
             )
         run = workflow_run_start(
             workflow=workflow,
-            user=request.user,  # type: ignore[arg-type]
+            user=request_user(request),
             parameters=data.validated_data["parameters"],
             conversation=conversation,
         )
@@ -337,7 +352,7 @@ class DeliveryListApi(APIView):
     @extend_schema(responses={200: DeliveryOutput(many=True)})
     def get(self, request: Request, workflow_id: int) -> Response:
         workflow = workflow_get(user=request.user, workflow_id=workflow_id, need="owner")
-        return Response(DeliveryOutput(workflow.deliveries.all()[:100], many=True).data)
+        return Response(DeliveryOutput(workflow_deliveries(workflow=workflow), many=True).data)
 
 
 class ScheduleInput(serializers.Serializer):
@@ -402,7 +417,7 @@ class CredentialListApi(APIView):
     def post(self, request: Request) -> Response:
         data = CredentialInput(data=request.data)
         data.is_valid(raise_exception=True)
-        credential = credential_set(owner=request.user, **data.validated_data)  # type: ignore[arg-type]
+        credential = credential_set(owner=request_user(request), **data.validated_data)
         return Response(CredentialOutput(credential).data, status=status.HTTP_201_CREATED)
 
 

@@ -1,28 +1,41 @@
 """A workflow as a standalone Playwright (async Python) script: its parameters are command-line options, and each
 step finds its element with the same fallbacks as Hive's replay (the functions are copied from
-`browser_pool.replay` into the script, so the two cannot drift apart). It needs only `playwright` and a Chromium."""
+`browser_pool.replay` into the script, so the two cannot drift apart). It needs only `playwright` and a Chromium.
+
+Everything in a workflow was written by people, some of whom the one who runs the script does not know (a teammate
+typing in a shared conversation makes a parameter's default), so it reaches the script as data and never as code:
+the steps and the options are Python literals (checked to read back as exactly the same data), and the name and the
+usage line are comments with every line break and unprintable character taken out.
+"""
 
 from __future__ import annotations
 
+import ast
 import inspect
-import json
 import keyword
 import pprint
 import re
+import shlex
+from typing import Any
 
 from browser_pool import replay
 from webapp.workflows.models import WorkflowVersion
 
 SUPPORTED = ("navigate", "type", "select", "click", "hover", "press_key", "scroll", "wait", "go_back", "go_forward",
              "refresh")  # fmt: skip
+# The script's own options; a parameter's option never takes one of these names.
+RESERVED_OPTIONS = frozenset({"--help", "--browser", "--headed"})
 
+# The source encoding is said on the second line, where Python looks for it, so that no text of the workflow's
+# (a name with "coding: utf-7" in it, on a comment line Python reads for one) can choose another.
 _TEMPLATE = '''#!/usr/bin/env python3
-"""{title}
-
-Exported from Hive (workflow {workflow_id}, version {version}). Runs without Hive:
-
-    pip install playwright
-    python {filename} {usage}
+# -*- coding: utf-8 -*-
+# {title}
+# Exported from Hive (workflow {workflow_id}, version {version}). Runs without Hive:
+#
+#     pip install playwright
+#     python {filename} {usage}
+"""A Hive workflow as a Playwright script.
 
 Each step finds its element the way Hive's replay does: the recorded selector, stable attributes, role and name,
 label, text, XPath, taking the first way that matches exactly one element that agrees with the record.
@@ -37,9 +50,11 @@ import re
 import sys
 
 
-from playwright.async_api import Locator, Page, async_playwright
+from playwright.async_api import Error, Locator, Page, async_playwright
 
-PARAMETERS = {parameters}
+NAME = {name}
+# Each parameter: its name in the steps' {{{{placeholders}}}}, its command-line option, default and help.
+OPTIONS = {options}
 STEPS = {steps}
 PLACEHOLDER = re.compile(r"\\{{\\{{\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*\\}}\\}}")
 
@@ -49,8 +64,11 @@ async def find(page: Page, target: dict[str, Any]) -> Locator:
     tried = []
     for _ in range(30):
         for how, locator in _ways(page, target):
-            if await locator.count() == 1 and await locator.evaluate(_AGREE, target):
-                return locator
+            try:
+                if await locator.count() == 1 and await locator.evaluate(_AGREE, target):
+                    return locator
+            except Error:  # a recorded selector this page's engine cannot read: the next way is tried
+                pass
             tried.append(how)
         await page.wait_for_timeout(100)
     raise SystemExit(f"element not found: {{target.get('name') or target.get('tag')}} (tried {{', '.join(dict.fromkeys(tried))}})")
@@ -95,14 +113,14 @@ async def step(page: Page, number: int, action: str, arguments: dict[str, Any], 
 
 
 async def main() -> None:
-    parser = argparse.ArgumentParser(description={description})
-    for parameter in PARAMETERS:
-        parser.add_argument("--" + parameter["name"].replace("_", "-"), dest=parameter["name"],
-                            default=parameter.get("default", ""), help=parameter.get("label") or None)
+    parser = argparse.ArgumentParser(description=NAME)
+    for number, option in enumerate(OPTIONS):
+        parser.add_argument(option["option"], dest=f"parameter_{{number}}", metavar="VALUE",
+                            default=option["default"], help=option["help"])
     parser.add_argument("--browser", help="a Chromium executable (default: Playwright's own)")
     parser.add_argument("--headed", action="store_true", help="show the browser")
     args = parser.parse_args()
-    values = {{p["name"]: str(getattr(args, p["name"])) for p in PARAMETERS}}
+    values = {{option["name"]: str(getattr(args, f"parameter_{{number}}")) for number, option in enumerate(OPTIONS)}}
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=args.browser, headless=not args.headed)
         page = await browser.new_page()
@@ -120,25 +138,64 @@ if __name__ == "__main__":
 '''
 
 
-def _option(name: str) -> str:
-    return "--" + name.replace("_", "-")
+def _comment(text: str) -> str:
+    """Text for a comment line: a line break (of any kind Python or an editor knows) or another unprintable character
+    would end the comment and start code, so each becomes a space."""
+    return "".join(char if char.isprintable() else " " for char in text)
+
+
+def _literal(value: Any) -> str:
+    """A Python literal of JSON-like data, checked to read back (by `ast.literal_eval`, which runs nothing) as the
+    same data: anything that does not (a float that is not a number) is refused, not written."""
+    text = pprint.pformat(value, width=110, sort_dicts=False)
+    try:
+        same = ast.literal_eval(text) == value
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        same = False
+    if not same:
+        raise ValueError("This workflow holds a value that is not plain text or numbers; it cannot be exported.")
+    return text
+
+
+def _help(text: str) -> str:
+    return text.replace("%", "%%")  # argparse formats a help text with %
+
+
+def _options(parameters: list[Any]) -> list[dict[str, str]]:
+    """Each parameter's command-line option: its name with letters, digits and dashes only (`--full-name`), never
+    one of the script's own options, never twice; the name itself stays data, looked up by string."""
+    taken = set(RESERVED_OPTIONS)
+    options = []
+    for parameter in parameters:
+        name = str(parameter.get("name", ""))
+        base = "--" + (re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-").lower() or "parameter")
+        option, n = base, 2
+        while option in taken:
+            option, n = f"{base}-{n}", n + 1
+        taken.add(option)
+        label = str(parameter.get("label") or "")
+        secret = " (a secret: give its value)" if parameter.get("type") == "secret" else ""
+        options.append({"name": name, "option": option, "default": str(parameter.get("default", "")),
+                        "help": _help(f"{label or name}{secret}")})  # fmt: skip
+    return options
 
 
 def export_script(version: WorkflowVersion) -> tuple[str, str]:
     """(file name, source) of the script; a step that cannot run outside Hive is refused up front."""
-    unsupported = sorted({s["action"] for s in version.steps if s["action"] not in SUPPORTED})
+    unsupported = sorted({str(s["action"]) for s in version.steps if s["action"] not in SUPPORTED})
     if unsupported:
         raise ValueError(f"These steps cannot run outside Hive: {', '.join(unsupported)}.")
     workflow = version.workflow
     slug = re.sub(r"[^a-z0-9]+", "_", workflow.name.lower()).strip("_") or "workflow"
     if keyword.iskeyword(slug) or slug[0].isdigit():
         slug = f"workflow_{slug}"
-    filename = f"{slug}.py"
+    filename = f"{slug[:80]}.py"
     steps = [
         {"action": s["action"], "arguments": s.get("arguments") or {}, "target": s.get("target") or {},
          "intent": s.get("intent") or s["action"]}
         for s in version.steps
     ]  # fmt: skip
+    options = _options(list(version.parameters))
     helpers = "\n\n".join(
         [
             f"STABLE_ATTRIBUTES = {replay.STABLE_ATTRIBUTES!r}",
@@ -147,16 +204,18 @@ def export_script(version: WorkflowVersion) -> tuple[str, str]:
             inspect.getsource(replay._ways),
         ]
     )
-    usage = " ".join(f'{_option(p["name"])} "{p.get("default", "")}"' for p in version.parameters)
+    usage = " ".join(f"{o['option']} {shlex.quote(o['default'])}" for o in options)
+    # argparse formats a description with % only when it names the program; a name that does is escaped.
+    name = workflow.name.replace("%", "%%") if "%(prog)" in workflow.name else workflow.name
     source = _TEMPLATE.format(
-        title=f"{workflow.name}: a Hive workflow as a Playwright script.",
+        title=_comment(f"{workflow.name}: a Hive workflow as a Playwright script."),
         workflow_id=workflow.pk,
         version=version.number,
         filename=filename,
-        usage=usage,
-        parameters=pprint.pformat(version.parameters, width=110, sort_dicts=False),
-        steps=pprint.pformat(steps, width=110, sort_dicts=False),
+        usage=_comment(usage),
+        name=_literal(name),
+        options=_literal(options),
+        steps=_literal(steps),
         helpers=helpers,
-        description=json.dumps(workflow.name),
     )
     return filename, source

@@ -10,8 +10,7 @@ from django.db import models
 from webapp.sharing.models import Share
 
 if TYPE_CHECKING:
-    from webapp.workflows.steps import Parameter
-    from webapp.workflows.webhooks import WebhookAttempt
+    from webapp.workflows.types import Parameter, WebhookAttempt
 
 
 class Workflow(models.Model):
@@ -72,6 +71,7 @@ class WebhookDelivery(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        verbose_name_plural = "webhook deliveries"
 
     def __str__(self) -> str:
         return f"{self.workflow} run {self.run_id}: {self.status}"

@@ -12,7 +12,8 @@ from django.db import transaction
 
 from webapp.runs.models import Run
 from webapp.workflows.selectors import workflow_of_run
-from webapp.workflows.webhooks import CONFIRMATION_EVENT, WebhookExtra, delivery_schedule
+from webapp.workflows.types import WebhookExtra
+from webapp.workflows.webhooks import CONFIRMATION_EVENT, delivery_schedule
 
 log = logging.getLogger(__name__)
 

@@ -9,6 +9,7 @@ import logging
 import zoneinfo
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django_celery_beat.models import CrontabSchedule, PeriodicTask
@@ -23,6 +24,8 @@ from webapp.workflows.services import parameters_resolve, workflow_run_start
 log = logging.getLogger(__name__)
 
 FIRE_TASK = "workers.tasks.run_scheduled_workflow"
+# How a beat entry stopped with its owner's account says so (in its description).
+STOPPED = "Stopped: its owner's account is deactivated."
 
 
 def _crontab(cron: str, timezone: str) -> CrontabSchedule:
@@ -71,9 +74,26 @@ def schedule_create(
 
 @transaction.atomic
 def schedule_delete(*, schedule: WorkflowSchedule) -> None:
-    if schedule.periodic_task is not None:
-        schedule.periodic_task.delete()
+    """The schedule and its beat entry (receivers.schedule_removed: however it goes, with its workflow or owner too)."""
     schedule.delete()
+
+
+@transaction.atomic
+def schedules_follow_account(*, user: User) -> None:
+    """A deactivated account's schedules stop (their beat entries disabled, saying why, which the admin's Periodic
+    tasks and each workflow's schedules show); they start again when the account is reactivated. An entry disabled
+    for another reason is left as it is."""
+    entries = PeriodicTask.objects.filter(pk__in=WorkflowSchedule.objects.filter(workflow__owner=user)
+                                          .values("periodic_task_id"))  # fmt: skip
+    for entry in entries:
+        stopped_here = not entry.enabled and entry.description.startswith(STOPPED)
+        if not user.is_active and entry.enabled:
+            entry.enabled, entry.description = False, f"{STOPPED} {entry.description}"
+        elif user.is_active and stopped_here:
+            entry.enabled, entry.description = True, entry.description.removeprefix(STOPPED).strip()
+        else:
+            continue
+        entry.save(update_fields=["enabled", "description"])  # a save, so beat hears of it
 
 
 def schedule_fire(*, schedule_id: int) -> Run | None:
@@ -82,6 +102,11 @@ def schedule_fire(*, schedule_id: int) -> Run | None:
     if schedule is None:
         return None
     workflow = schedule.workflow
+    if not workflow.owner.is_active:
+        # Beat's copy of the schedule may be older than the account's deactivation: stop it here too.
+        schedules_follow_account(user=workflow.owner)
+        log.warning("scheduled replay of workflow %s not started: its owner's account is deactivated", workflow.pk)
+        return None
     try:
         run = workflow_run_start(
             workflow=workflow,

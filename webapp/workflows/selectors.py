@@ -12,11 +12,11 @@ from django.db.models import Case, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.shortcuts import get_object_or_404
 from rest_framework import status
 
-from agents.tools.browser import SECRET_MASK  # how a secret parameter's value shows anywhere (steps, history, prompts)
+from agents.secrets import SECRET_MASK  # how a secret parameter's value shows anywhere (steps, history, prompts)
 from webapp.core.exceptions import ApplicationError
 from webapp.core.types import JsonObject
 from webapp.sharing.selectors import RANK, Access
-from webapp.workflows.models import Workflow, WorkflowShare, WorkflowVersion
+from webapp.workflows.models import WebhookDelivery, Workflow, WorkflowShare, WorkflowVersion
 from webapp.workflows.steps import WorkflowStep, as_steps
 
 if TYPE_CHECKING:
@@ -57,6 +57,30 @@ def workflow_of_run(*, run: Run) -> Workflow | None:
 
 def workflow_latest(*, workflow: Workflow) -> WorkflowVersion | None:
     return workflow.versions.order_by("-number").first()
+
+
+def workflow_secret_names(*, workflow: Workflow) -> set[str]:
+    """The secret parameters of every version: a run of an older version is masked by what it had."""
+    return {p["name"] for v in workflow.versions.all() for p in v.parameters if p.get("type") == "secret"}
+
+
+def parameters_shown(values: dict[str, str], secret: set[str]) -> dict[str, str]:
+    """A secret parameter's value names the starter's credential: shown as the mask, like the secret itself."""
+    return {name: SECRET_MASK if name in secret else value for name, value in values.items()}
+
+
+def workflow_deliveries(*, workflow: Workflow, limit: int = 100) -> list[WebhookDelivery]:
+    """The delivery log, newest first, its payloads' secret parameters masked (rows kept from before payloads were
+    masked when made included)."""
+    secret = workflow_secret_names(workflow=workflow)
+    deliveries = list(workflow.deliveries.all()[:limit])
+    for delivery in deliveries:
+        if isinstance(delivery.payload, dict) and isinstance(delivery.payload.get("parameters"), dict):
+            delivery.payload = {
+                **delivery.payload,
+                "parameters": parameters_shown(delivery.payload["parameters"], secret),
+            }
+    return deliveries
 
 
 class VersionSummary(TypedDict):
@@ -119,11 +143,11 @@ def workflow_runs(
         .filter(conversation__in=conversations_visible(user=user))
         .order_by("-created_at")[:limit]
     )
-    secret = {p["name"] for v in workflow.versions.all() for p in v.parameters if p.get("type") == "secret"}
+    secret = workflow_secret_names(workflow=workflow)
     out: list[WorkflowRunSummary] = []
     for run in runs:
         url = run_end_url(run=run)
-        parameters = {k: (SECRET_MASK if k in secret else v) for k, v in (run.metadata.get("parameters") or {}).items()}
+        parameters = parameters_shown(run.metadata.get("parameters") or {}, secret)
         out.append({"id": run.pk, "conversation": run.conversation_id, "status": run.status, "error": run.error,
                     "version": run.metadata.get("version"), "parameters": parameters, "url": url,
                     "created_at": run.created_at, "finished_at": run.finished_at,

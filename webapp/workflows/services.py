@@ -9,18 +9,22 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from rest_framework import status
 
-from agents.tools.browser import PLACEHOLDER
+from agents.secrets import PLACEHOLDER
 from webapp.conversations.models import Conversation
 from webapp.conversations.services import conversation_create
 from webapp.core.crypto import decrypt, encrypt
 from webapp.core.exceptions import ApplicationError
 from webapp.core.types import JsonObject
+from webapp.llm.selectors import model_profile_default
 from webapp.runs.models import Run, Step
+from webapp.runs.selectors import run_starter
 from webapp.runs.services import run_create, run_ensure_idle
 from webapp.runs.types import RunMetadata
+from webapp.sharing.selectors import access_require, conversation_access
 from webapp.workflows.models import Credential, Workflow, WorkflowShare, WorkflowVersion
-from webapp.workflows.selectors import SECRET_MASK
-from webapp.workflows.steps import Parameter, WorkflowStep, placeholders, steps_edit, steps_from
+from webapp.workflows.selectors import parameters_shown
+from webapp.workflows.steps import WorkflowStep, placeholders, steps_edit, steps_from
+from webapp.workflows.types import Parameter
 
 
 @transaction.atomic
@@ -72,21 +76,35 @@ def secret_names(version: WorkflowVersion) -> set[str]:
     return {p["name"] for p in version.parameters if p.get("type") == "secret"}
 
 
-def secrets_resolve(*, owner_id: int, version: WorkflowVersion, values: dict[str, str]) -> dict[str, str]:
-    """On the worker, just before typing: each secret parameter's credential name replaced by its value."""
+def secrets_resolve(*, run_id: int, version: WorkflowVersion, values: dict[str, str]) -> dict[str, str]:
+    """On the worker, just before typing: each secret parameter's credential name replaced by its value, taken from
+    the store of the person who started the run (webapp.runs.selectors.run_starter) and no other. So a teammate who
+    runs a workflow in the owner's conversation brings their own secrets, and a name that is not theirs fails the
+    same way whether or not the conversation's owner has a credential by that name."""
+    hidden = sorted(secret_names(version))
+    if not hidden:
+        return dict(values)
+    starter = run_starter(run_id=run_id)
+    if starter is None:
+        raise ApplicationError(
+            "The person who started this replay can no longer act in this conversation (or their account is closed):"
+            " its secret parameters are not filled in."
+        )
     resolved = dict(values)
-    for name in secret_names(version):
-        credential = Credential.objects.filter(owner_id=owner_id, name=values.get(name, "")).first()
+    for name in hidden:
+        given = values.get(name, "")
+        credential = Credential.objects.filter(owner=starter, name=given).first()
         if credential is None:
-            raise ApplicationError(f"No credential named {values.get(name, '')!r} for the parameter {name}.")
+            raise ApplicationError(
+                f"No credential named {given!r} for the parameter {name} in {starter.username}'s credential store."
+            )
         resolved[name] = decrypt(credential.value)
     return resolved
 
 
 def masked(values: dict[str, str], version: WorkflowVersion) -> dict[str, str]:
     """The values as steps, logs, prompts and webhooks may show them."""
-    hidden = secret_names(version)
-    return {name: SECRET_MASK if name in hidden else value for name, value in values.items()}
+    return parameters_shown(values, secret_names(version))
 
 
 def credential_set(*, owner: User, name: str, value: str) -> Credential:
@@ -128,19 +146,24 @@ def workflow_run_start(
     conversation: Conversation | None = None,
     extra: RunMetadata | None = None,
 ) -> Run:
-    """Queue a replay of the workflow's latest version, in the given conversation or a new one; `extra` goes into the
-    run's metadata (a schedule's id and how it treats confirmations)."""
+    """Queue a replay of the workflow's latest version, in the given conversation or a new one, started by `user`
+    (whose credentials fill its secret parameters); `extra` goes into the run's metadata (a schedule's id and how it
+    treats confirmations)."""
     version = workflow.versions.order_by("-number").first()
     if version is None:
         raise ApplicationError("This workflow has no steps.", status_code=status.HTTP_409_CONFLICT)
     values = parameters_resolve(version, parameters)
     if conversation is None:
-        conversation = conversation_create(owner=user, title=f"Workflow: {workflow.name}"[:200])
+        conversation = conversation_create(
+            owner=user, title=f"Workflow: {workflow.name}"[:200], model_profile=model_profile_default(user=user)
+        )
+    else:  # the one rule, whichever way the run was asked for (REST, MCP): the starter may act in it
+        access_require(access=conversation_access(user=user, conversation_id=conversation.pk), need="controller")
     conversation = Conversation.objects.select_for_update().get(pk=conversation.pk)
     run_ensure_idle(conversation=conversation)
     metadata: RunMetadata = {"workflow": workflow.pk, "version": version.number, "version_id": version.pk,
                              "parameters": values, **(extra or {})}  # fmt: skip
-    return run_create(conversation=conversation, kind=Run.Kind.WORKFLOW, metadata=metadata)
+    return run_create(conversation=conversation, started_by=user, kind=Run.Kind.WORKFLOW, metadata=metadata)
 
 
 PARAMETER_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")
@@ -214,11 +237,8 @@ def workflow_update(
 
 @transaction.atomic
 def workflow_delete(*, workflow: Workflow) -> None:
-    """The workflow, its versions, schedules (and their beat entries) and delivery log; runs stay in their
-    conversations."""
-    for schedule in workflow.schedules.select_related("periodic_task"):
-        if schedule.periodic_task is not None:
-            schedule.periodic_task.delete()
+    """The workflow, its versions, schedules (and their beat entries: receivers.schedule_removed) and delivery log;
+    runs stay in their conversations."""
     workflow.delete()
 
 

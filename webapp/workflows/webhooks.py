@@ -14,7 +14,6 @@ import hmac
 import json
 import secrets
 import time
-from typing import TypedDict
 
 from django.conf import settings
 from django.db import transaction
@@ -24,10 +23,11 @@ from agents.llm.egress import guarded_client
 from browser_pool.net.policy import EgressPolicy
 from webapp.core.crypto import decrypt, encrypt
 from webapp.core.queue import enqueue
-from webapp.core.types import JsonObject
 from webapp.runs.models import Run
+from webapp.sharing.selectors import conversations_visible
 from webapp.workflows.models import WebhookDelivery, Workflow
-from webapp.workflows.selectors import workflow_of_run
+from webapp.workflows.selectors import parameters_shown, workflow_of_run, workflow_secret_names
+from webapp.workflows.types import WebhookExtra, WebhookPayload
 
 DELIVER_TASK = "workers.tasks.deliver_webhook"
 EVENT = "workflow.run.finished"
@@ -57,55 +57,6 @@ def webhook_remove(*, workflow: Workflow) -> None:
     workflow.save(update_fields=["webhook_url", "webhook_secret", "updated_at"])
 
 
-class WebhookAttempt(TypedDict):
-    """One try at delivering, as the delivery's log keeps it."""
-
-    at: str  # ISO 8601
-    status_code: int | None  # None: no answer
-    error: str  # "" when the receiver took it
-    ms: int
-
-
-class WebhookWorkflow(TypedDict):
-    id: int
-    name: str
-    version: int | None
-
-
-class WebhookRun(TypedDict):
-    id: int
-    conversation: int
-    status: str
-    error: str
-    started_at: str | None  # ISO 8601
-    finished_at: str | None
-
-
-class WebhookConfirmation(TypedDict):
-    """A scheduled replay waits for its owner's yes (workflows.notify)."""
-
-    action: str
-    reason: str
-    url: str
-    dashboard: str  # where to answer
-    timeout_s: float
-
-
-class WebhookExtra(TypedDict, total=False):
-    confirmation: WebhookConfirmation
-
-
-class WebhookPayload(WebhookExtra):
-    """What a workflow's webhook receives (docs: the body is signed; X-Hive-Event repeats `event`)."""
-
-    event: str
-    delivery: int
-    workflow: WebhookWorkflow
-    run: WebhookRun
-    parameters: dict[str, str]
-    outputs: JsonObject  # what the extraction steps returned, by output name
-
-
 def _payload(run: Run, workflow: Workflow, delivery_id: int, event: str) -> WebhookPayload:
     return {
         "event": event,
@@ -119,15 +70,21 @@ def _payload(run: Run, workflow: Workflow, delivery_id: int, event: str) -> Webh
             "started_at": run.started_at.isoformat() if run.started_at else None,
             "finished_at": run.finished_at.isoformat() if run.finished_at else None,
         },
-        "parameters": run.metadata.get("parameters") or {},
+        "parameters": parameters_shown(run.metadata.get("parameters") or {}, workflow_secret_names(workflow=workflow)),
         "outputs": run.metadata.get("outputs") or {},
     }
 
 
 def delivery_schedule(*, run: Run, event: str = EVENT, extra: WebhookExtra | None = None) -> WebhookDelivery | None:
-    """On a replay's end (or another event of it): record the delivery and send it after the commit."""
+    """On a replay's end (or another event of it): record the delivery and send it after the commit.
+
+    The webhook is the workflow owner's, so it hears of the replays the owner may see: those in conversations they
+    own or have a share of. A teammate's replay in their own conversation (its parameters, what it read, where it
+    ended) stays theirs, as it does in the owner's list of replays."""
     workflow = workflow_of_run(run=run)
     if workflow is None or not workflow.webhook_url:
+        return None
+    if not conversations_visible(user=workflow.owner).filter(pk=run.conversation_id).exists():
         return None
     delivery = WebhookDelivery.objects.create(workflow=workflow, run=run, url=workflow.webhook_url, payload={})
     payload: WebhookPayload = {**_payload(run, workflow, delivery.pk, event), **(extra or {})}

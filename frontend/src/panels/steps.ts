@@ -1,13 +1,25 @@
-// Step timeline: one block per run with the agent's plan, its steps (action, arguments, observation, status,
-// duration, screenshot; thoughts and notices in their own style), the confirmations it asked for, and, for a
-// failed run, its error; a finished run shows its token usage, what it cost, and a link to what the model saw.
+// Step timeline: one block per run — its number in the conversation and who started it — with the agent's plan,
+// its steps (action, arguments, observation, status, duration, screenshot; thoughts and notices in their own
+// style), the confirmations it asked for, and, for a failed run, its error; a finished run shows its token usage,
+// what it cost, and its owner what the model saw (where it was called) and "Save as workflow".
 
 import type { Confirmation, Run } from "../api/types";
 import { h, icon, ICONS, KeyedList, present, replaceChildren, setAttr, setText, type Component } from "../dom";
 import { RUN_STATUS_LABEL, labelFor, formatDuration, formatTokenUsage, hostOf } from "../format";
+import { signedInUser } from "../people";
 import { isActiveStatus, isTerminalStatus } from "../reducer";
+import { setPersonAvatar } from "./person";
 import { createPlan } from "./plan";
-import { attachConfirmations, runDurationMs, runLabel, type RunActions, type RunItem } from "./steps/model";
+import {
+  attachConfirmations,
+  runDurationMs,
+  runLabel,
+  runNumberLabel,
+  runOffers,
+  runStarter,
+  type RunActions,
+  type RunItem,
+} from "./steps/model";
 import { confirmationCards, createStep, type StepEntry } from "./steps/step";
 import { runCostText } from "./usage/cost";
 
@@ -39,12 +51,12 @@ export function createRunBlock(initial: RunItem, actions?: RunActions): Componen
   const saved = h("span", { class: "run-saved", role: "status", "data-testid": "run-saved" });
   const foot = h("footer", { class: "run-foot" });
   let currentRun: Run = initial.run;
-  debug.addEventListener("click", () => actions?.openDebug(currentRun.id));
+  debug.addEventListener("click", () => actions?.openDebug(currentRun.id, runNumberLabel(currentRun)));
   save.addEventListener("click", () => {
     if (!actions?.saveWorkflow) return;
     save.disabled = true;
     void actions
-      .saveWorkflow(currentRun.id)
+      .saveWorkflow(currentRun.id, runNumberLabel(currentRun))
       .then((text) => {
         setText(saved, text);
         present(foot, saved, !!text);
@@ -57,24 +69,31 @@ export function createRunBlock(initial: RunItem, actions?: RunActions): Componen
     (e) => String(e.step.id),
     (e) => createStep(e, actions),
   );
-  const label = h("span", { class: "run-label" });
+  const label = h("span", { class: "run-label", "data-testid": "run-label" });
+  const number = h("span", { class: "run-number", "data-testid": "run-number" });
+  const starter = h("span", { class: "run-starter" });
   const sharedTabs = h("div", { class: "run-shared-tabs", "data-testid": "run-shared-tabs" });
   const el = h(
     "section",
     { class: "run" },
-    h("header", { class: "run-head" }, label, badge, meta),
+    h("header", { class: "run-head" }, number, starter, label, badge, meta),
     stepsEl,
     looseEl,
     pending,
     foot,
   );
-  const update = ({ run, steps: list, manual, confirmations = NO_CONFIRMATIONS, plan: planSteps = [] }: RunItem): void => {
+  const update = (item: RunItem): void => {
+    const { run, steps: list, manual, confirmations = NO_CONFIRMATIONS, plan: planSteps = [] } = item;
     currentRun = run;
     setAttr(el, "data-run-id", String(run.id));
     setAttr(el, "data-status", run.status);
     setAttr(el, "data-origin", manual ? "manual" : "agent");
+    setAttr(el, "data-started-by", run.started_by ?? null);
     el.classList.toggle("run-manual", !!manual);
-    setText(label, runLabel(manual, run.kind));
+    setText(number, runNumberLabel(run));
+    number.hidden = !number.textContent;
+    setPersonAvatar(starter, runStarter(run, manual));
+    setText(label, runLabel(manual, run.kind, run.started_by, signedInUser()));
     badge.className = `badge status-${run.status}`;
     setText(badge, labelFor(RUN_STATUS_LABEL, run.status));
     const parts = [
@@ -142,9 +161,9 @@ export function createRunBlock(initial: RunItem, actions?: RunActions): Componen
     const spent = isTerminalStatus(run.status) ? runCostText(run) : "";
     setText(cost, spent);
     present(foot, cost, !!spent, tokens.parentNode === foot ? tokens : debug.parentNode === foot ? debug : null);
-    const agentTurn = !manual && run.kind !== "action";
-    present(foot, debug, agentTurn && !!actions && run.status !== "queued");
-    const savable = agentTurn && run.kind !== "workflow" && run.status === "succeeded" && !!actions?.saveWorkflow;
+    const offers = runOffers(run, manual, !!item.ownerReads);
+    present(foot, debug, offers.debug && !!actions);
+    const savable = offers.save && !!actions?.saveWorkflow;
     present(foot, save, savable);
     present(foot, saved, savable && !!saved.textContent);
     foot.hidden = !foot.firstChild;

@@ -6,6 +6,7 @@ import pytest
 from playwright.async_api import Page
 
 from browser_pool.actions import execute_action
+from browser_pool.actions.watch import DialogAnswer, DialogInfo, dialogs_answered_by
 from browser_pool.observe import get_elements
 from tests.browser_pool.page.conftest import ContextTabs
 from tests.browser_pool.page.helpers import index_of
@@ -79,17 +80,34 @@ async def test_an_alert_is_answered_and_its_text_reported(tabs: ContextTabs, pag
     assert await page.text_content("#out") == "after alert"
 
 
-async def test_confirm_and_prompt_are_accepted(tabs: ContextTabs, page: Page, site: str) -> None:
+async def test_confirm_and_prompt_are_answered_by_the_contexts_answerer(
+    tabs: ContextTabs, page: Page, site: str
+) -> None:
     await page.goto(f"{site}/popups.html")
     listing = await get_elements(page)
+    asked: list[DialogInfo] = []
 
-    confirmed = await execute_action(tabs, "click", {"index": index_of(listing, "Delete")})
-    assert confirmed.dialog == 'confirm "Delete the item?" (answered automatically)'
-    assert await page.text_content("#out") == "confirmed"
+    async def accept(dialog: DialogInfo) -> DialogAnswer:
+        asked.append(dialog)
+        return DialogAnswer(True, "answered automatically")
 
-    named = await execute_action(tabs, "click", {"index": index_of(listing, "Name")})
-    assert named.dialog == 'prompt "Your name?" (answered automatically)'
-    assert await page.text_content("#out") == "name Ada"  # the prompt's default text
+    with dialogs_answered_by(page.context, accept):
+        confirmed = await execute_action(tabs, "click", {"index": index_of(listing, "Delete")})
+        assert confirmed.dialog == 'confirm "Delete the item?" (answered automatically)'
+        assert await page.text_content("#out") == "confirmed"
+
+        named = await execute_action(tabs, "click", {"index": index_of(listing, "Name")})
+        assert named.dialog == 'prompt "Your name?" (answered automatically)'
+        assert await page.text_content("#out") == "name Ada"  # the prompt's default text
+    assert [(d.kind, d.message, d.url) for d in asked] == [
+        ("confirm", "Delete the item?", page.url),
+        ("prompt", "Your name?", page.url),
+    ]
+
+    # Without an answerer nobody can be asked: dismissed, not accepted.
+    refused = await execute_action(tabs, "click", {"index": index_of(listing, "Delete")})
+    assert refused.dialog == 'confirm "Delete the item?" (dismissed: nobody could be asked)'
+    assert await page.text_content("#out") == "cancelled"
 
     quiet = await execute_action(tabs, "get_elements", {})
     assert quiet.dialog == ""  # each dialog is reported once

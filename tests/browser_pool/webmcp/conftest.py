@@ -11,6 +11,7 @@ import pytest_asyncio
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
 from browser_pool.config import BrowserConfig
+from browser_pool.flags import launch
 from browser_pool.webmcp import install_bridge
 from tests.support.static_server import serve_directory
 
@@ -37,9 +38,7 @@ async def browsers() -> AsyncIterator[dict[str, Browser]]:
         launched: dict[str, Browser] = {}
         try:
             for mode in MODES:
-                launched[mode] = await playwright.chromium.launch(
-                    executable_path=BrowserConfig().executable_path, args=launch_args(mode), headless=True
-                )
+                launched[mode] = await launch(playwright.chromium, BrowserConfig(), args=launch_args(mode))
             yield launched
         finally:
             for browser in launched.values():

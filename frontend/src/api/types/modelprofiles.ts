@@ -19,6 +19,8 @@ export interface ModelProfile extends ModelCapabilities {
   model: string;
   /** The key itself never comes back. */
   has_api_key: boolean;
+  /** The provider's embeddings model, to find saved notes by meaning; "" finds them by their words. */
+  embedding_model?: string;
   fallback: Id | null;
   /** US dollars per million tokens set on the profile (both or neither); null: the price table's. */
   price_input_per_mtok?: string | null;
@@ -34,6 +36,7 @@ export interface ModelProfileInput extends Partial<ModelCapabilities> {
   base_url?: string;
   model?: string;
   api_key?: string;
+  embedding_model?: string;
   fallback?: Id | null;
   price_input_per_mtok?: string | null;
   price_output_per_mtok?: string | null;

@@ -46,7 +46,8 @@ export interface Workflow {
   version: number | null;
   parameters: WorkflowParameter[];
   steps: WorkflowStep[];
-  webhook_url: string;
+  /** Where a replay's end is POSTed ("" for nowhere); null unless the caller owns the workflow. */
+  webhook_url: string | null;
   /** The caller's access: only the owner changes, schedules or shares it; a controller runs it. */
   access: "owner" | "controller" | "viewer";
   owner: string;

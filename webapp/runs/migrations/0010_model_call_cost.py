@@ -28,7 +28,7 @@ def usage_from_the_log(apps: Any, schema_editor: Any) -> None:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("runs", "0007_alter_run_kind"),
+        ("runs", "0009_run_number"),
     ]
 
     operations = [
