@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from agents.config import AgentConfig
 from agents.safety import PageFacts
 from browser_pool.observe import get_elements, get_summary
-from browser_pool.types import MASK_COLOR, TabControl, secret_masks
+from browser_pool.screencast import step_picture
+from browser_pool.types import TabControl
 
 log = logging.getLogger(__name__)
 
@@ -195,11 +196,8 @@ async def observe(tabs: TabControl, config: AgentConfig) -> PageView:
 async def screenshot(tabs: TabControl, *, quality: int) -> bytes | None:
     """A JPEG of the active tab's viewport, or None when there is nothing to picture."""
     try:
-        # caret="initial": hiding the caret (Playwright's default) restyles the page first, ~15 ms per step.
-        page = tabs.active_page
-        image: bytes = await page.screenshot(type="jpeg", quality=quality, caret="initial",
-                                             timeout=SCREENSHOT_TIMEOUT_MS, mask=secret_masks(page),
-                                             mask_color=MASK_COLOR)  # fmt: skip
+        # Masked only where the page has a password field: the mask costs a restyle and paint even when nothing matches.
+        image = await step_picture(tabs.active_page, quality=quality, timeout_ms=SCREENSHOT_TIMEOUT_MS)
     except Exception as exc:  # a step without a picture is fine; a crash is not
         log.info("step screenshot failed: %s", exc)
         return None

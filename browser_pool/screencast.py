@@ -302,7 +302,12 @@ class Screencast:
             log.debug("frame ack failed; the tab is probably closed")
 
 
-_HAS_SECRETS = f"() => document.querySelector({SECRET_FIELDS!r}) !== null"
+# Open shadow roots too, as the screenshot's mask reaches into them: a password field in a web component counts.
+_HAS_SECRETS = f"""() => {{
+  const has = (root) => root.querySelector({SECRET_FIELDS!r}) !== null
+    || [...root.querySelectorAll("*")].some((el) => el.shadowRoot && has(el.shadowRoot));
+  return has(document);
+}}"""
 
 
 async def step_picture(

@@ -48,6 +48,20 @@ async def test_a_password_field_is_masked_and_a_page_without_one_is_pictured_as_
     assert await step_picture(page) == await page.screenshot(type="jpeg", quality=60, caret="initial")
 
 
+async def test_a_password_field_inside_a_web_component_is_masked_too(session: Session) -> None:
+    page = session.active_page
+    await page.set_content("<div id=host></div>")
+    await page.evaluate(
+        """() => document.getElementById("host").attachShadow({mode: "open"}).innerHTML =
+             '<label>Password <input type=password value=hunter2></label>'"""
+    )
+    plain = await page.screenshot(type="jpeg", quality=60, caret="initial")
+    masked = await page.screenshot(type="jpeg", quality=60, caret="initial", mask=secret_masks(page),
+                                   mask_color=MASK_COLOR)  # fmt: skip
+    assert masked != plain, "the mask reaches into the shadow root"
+    assert await step_picture(page) == masked
+
+
 async def test_the_live_views_frame_after_the_step_is_kept_instead_of_a_new_picture(
     session: Session, site: str
 ) -> None:
