@@ -5,6 +5,7 @@ none ("price unknown") for a model the table does not know."""
 from __future__ import annotations
 
 import dataclasses
+import socket
 import threading
 from decimal import Decimal
 from typing import Any
@@ -105,8 +106,30 @@ def test_the_base_url_names_the_service_when_the_table_knows_it() -> None:
     assert priced == as_deepseek
 
 
-def test_pricing_never_starts_the_tables_updater() -> None:
-    table_price(model="gpt-4o-mini", provider="openai", base_url="", prompt_tokens=1, completion_tokens=1)
+def test_pricing_works_offline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table ships in the package: pricing opens no connection and never starts the updater that would fetch a
+    newer table."""
+    attempts: list[object] = []
+    real_connect, real_connect_ex = socket.socket.connect, socket.socket.connect_ex
+
+    def connect(self: socket.socket, address: Any) -> None:
+        attempts.append(address)
+        real_connect(self, address)
+
+    def connect_ex(self: socket.socket, address: Any) -> int:
+        attempts.append(address)
+        return real_connect_ex(self, address)
+
+    monkeypatch.setattr(socket.socket, "connect", connect)
+    monkeypatch.setattr(socket.socket, "connect_ex", connect_ex)
+    known = table_price(model="gpt-4o-mini", provider="openai", base_url="", prompt_tokens=1, completion_tokens=1)
+    unknown = table_price(
+        model="no-such-model", provider="custom", base_url="http://127.0.0.1:9/v1", prompt_tokens=1, completion_tokens=1
+    )
+    assert known is not None
+    assert known > 0
+    assert unknown is None
+    assert attempts == []
     assert not [thread for thread in threading.enumerate() if thread.name.startswith("genai_prices")]
 
 

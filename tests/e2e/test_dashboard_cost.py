@@ -1,7 +1,8 @@
 """What a run cost, as a person sees it in the dashboard: a run on a model the price table does not know shows its
 tokens and "price unknown"; after switching the conversation to a profile for gpt-4o-mini, the next run's footer
 shows what OpenAI charges for the tokens the model reported, the header adds the conversation up, and Settings →
-Usage lists it by day and model."""
+Usage lists it by day and model. On a server with a money quota, a user the server's model already cost their
+daily amount is told so when they send, and nothing starts."""
 
 from __future__ import annotations
 
@@ -9,13 +10,18 @@ import re
 from decimal import Decimal
 
 import pytest
+from asgiref.sync import sync_to_async
+from django.contrib.auth.models import User
 from genai_prices import Usage as TableUsage
 from genai_prices import calc_price
 from playwright.async_api import Browser, expect
 
+from tests.factories import ConversationFactory
 from tests.support.dashboard import sign_up
 from tests.support.llm_server import Reply, ScriptedLLM
+from tests.support.processes import start_daphne
 from webapp.runs.models import Run
+from webapp.runs.services import model_call_record, run_finish
 
 pytestmark = [
     pytest.mark.e2e,
@@ -84,3 +90,39 @@ async def test_a_finished_runs_footer_shows_what_it_cost(web_server: str, llm: S
     await expect(usage.get_by_test_id("usage-summary")).to_contain_text(re.compile(r"30 days: \$0\.0048 \+ 1 call"))
     await expect(usage.locator("rect.usage-bar")).to_have_count(1)
     await context.close()
+
+
+def _spent_on_the_server_model(username: str, cost: str) -> None:
+    """A finished run of `username`'s on the server's own model whose one call cost `cost` dollars, as the worker logs
+    it."""
+    conversation = ConversationFactory(owner=User.objects.get(username=username), title="Earlier today")
+    run = Run.objects.create(conversation=conversation, started_by=conversation.owner, status="running")
+    response = {
+        "content": "ok",
+        "model": "scripted",
+        "usage": {"prompt_tokens": 50_000, "completion_tokens": 5_000, "cached_tokens": 0},
+        "cost_usd": cost,
+    }
+    model_call_record(run_id=run.pk, request={"model": "scripted"}, response=response, duration_ms=5)
+    run_finish(run_id=run.pk, status="succeeded")
+
+
+async def test_the_money_quota_is_told_in_the_composer(services_env: dict[str, str], browser: Browser) -> None:
+    server, url = start_daphne({**services_env, "HIVE_QUOTA_USD_PER_DAY": "0.50"})
+    context = await browser.new_context(viewport={"width": 1440, "height": 900})
+    try:
+        page = await context.new_page()
+        await sign_up(page, url, "frugal")
+        await sync_to_async(_spent_on_the_server_model)("frugal", "0.55")
+        runs_before = await Run.objects.acount()
+
+        await page.get_by_test_id("new-conversation").click()
+        await page.get_by_test_id("chat-input").fill("One more question")
+        await page.get_by_test_id("send-button").click()
+        error = page.get_by_test_id("form-error")
+        await expect(error).to_contain_text("has cost $0.55 for you in the last 24 hours (the limit is $0.50)")
+        await expect(page.get_by_test_id("chat-input")).to_have_value("One more question")
+        assert await Run.objects.acount() == runs_before, "nothing was started"
+    finally:
+        await context.close()
+        server.stop()
