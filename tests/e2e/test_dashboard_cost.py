@@ -66,7 +66,10 @@ async def test_a_finished_runs_footer_shows_what_it_cost(web_server: str, llm: S
     await expect(page.get_by_test_id("profile-list")).to_contain_text("Mini")
 
     await page.goto(conversation_url)
-    await page.get_by_test_id("model-select").select_option(label="Mini · gpt-4o-mini")
+    # The choice is saved before the message goes, as a person's next keystrokes would give it time to be.
+    async with page.expect_response(lambda r: r.request.method == "PATCH" and "/api/conversations/" in r.url) as saved:
+        await page.get_by_test_id("model-select").select_option(label="Mini · gpt-4o-mini")
+    assert (await saved.value).ok
     await page.get_by_test_id("chat-input").fill("Second question")
     await page.get_by_test_id("send-button").click()
     runs = page.locator(".run[data-status=succeeded]")
