@@ -1,5 +1,6 @@
 """The tools that use the user's own data: search_memory (BM25 or embeddings) and generate_reply (personas).
-Seed 002's property 1 with hypothesis; the model and the embeddings endpoint are the scripted server."""
+With hypothesis: every note returned scores at least as high as every note left out. The model and the embeddings
+endpoint are the scripted server."""
 
 from __future__ import annotations
 
@@ -199,7 +200,7 @@ def check_property_1(output: Any, scores: list[float], notes: list[MemoryNote], 
 @pytest.mark.asyncio
 @FAST
 @given(notes=notes_strategy, query=phrases, limit=st.integers(1, 6))
-async def test_property_1_returned_notes_score_higher_than_those_left_out_bm25(
+async def test_returned_notes_score_higher_than_those_left_out_bm25(
     notes: list[MemoryNote], query: str, limit: int
 ) -> None:
     output = await ToolRegistry(memory_tools(notes=notes)).run(
@@ -212,7 +213,7 @@ async def test_property_1_returned_notes_score_higher_than_those_left_out_bm25(
 @pytest.mark.asyncio
 @FAST
 @given(notes=notes_strategy, query=phrases, limit=st.integers(1, 6))
-async def test_property_1_returned_notes_score_higher_than_those_left_out_embeddings(
+async def test_returned_notes_score_higher_than_those_left_out_embeddings(
     notes: list[MemoryNote], query: str, limit: int
 ) -> None:
     async def embed(texts: list[str]) -> list[list[float]]:
