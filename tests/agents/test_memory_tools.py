@@ -183,7 +183,7 @@ notes_strategy = st.lists(st.fixed_dictionaries({"title": phrases, "body": phras
 )
 
 
-def check_property_1(output: Any, scores: list[float], notes: list[MemoryNote], limit: int) -> None:
+def check_returned_outrank_the_rest(output: Any, scores: list[float], notes: list[MemoryNote], limit: int) -> None:
     returned = ids(output)
     by_id = {note["id"]: score for note, score in zip(notes, scores, strict=True)}
     left_out = [score for note_id, score in by_id.items() if note_id not in returned]
@@ -207,7 +207,7 @@ async def test_returned_notes_score_higher_than_those_left_out_bm25(
         "search_memory", {"query": query or "x", "limit": limit}, context()
     )
 
-    check_property_1(output, bm25_scores(query or "x", notes), notes, limit)
+    check_returned_outrank_the_rest(output, bm25_scores(query or "x", notes), notes, limit)
 
 
 @pytest.mark.asyncio
@@ -225,7 +225,7 @@ async def test_returned_notes_score_higher_than_those_left_out_embeddings(
     )
 
     scores = [cosine(embedding_of(query), embedding_of(note_text(note))) for note in notes]
-    check_property_1(output, scores, notes, limit)
+    check_returned_outrank_the_rest(output, scores, notes, limit)
     if notes:
         assert output.data["method"] == "embeddings"
         assert all(math.isfinite(score) for score in scores)
