@@ -40,6 +40,10 @@ free-ports:
 
 # The whole suite runs on PostgreSQL (a server the tests start themselves, as compose runs), then the part that
 # exercises the database across processes runs again on SQLite, the database of `make run`.
+# The suite runs on PostgreSQL, the database compose deploys; SQLite, what `make run` uses, keeps the web app's own
+# tests without a browser (models, services, APIs, migrations), which is where the two engines differ.
+SQLITE_TESTS = tests/webapp -m "not browser and not slow"
+
 test: system venv frontend static
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .

@@ -23,7 +23,7 @@ class AgentConfig:
     # Tried when the model still fails after its retries (and before any of its text reached the user).
     fallback_model: ModelConfig | None = None
 
-    # -- safety valves (seed 003 §6.1, seed 002) -----------------------------------------------------------------
+    # -- safety valves: a model that loops, hangs or never answers ends the turn, not the worker ------------------
     # Tool calls one turn may make; then the model is asked for a final answer without tools.
     max_tool_calls: int = 30
     final_answer_on_limit: bool = True
@@ -38,7 +38,8 @@ class AgentConfig:
     confirm_timeout_s: float = 600.0
 
     # -- what the user sees ----------------------------------------------------------------------------------
-    # Record the model's reasoning (text next to tool calls, reasoning fields) as "thought" steps (property 3).
+    # Record the model's reasoning (text next to tool calls, reasoning fields) as "thought" steps, so a user who
+    # asks for it can follow why the agent acted; off, the reasoning is not shown at all.
     show_reasoning: bool = False
     # A JPEG of the active tab with every step that may change the page.
     step_screenshots: bool = True

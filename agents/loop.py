@@ -1,4 +1,4 @@
-"""The ReAct loop (seed 003 §6): prepare context → ask the model → execute its tool calls → record, until the
+"""The ReAct loop: prepare context → ask the model → execute its tool calls → record, until the
 model answers in text or a safety valve stops the turn.
 
 Abort is cancellation of the task running `run_agent_turn`: every wait inside is a plain cancellable await
@@ -310,7 +310,7 @@ def _after_calls(state: TurnState) -> None:
 
 
 def _completion_summary(state: TurnState) -> str:
-    """When the model ends without a word, the user still learns what happened (property 11)."""
+    """When the model ends without a word, the user still learns what happened: the steps taken and how each went."""
     if not state.steps:
         return "The model ended the turn without an answer."
     done = "; ".join(f"{step.action} {'✓' if step.ok else '✗ ' + step.error[:80]}" for step in state.steps)

@@ -1,5 +1,5 @@
 """What the agent sees of the browser between steps: the page summary (layer 1), a screenshot, and a readable
-reason instead of a crash when the browser or the page cannot be observed (seed 002, property 15)."""
+reason instead of a crash when the browser or the page cannot be observed, so the model can try another way."""
 
 from __future__ import annotations
 
@@ -102,7 +102,7 @@ def _label(line: str) -> str:
 def page_change(before: PageView | None, after: PageView) -> tuple[str, str]:
     """(heading, page data) telling the model the page after an action. On another page, all of it; on the same page,
     only the summary's entries that changed (a focus or a dialog that went is said too) and the elements' change, so
-    that the same text is not sent again with every step (issue 12: a lean request)."""
+    that the same text is not sent again with every step: a shorter request is cheaper and faster to answer."""
     elements = elements_change(before, after)
     if before is None or not before.lines or before.url != after.url:
         return "Page after the action:", f"{after.text}\n{elements}" if elements else after.text

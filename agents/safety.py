@@ -1,4 +1,4 @@
-"""The safety policy: every tool call gets a level, auto / notify / confirm / block (seed 004).
+"""The safety policy: every tool call gets a level, auto / notify / confirm / block.
 
 - block: navigation guards. Only http(s) (file:, javascript:, data: ... are refused); a domain deny list and an
   optional allow list (suffix match: "example.com" covers "shop.example.com"); every address that is not public
@@ -15,7 +15,7 @@
 - notify: opening a sensitive address, typing into a sensitive page.
 - auto: everything else.
 A page is sensitive when its address matches a pattern (checkout, payment, login, delete, admin, bank ...)
-or its text contains a keyword (确认支付, 永久删除, delete account, cannot be undone ...), as in seed 004.
+or its text contains a keyword (确认支付, 永久删除, delete account, cannot be undone ...), in English and Chinese.
 Every caller (the agent, actions by hand or from MCP clients, workflow replays) asks this one policy.
 """
 
@@ -36,19 +36,20 @@ from browser_pool.actions.watch import DialogAnswer, DialogAnswerer, DialogInfo
 from browser_pool.net.policy import EgressPolicy, system_resolver
 from browser_pool.types import JsonObject
 
-# Seed 004's URL patterns, matched case-insensitively anywhere in the address ("pay/" only as a path part).
+# Addresses of pages where a click can pay, sign in or delete: matched case-insensitively anywhere in the address
+# ("pay/" only as a path part).
 SENSITIVE_URL_PATTERNS: tuple[str, ...] = (
     "checkout", "payment", "pay/", "billing", "login", "log-in", "signin", "sign-in", "signup", "sign-up", "auth",
     "oauth", "delete", "remove", "cancel", "unsubscribe", "admin", "settings", "account", "profile", "bank",
     "transfer", "wire",
 )  # fmt: skip
-# Seed 004's page keywords, matched case-insensitively in the page's visible text.
+# Words on a page that pays or deletes for good, matched case-insensitively in the page's visible text.
 SENSITIVE_PAGE_KEYWORDS: tuple[str, ...] = (
     "确认支付", "立即支付", "确认付款", "删除账户", "注销", "取消订阅", "确认删除", "永久删除", "不可恢复",
     "confirm payment", "delete account", "delete your account", "unsubscribe", "permanently delete",
     "cannot be undone", "can't be undone",
 )  # fmt: skip
-# Seed 004's submit-like button texts: paying, ordering, submitting, and deleting or cancelling.
+# Submit-like button texts: paying, ordering, submitting, and deleting or cancelling, which cannot be taken back.
 SUBMIT_BUTTON_PATTERN = (
     r"(?<![a-z])(submit|confirm|pay|purchase|buy|order|checkout|delete|remove|cancel|unsubscribe|transfer)"
     r"|确认|提交|支付|付款|购买|下单|删除|移除|取消"
@@ -72,7 +73,7 @@ TextProbe = Callable[[], Awaitable[TargetFacts | None]]
 
 @dataclass(frozen=True, slots=True)
 class SafetyConfig:
-    # "confirm": non-read-only tools from pages and SKILLs ask first (seed 003's confirm mode).
+    # "confirm": non-read-only tools from pages and SKILLs ask first: their authors, not Hive, decide what they do.
     confirm_mode: ConfirmMode = "auto"
     allowed_domains: tuple[str, ...] = ()  # empty: any domain not denied
     denied_domains: tuple[str, ...] = ()

@@ -1,4 +1,5 @@
-"""The one context message that carries the tabs a user shared with a send (SPEC §4, seed 001).
+"""The one context message that carries the tabs a user shared with a send, so the model reads what the user is
+looking at without being asked to open it.
 
 Each shared tab's title, URL and saved content go in, fenced as untrusted data: page text can say anything,
 and the model must read it as material, never as instructions. No shared tabs, no message. The content is saved

@@ -1,4 +1,4 @@
-"""The form-task suite (issue 12, item 8) measured: tool calls, model calls, acting steps and look-ups per task.
+"""The form-task suite measured: tool calls, model calls, acting steps and look-ups per task.
 
 Run: .venv/bin/python bench/form_tasks.py [--smoke] [--task NAME ...]
 
@@ -6,8 +6,8 @@ Every task of `tests/support/form_tasks.py` (44 small pages under `tests/agents/
 real agent loop and the pool's Chromium by the scripted model that reads Hive's text literally; success is read
 from the page. For each task: whether it succeeded, the tool calls, the model calls, the acting steps (tool calls
 other than look-ups; navigate counts), the look-ups (get_elements) and the median characters per model request
-(messages and tools as JSON, as bench/context_size.py counts them). Issue 12's target: model calls per task no more
-than the acting steps + 1.
+(messages and tools as JSON, as bench/context_size.py counts them). The target: model calls per task no more than
+the acting steps + 1: every model call but the final answer acts, none is spent only on looking.
 """
 
 from __future__ import annotations

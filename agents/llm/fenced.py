@@ -1,12 +1,13 @@
 """Tool calls for models without function calling: tools described in the prompt, calls in a fenced JSON block.
 
-What the parser accepts (seed 004's fallback, made forgiving where models are sloppy):
+What the parser accepts (the fallback for models without function calling, made forgiving where models are sloppy):
 - a fence tagged ```json (any case, also json5/jsonc) or untagged, anywhere in the reply; the first block that
   holds a call wins, the text around it is the model's thought;
 - a reply that is nothing but a JSON object or list (models sometimes drop the fence);
 - one call object or a list of them; the name under "tool" (our protocol), or "name"/"function"/"action"
   when it names a known tool; arguments under "arguments", "parameters", "params", "args" or "input", as an
-  object or a JSON string; seed 002's {"thought": ..., "action": {"tool": ..., "parameters": ...}} shape;
+  object or a JSON string; the ReAct shape {"thought": ..., "action": {"tool": ..., "parameters": ...}} that
+  many prompts teach models;
 - trailing commas and a JSON string encoded twice.
 A reply without a call (no block, or a block of plain data such as an extracted table) is the final answer.
 A block tagged json that cannot be parsed is reported back to the model so it can correct itself.
@@ -103,7 +104,7 @@ def _call_from(item: Any, known: Collection[str], number: int) -> ToolCall | Non
     if not isinstance(item, dict):
         return None
     action = item.get("action")
-    if isinstance(action, dict):  # seed 002: {"thought": ..., "action": {"tool": ..., "parameters": ...}}
+    if isinstance(action, dict):  # the ReAct shape: {"thought": ..., "action": {"tool": ..., "parameters": ...}}
         return _call_from(action, known, number)
     name = _name_of(item, known)
     if name is None:

@@ -1,6 +1,6 @@
 """Provider presets: where each OpenAI-compatible service lives, what it can do, and how it deviates.
 
-The capability matrix follows seed 004 (function calling, vision) plus parallel tool calls; a model profile
+Each preset says whether the service calls functions, sees images and calls tools in parallel; a model profile
 may override any capability, because what a provider can do depends on the model picked (qwen-vl sees,
 qwen-max does not; some Ollama models call tools).
 """

@@ -2,7 +2,7 @@
 
 A registry validates arguments against the schema before anything runs, and turns every way a tool can fail
 (bad arguments, an exception, a failed result) into an observation with the error and a suggestion, so the
-turn goes on and the model can choose another way (seed 002, property 5).
+turn goes on and the model can choose another way.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 DEFAULT_SUGGESTION = "try once more with different arguments, use another tool, or tell the user what blocked you"
 
 # Where a tool comes from: the safety policy treats the browser's own actions, the agent's bookkeeping tools and
-# tools contributed by pages or SKILLs differently (seed 003's confirm mode is about the latter).
+# tools contributed by pages or SKILLs differently (the user's "confirm" mode asks before the latter).
 SOURCE_BROWSER = "browser"
 SOURCE_AGENT = "agent"
 

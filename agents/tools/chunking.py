@@ -3,7 +3,7 @@
 Cuts fall on paragraph boundaries, else sentence and line ends, else word and clause boundaries (CJK text has
 no spaces, so its punctuation counts), and only as a last resort between characters. Each chunk after the first
 repeats the tail of the one before it, so a sentence never loses its context; the chunks cover the text in order,
-with no gap (seed 002, property 9).
+with no gap.
 """
 
 from __future__ import annotations

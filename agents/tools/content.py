@@ -1,14 +1,15 @@
-"""Page content tools (SPEC §5, seed 002): read the active tab, summarise it, extract structured data from it.
+"""Page content tools: read the active tab, summarise it, extract structured data from it.
 
 - `get_page_content`: the tab's main text (browser_pool.extract), fenced as untrusted data, one page at a time: a long
   article is kept whole and shown in pages of at most `page_chars` characters, each saying where it sits and how to
   get the next. It also pages through the saved content of the tabs the user shared with the message.
 - `summarize_page`: the whole text; text over the model's budget is split into chunks on paragraph, then sentence, then word
   boundaries, with a small overlap; each chunk is summarised by its own model call and the partial summaries are
-  combined by one more (map-reduce, property 9).
+  combined by one more (map-reduce), so no part of a long text is left out of the summary.
 - `extract_data`: the model extracts JSON or a table; the reply is validated (JSON parses and fits the optional
   JSON schema; a table has a header and the same number of cells on every row) and asked for once more with the
-  error before the tool gives up (property 10). A text over one call's budget is read in parts and the results
+  error before the tool gives up, so the caller gets valid data or a clear error. A text over one call's budget is
+  read in parts and the results
   merged: table rows appended under one header, JSON arrays concatenated and objects merged key by key.
 
 The model calls go through the turn's `LLMClient` (a factory the worker passes) and are recorded in the run's

@@ -1,9 +1,9 @@
-"""Memory search (seed 002 §1.1): the user's saved notes, ranked by relevance to a query.
+"""Memory search: the user's saved notes, ranked by relevance to a query.
 
 With an embeddings endpoint the notes are ranked by cosine similarity to the query; without one (or when it
 fails) by BM25 over words, each CJK character counting as a word and title words counting double. Only notes that
 share something with the query are returned, best first, so every returned note scores higher than (or, on a
-tie, as high as) every note left out (property 1).
+tie, as high as) every note left out.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The rarer tools behind one entry: a request carries every tool it offers, so tabs, drag and drop, JavaScript,
-screenshots and element details wait behind `more_tools` until the model asks for them (issue 12: a lean request).
+screenshots and element details wait behind `more_tools` until the model asks for them, keeping requests short.
 They run when called either way; asking only adds them to what every later request offers."""
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 A plan is checked (unique ids, known dependencies, no cycles: a cycle is named, e.g. "b → c → b") and put in
 topological order, keeping the model's order among steps that are ready together. A step can only start or
-finish once everything it depends on is done or skipped, so progress follows the dependencies (seed 002,
-property 6). Every change goes to the sink, which shows the plan as a checklist.
+finish once everything it depends on is done or skipped, so progress follows the dependencies. Every change goes to
+the sink, which shows the plan as a checklist.
 """
 
 from __future__ import annotations

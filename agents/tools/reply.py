@@ -1,4 +1,4 @@
-"""Generate reply (seed 002): a reply to a post, written in the voice of one of the user's personas.
+"""Generate reply: a reply to a post, written in the voice of one of the user's personas.
 
 The post comes from a web page, so it goes into the prompt fenced as untrusted data: the model answers it, and
 never takes orders from it.

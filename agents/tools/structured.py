@@ -1,4 +1,4 @@
-"""Structured replies from the model: a JSON value or a table, parsed and checked (seed 002, property 10), and the
+"""Structured replies from the model: a JSON value or a table, parsed and checked before anyone relies on it, and the
 results of a long text's parts merged into one.
 
 Parts are merged in reading order: JSON arrays are concatenated; objects are merged key by key (arrays under a

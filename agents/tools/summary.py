@@ -1,6 +1,6 @@
-"""Summarising a text of any length (property 9): over the model's budget it is split into chunks on paragraph, then
-sentence, then word boundaries, each chunk summarised by its own call, and the partial summaries combined (map-reduce,
-in rounds if even they are over the budget)."""
+"""Summarising a text of any length, none of it left out: over the model's budget it is split into chunks on
+paragraph, then sentence, then word boundaries, each chunk summarised by its own call, and the partial summaries
+combined (map-reduce, in rounds if even they are over the budget)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Main-content extraction: a page's readable text for the model's context (SPEC.md §4).
+"""Main-content extraction: a page's readable text for the model's context, without menus, ads and footers.
 
 Plain Python on lxml and readability-lxml. `extract_page` reads a live Playwright tab; Playwright itself
 is imported only when it is called.

@@ -28,7 +28,8 @@ MIN_ARTICLE_CHARS = 250
 RESTORE_MIN_CHARS = 25
 RESTORE_MAX_LINK_DENSITY = 0.35
 _STRUCTURED_TAGS = frozenset({"ul", "ol", "dl", "table"})
-# The seed's rule for semantic containers: they count when they hold more than this much text.
+# Semantic containers count only when they hold more than this much text: an <article> or <main> that wraps a
+# teaser or a card is not the page's article.
 SEMANTIC_MIN_CHARS = 200
 SEMANTIC_CONTAINERS: tuple[tuple[str, str], ...] = (
     ("article", "//article"),

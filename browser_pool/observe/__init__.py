@@ -1,4 +1,5 @@
-"""Layered page observation (seed 004): a summary, an indexed element list, and element details.
+"""Layered page observation: a summary, an indexed element list, and element details on request, so the model
+reads no more of a page than it uses.
 
 The work happens in the page (`page_model.js`), one round trip per layer. Indices are stable while an element
 lives on the page; actions resolve them back to the element (in its shadow root or iframe).

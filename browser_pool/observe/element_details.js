@@ -1,4 +1,4 @@
-// The details layer of the page model (seed 004's ElementDetails): a unique CSS selector, an XPath, the frames
+// The details layer of the page model (ElementDetails in types.py): a unique CSS selector, an XPath, the frames
 // and shadow hosts around an element. bridge.py splices it into page_model.js at its include marker,
 // so it shares the model's helpers (scan, lookup, describe ...).
 

@@ -1,4 +1,4 @@
-"""The three layers of what the model sees of a page (seed 004): summary, element list, element details."""
+"""The three layers of what the model sees of a page: summary, element list, element details."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-// Sharing a conversation (SPEC §7), the pure parts: what each role may do in the dashboard, who is watching
+// Sharing a conversation, the pure parts: what each role may do in the dashboard, who is watching
 // (presence), who holds the live browser's controls and what the take-control switch shows, and what the
 // share dialog says about shares and links. No DOM: unit-tested. The server decides access
 // (webapp.sharing.selectors); this only keeps the page from offering what the server would refuse.

@@ -1,4 +1,4 @@
-// Shared tabs (SPEC §4): which of the browser's tabs go with the next message, remembered per conversation
+// Shared tabs: which of the browser's tabs go with the next message, remembered per conversation
 // (in memory and in sessionStorage, so a reload keeps them), and what the tab bar says about each tab in the
 // context. Pure: no DOM, unit-tested.
 

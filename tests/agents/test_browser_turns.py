@@ -72,7 +72,7 @@ async def test_a_form_task_in_several_steps(
     assert all(s.screenshot and s.screenshot[:2] == b"\xff\xd8" for s in steps if s.action != "get_elements")
     assert steps[-1].observation.count("Order number HX-42") == 1
     assert "Title: Order received" in steps[-1].observation
-    # Property 11: each observation is in the context before the next decision; property 2: the page summary too.
+    # Each observation is in the context before the next decision, and the page summary is in the first request.
     for request, step in zip(model_server.requests[1:], steps, strict=True):
         assert step.observation in observations(request)[-1]
     assert PAGE_CONTEXT_INTRO in message_text(model_server.requests[0]["messages"][1])

@@ -1,5 +1,6 @@
 """Page content tools: get_page_content, summarize_page (chunked map-reduce) and extract_data (validated output),
-against real Chromium and the scripted model; seed 002's properties 8, 9 and 10 with hypothesis."""
+against real Chromium and the scripted model; with hypothesis: page noise never reaches the extracted text, chunks
+cover a text in order within the budget, and extracted data is valid or an error."""
 
 from __future__ import annotations
 
@@ -568,7 +569,7 @@ def test_tables_that_do_not(reply: str, error: str) -> None:
         parse_table(reply)
 
 
-# -- seed 002 properties ------------------------------------------------------------------------------------------
+# -- properties that hold for any page or text (hypothesis) -------------------------------------------------------
 
 prose_words = st.text(st.sampled_from("abcdefghij"), min_size=1, max_size=8)
 noise_kinds = {
@@ -609,7 +610,7 @@ def noisy_pages(draw: st.DrawFn) -> tuple[str, list[str]]:
 
 @settings(max_examples=80, deadline=None)
 @given(page=noisy_pages())
-def test_property_8_noise_never_reaches_the_extracted_content(page: tuple[str, list[str]]) -> None:
+def test_noise_never_reaches_the_extracted_content(page: tuple[str, list[str]]) -> None:
     markup, markers = page
 
     result = extract_content(markup, "https://example.com/story")
@@ -633,7 +634,7 @@ def chunk_texts(max_pieces: int) -> st.SearchStrategy[str]:
 
 @settings(max_examples=300, deadline=None)
 @given(text=chunk_texts(120), budget=st.integers(1, 120))
-def test_property_9_chunks_fit_the_budget_and_cover_the_text_in_order(text: str, budget: int) -> None:
+def test_chunks_fit_the_budget_and_cover_the_text_in_order(text: str, budget: int) -> None:
     chunks = split_into_chunks(text, budget)
 
     if estimate_tokens(text) > budget:
@@ -651,9 +652,7 @@ def test_property_9_chunks_fit_the_budget_and_cover_the_text_in_order(text: str,
 @ASYNC
 @FAST
 @given(text=chunk_texts(40).filter(str.strip), budget=st.integers(16, 80))
-async def test_property_9_summarize_splits_long_content_before_processing(
-    server: ScriptedLLM, text: str, budget: int
-) -> None:
+async def test_summarize_splits_long_content_before_processing(server: ScriptedLLM, text: str, budget: int) -> None:
     scripted(server, summarizer)
 
     output = await tools(server, budget_tokens=budget).run("summarize_page", {"text": text}, context())
@@ -736,7 +735,7 @@ def table_is_consistent(markdown: str) -> bool:
     schema=st.sampled_from([None, {"type": "array"}, {"type": "object"}]),
 )
 @ASYNC
-async def test_property_10_extracted_data_is_valid_json_or_a_table_or_an_error(
+async def test_extracted_data_is_valid_json_or_a_table_or_an_error(
     server: ScriptedLLM, first: str, second: str, form: str, schema: dict[str, Any] | None
 ) -> None:
     scripted(server, replies(first, second))

@@ -1,4 +1,4 @@
-"""The form-task suite (issue 12, item 8): every task through the real agent loop and the pool's Chromium, solved by
+"""The form-task suite: every task through the real agent loop and the pool's Chromium, solved by
 a scripted model that reads Hive's text literally and does not know the pages. Success is read from the page.
 
 A task that fails today because of a known gap in what Hive shows or can do is marked xfail (strict) with the gap:
@@ -29,7 +29,7 @@ async def test_a_form_task_is_done_from_what_hive_shows(
 
     assert run.result == task.expect, f"{run.reply}\ntools: {', '.join(run.tools)}"
     assert run.reply == task.expect
-    # Observe as you act (issue 12, item 4): each action shows what changed, and a small page is listed whole, so
+    # Observe as you act: each action shows what changed, and a small page is listed whole, so
     # the model looks up only a target below the fold of a long page; otherwise its calls are the acting steps and
     # the answer.
     assert run.look_ups <= task.look_ups, ", ".join(run.tools)

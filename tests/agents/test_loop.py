@@ -75,7 +75,7 @@ async def turn(cfg: AgentConfig, sink: RecordingSink, *tools: Tool, history: Any
     return await run_agent_turn(config=cfg, history=history, tabs=NoBrowser(), sink=sink, extra_tools=tools, **kw)
 
 
-# -- the tool flow (property 4) and failures (property 5) --------------------------------------------------------
+# -- the tool flow and failures ---------------------------------------------------------------------------------
 
 
 async def test_a_tool_call_runs_and_its_result_reaches_the_model(
@@ -248,7 +248,7 @@ async def test_the_turn_timeout_ends_the_turn_with_a_message(model_server: Scrip
     assert "longer than 1 s" in result.reply
 
 
-# -- abort (property 12) --------------------------------------------------------------------------------------
+# -- abort ----------------------------------------------------------------------------------------------------
 
 
 async def test_abort_during_a_slow_model_call_halts_at_once_and_keeps_finished_steps(
@@ -376,7 +376,7 @@ async def test_read_only_page_tools_and_auto_mode_do_not_ask(model_server: Scrip
     assert sink.confirmations == []
 
 
-# -- reasoning (property 3), plans, fenced JSON ------------------------------------------------------------------
+# -- reasoning, plans, fenced JSON ------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("show_reasoning", [True, False])

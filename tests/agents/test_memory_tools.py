@@ -1,5 +1,6 @@
 """The tools that use the user's own data: search_memory (BM25 or embeddings) and generate_reply (personas).
-Seed 002's property 1 with hypothesis; the model and the embeddings endpoint are the scripted server."""
+With hypothesis: every note returned scores at least as high as every note left out. The model and the embeddings
+endpoint are the scripted server."""
 
 from __future__ import annotations
 
@@ -182,7 +183,7 @@ notes_strategy = st.lists(st.fixed_dictionaries({"title": phrases, "body": phras
 )
 
 
-def check_property_1(output: Any, scores: list[float], notes: list[MemoryNote], limit: int) -> None:
+def check_returned_outrank_the_rest(output: Any, scores: list[float], notes: list[MemoryNote], limit: int) -> None:
     returned = ids(output)
     by_id = {note["id"]: score for note, score in zip(notes, scores, strict=True)}
     left_out = [score for note_id, score in by_id.items() if note_id not in returned]
@@ -199,20 +200,20 @@ def check_property_1(output: Any, scores: list[float], notes: list[MemoryNote], 
 @pytest.mark.asyncio
 @FAST
 @given(notes=notes_strategy, query=phrases, limit=st.integers(1, 6))
-async def test_property_1_returned_notes_score_higher_than_those_left_out_bm25(
+async def test_returned_notes_score_higher_than_those_left_out_bm25(
     notes: list[MemoryNote], query: str, limit: int
 ) -> None:
     output = await ToolRegistry(memory_tools(notes=notes)).run(
         "search_memory", {"query": query or "x", "limit": limit}, context()
     )
 
-    check_property_1(output, bm25_scores(query or "x", notes), notes, limit)
+    check_returned_outrank_the_rest(output, bm25_scores(query or "x", notes), notes, limit)
 
 
 @pytest.mark.asyncio
 @FAST
 @given(notes=notes_strategy, query=phrases, limit=st.integers(1, 6))
-async def test_property_1_returned_notes_score_higher_than_those_left_out_embeddings(
+async def test_returned_notes_score_higher_than_those_left_out_embeddings(
     notes: list[MemoryNote], query: str, limit: int
 ) -> None:
     async def embed(texts: list[str]) -> list[list[float]]:
@@ -224,7 +225,7 @@ async def test_property_1_returned_notes_score_higher_than_those_left_out_embedd
     )
 
     scores = [cosine(embedding_of(query), embedding_of(note_text(note))) for note in notes]
-    check_property_1(output, scores, notes, limit)
+    check_returned_outrank_the_rest(output, scores, notes, limit)
     if notes:
         assert output.data["method"] == "embeddings"
         assert all(math.isfinite(score) for score in scores)

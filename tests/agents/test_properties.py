@@ -1,6 +1,8 @@
-"""Seed 002's correctness properties, checked with hypothesis against the real loop and the scripted model server.
+"""What holds for every turn, checked with hypothesis against the real loop and the scripted model server: the page
+is in the prompt, reasoning shows exactly when asked for, tool calls and failures are recorded, observations come
+before the next decision, an abort halts at once, and without a browser every tool still answers readably.
 
-Property 6 (plans in topological order, cycles rejected) lives in test_tools.py.
+Plans (topological order, cycles rejected) are checked in test_tools.py.
 """
 
 from __future__ import annotations
@@ -71,7 +73,7 @@ async def shared_session(pool: BrowserPool) -> AsyncIterator[Session]:
 @pytest.mark.browser
 @FAST
 @given(title=words, text=words, request=words)
-async def test_property_2_the_page_context_is_in_the_prompt(
+async def test_the_page_context_is_in_the_prompt(
     server: ScriptedLLM, shared_session: Session, title: str, text: str, request: str
 ) -> None:
     await shared_session.active_page.set_content(
@@ -90,7 +92,7 @@ async def test_property_2_the_page_context_is_in_the_prompt(
 
 @FAST
 @given(reasoning=words, show=st.booleans(), with_call=st.booleans())
-async def test_property_3_reasoning_is_visible_exactly_when_enabled(
+async def test_reasoning_is_visible_exactly_when_enabled(
     server: ScriptedLLM, reasoning: str, show: bool, with_call: bool
 ) -> None:
     def handler(request: dict[str, Any]) -> Reply:
@@ -116,7 +118,7 @@ async def test_property_3_reasoning_is_visible_exactly_when_enabled(
 
 @FAST
 @given(text=st.text(max_size=60), count=st.integers(-(10**6), 10**6))
-async def test_property_4_tool_flow_params_execution_result_and_log(server: ScriptedLLM, text: str, count: int) -> None:
+async def test_tool_flow_params_execution_result_and_log(server: ScriptedLLM, text: str, count: int) -> None:
     arguments = {"text": text, "count": count}
     scripted(
         server,
@@ -135,7 +137,7 @@ async def test_property_4_tool_flow_params_execution_result_and_log(server: Scri
 
 @FAST
 @given(message=st.text(min_size=1, max_size=80))
-async def test_property_5_a_failure_gives_an_error_and_a_suggestion(server: ScriptedLLM, message: str) -> None:
+async def test_a_failure_gives_an_error_and_a_suggestion(server: ScriptedLLM, message: str) -> None:
     scripted(
         server,
         lambda r: Reply(content="sorry") if last_observation(r) else Reply(tool_calls=[{"name": "break_things", "arguments": {}}]),
@@ -152,7 +154,7 @@ async def test_property_5_a_failure_gives_an_error_and_a_suggestion(server: Scri
 
 @FAST
 @given(texts=st.lists(words, min_size=1, max_size=5), summary=st.booleans())
-async def test_property_11_observations_precede_each_next_action_and_the_turn_ends_with_a_summary(
+async def test_observations_precede_each_next_action_and_the_turn_ends_with_a_summary(
     server: ScriptedLLM, texts: list[str], summary: bool
 ) -> None:
     def handler(request: dict[str, Any]) -> Reply:
@@ -180,7 +182,7 @@ async def test_property_11_observations_precede_each_next_action_and_the_turn_en
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(wait_s=st.floats(0.0, 0.3), slow_part=st.sampled_from(["model", "tool"]))
-async def test_property_12_abort_halts_within_100_ms(server: ScriptedLLM, wait_s: float, slow_part: str) -> None:
+async def test_abort_halts_within_100_ms(server: ScriptedLLM, wait_s: float, slow_part: str) -> None:
     def handler(request: dict[str, Any]) -> Reply:
         if slow_part == "model":
             return Reply(content="late", delay_s=3)
@@ -223,7 +225,7 @@ BROWSER_CALLS = [
 
 @FAST
 @given(call=st.sampled_from(BROWSER_CALLS))
-async def test_property_15_without_a_browser_every_tool_answers_readably(
+async def test_without_a_browser_every_tool_answers_readably(
     server: ScriptedLLM, call: tuple[str, dict[str, Any]]
 ) -> None:
     name, arguments = call

@@ -1,4 +1,4 @@
-"""The safety policy: levels from seed 004's rules in English and Chinese, and the navigation guards."""
+"""The safety policy: levels from its rules in English and Chinese, and the navigation guards."""
 
 from __future__ import annotations
 
@@ -88,7 +88,7 @@ UNSUBSCRIBE = PageFacts("https://news.example/prefs", "Unsubscribe from all news
         ("scroll", {"direction": "down"}, DELETE_CN, "", "auto"),
     ],
 )
-async def test_browser_actions_get_seed_004s_levels(
+async def test_browser_actions_get_their_safety_levels(
     tool: str, arguments: dict[str, Any], page: PageFacts, target: str, expected: str
 ) -> None:
     assert await level(tool, arguments, page, target) == expected

@@ -1,4 +1,5 @@
-"""The shared-tabs context message (seed 001, unit layer; seed 002 property 2: page context in the prompt)."""
+"""The shared-tabs context message on its own: every shared tab goes in, fenced so page text cannot break out, and a
+long content as its first page with the way to the rest."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The tool registry (validation before execution, failures as error + suggestion) and plans (seed 002, property 6)."""
+"""The tool registry (validation before execution, failures as error + suggestion) and plans (topological order,
+cycles rejected)."""
 
 from __future__ import annotations
 
@@ -135,7 +136,7 @@ def dags(draw: st.DrawFn) -> list[PlanStep]:
 
 @settings(max_examples=150, deadline=None)
 @given(dags())
-def test_property_6_any_dag_is_ordered_topologically(plan: list[PlanStep]) -> None:
+def test_any_dag_is_ordered_topologically(plan: list[PlanStep]) -> None:
     ordered = order_plan(plan)
     position = {step.id: n for n, step in enumerate(ordered)}
     assert sorted(position) == sorted(step.id for step in plan)
@@ -144,7 +145,7 @@ def test_property_6_any_dag_is_ordered_topologically(plan: list[PlanStep]) -> No
 
 @settings(max_examples=150, deadline=None)
 @given(dags(), st.data())
-def test_property_6_any_cycle_is_rejected_and_named(plan: list[PlanStep], data: st.DataObject) -> None:
+def test_any_cycle_is_rejected_and_named(plan: list[PlanStep], data: st.DataObject) -> None:
     ordered = order_plan(plan)
     # Close a cycle: make an early step depend on a later one that (transitively) depends on it, or itself.
     late = data.draw(st.sampled_from(ordered))

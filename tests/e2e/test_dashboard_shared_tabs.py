@@ -1,4 +1,4 @@
-"""Shared tabs end to end (seed 001): in the dashboard, share two tabs and send — the model answers with a marker
+"""Shared tabs end to end: in the dashboard, share two tabs and send — the model answers with a marker
 only when it received both tabs' content; share one and the payload holds only that one; share none and no
 context message is sent at all."""
 

@@ -1,5 +1,5 @@
 """Adding a tab to the conversation's context reads its main content in real Chromium and saves it with the
-tab; reading it again after the page changed updates it (seed 000, browser layer)."""
+tab; reading it again after the page changed updates it."""
 
 from __future__ import annotations
 

@@ -49,7 +49,10 @@ PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>Export target<
 
 
 def _workflow(owner: Any, odd: str, base: str) -> Workflow:
-    workflow = Workflow.objects.create(owner=owner, name=odd, description=odd)
+    # A name is as long as its column allows (PostgreSQL refuses more); the description holds every breakout.
+    workflow = Workflow.objects.create(
+        owner=owner, name=odd[: Workflow._meta.get_field("name").max_length], description=odd
+    )
     target = {"tag": "", "role": "", "name": odd, "attributes": {"aria-label": odd, "name": odd, "data-testid": odd},
               "selector": odd, "xpath": odd, "url": f"{base}/page.html#{odd}"}  # fmt: skip
     steps = [

@@ -1,4 +1,4 @@
-"""The form-task suite (issue 12, item 8): small everyday pages and a scripted model that reads Hive's text literally.
+"""The form-task suite: small everyday pages and a scripted model that reads Hive's text literally.
 
 Each task is what a user would write: `On <url>: type "Par" into "City", choose "Paris, France", then click "Search".
 Tell me the text after "Result:".` The model does not know the pages. It parses the quoted steps from the user's

@@ -1,4 +1,4 @@
-"""Shared tabs per send (seed 001): ids validated, stored on the run, replaced by the next send."""
+"""Shared tabs per send: ids validated, stored on the run, replaced by the next send."""
 
 from __future__ import annotations
 

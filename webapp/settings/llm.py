@@ -22,7 +22,8 @@ HIVE_LLM_PRICE_OUTPUT_PER_MTOK = env("HIVE_LLM_PRICE_OUTPUT_PER_MTOK", cast=Deci
 HIVE_MESSAGE_MAX_CHARS = env.int("HIVE_MESSAGE_MAX_CHARS", default=20_000)
 # Fernet key for API keys at rest; without it, one is derived from DJANGO_SECRET_KEY.
 
-# The agent's safety valves and policy (SPEC §5).
+# The agent's safety valves and policy: limits that end a turn which loops or hangs, how long a confirmation
+# waits for its answer, and the domains the agent may or may not open.
 HIVE_AGENT_MAX_TOOL_CALLS = env.int("HIVE_AGENT_MAX_TOOL_CALLS", default=30)
 HIVE_AGENT_TOOL_TIMEOUT_S = env.float("HIVE_AGENT_TOOL_TIMEOUT_S", default=30.0)
 HIVE_AGENT_LOOP_LIMIT = env.int("HIVE_AGENT_LOOP_LIMIT", default=3)

@@ -1,4 +1,4 @@
-// Tool Inspector (SPEC §6), next to the live view: the active tab's WebMCP tools — the page's own and those
+// Tool Inspector, next to the live view: the active tab's WebMCP tools — the page's own and those
 // SKILLs add — with their source, description and annotations (a SKILL tool the page shadows is greyed);
 // the SKILLs matching the page with their health (a failed check shows its error) and this conversation's
 // switch for each. Selecting a tool shows its input schema and a form generated from it; "Call" runs it by

@@ -1,4 +1,4 @@
-// The owner's share dialog (SPEC §7): share the conversation with a teammate by username as a viewer or a
+// The owner's share dialog: share the conversation with a teammate by username as a viewer or a
 // controller, see who has access and change their role or remove it, and make expiring links to copy.
 // Removing someone cuts their open page at once (the server closes their websocket).
 

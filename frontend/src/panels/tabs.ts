@@ -2,7 +2,7 @@
 // click a tab to switch to it, × to close it, + for a new one. Underneath, Back / Forward / Reload and an
 // address bar showing the active tab's address, which you can edit (Enter navigates). Each of these runs
 // a browser action by hand (POST /api/conversations/<id>/actions/).
-// Each tab also has a "share with the agent" toggle (SPEC §4): a shared tab is read into the conversation's
+// Each tab also has a "share with the agent" toggle: a shared tab is read into the conversation's
 // context and goes with the next messages. The context bar under the address bar lists the tabs in the
 // context: when each was read, a refresh button, a note when the page was cut or could not be read.
 

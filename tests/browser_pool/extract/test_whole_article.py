@@ -1,5 +1,5 @@
 """The article, whole and alone: a long article is not cut, and related-post grids, hover cards and slideshow
-captions are neither taken for the article nor mixed into it (issue #12, "extraction without loss").
+captions are neither taken for the article nor mixed into it.
 
 The pages in bench/pages/extraction (also the benchmark's local cases) are shaped like real sites' markup; every
 article paragraph is marked ARTICLE-n and every piece of text that is not the article GRID-n, CARD-n or SLIDE-n, so

@@ -11,7 +11,8 @@ from browser_pool.actions import ACTIONS, parse_arguments, validate_arguments
 from browser_pool.actions.params import DragDrop, PressKey
 from browser_pool.types import ActionResult
 
-SEED_ACTIONS = {
+# Every action the agent, the dashboard, REST and MCP clients call by name: a renamed or dropped one breaks them.
+PROMISED_ACTIONS = {
     "click", "type", "scroll", "navigate", "screenshot", "wait", "hover", "select", "press_key", "go_back",
     "go_forward", "refresh", "drag_drop", "upload_file", "switch_tab", "open_tab", "close_tab", "list_tabs",
     "execute_js", "get_elements", "get_element_details",
@@ -27,8 +28,8 @@ def objects_in(schema: dict[str, Any]) -> list[dict[str, Any]]:
     return found
 
 
-def test_every_seed_action_is_registered_under_its_name() -> None:
-    assert set(ACTIONS) == SEED_ACTIONS
+def test_every_promised_action_is_registered_under_its_name() -> None:
+    assert set(ACTIONS) == PROMISED_ACTIONS
     assert all(spec.name == name for name, spec in ACTIONS.items())
 
 

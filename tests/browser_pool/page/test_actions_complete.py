@@ -1,4 +1,4 @@
-"""The actions a person has (issue 12, item 3): clicks with keys held, double and right clicks, several options of a
+"""The actions a person has: clicks with keys held, double and right clicks, several options of a
 multi-select at once, and clear refusals for what cannot be done."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What the model reads of a page is what a person reads (issue 12, items 1 and 2): the exact text and values, every
+"""What the model reads of a page is what a person reads: the exact text and values, every
 target with the name accname gives it, and the states a person sees."""
 
 from __future__ import annotations

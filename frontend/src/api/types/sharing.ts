@@ -1,4 +1,4 @@
-// Sharing (SPEC §7): shares by username and expiring links, who is watching, who holds the browser.
+// Sharing: shares by username and expiring links, who is watching, who holds the browser.
 
 import type { Id } from "./id";
 
