@@ -62,10 +62,13 @@ class LLMError(Exception):
 class Usage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    # The part of prompt_tokens the service read from its prompt cache (billed lower by those that report it).
+    cached_tokens: int = 0
 
     def add(self, other: Usage) -> None:
         self.prompt_tokens += other.prompt_tokens
         self.completion_tokens += other.completion_tokens
+        self.cached_tokens += other.cached_tokens
 
 
 @dataclass(slots=True)
@@ -139,6 +142,17 @@ def _retry_after(exc: Exception) -> float | None:
         return None
 
 
+def _usage_of(reported: Any) -> Usage:
+    """The SDK's usage object as reported. Cached prompt tokens: OpenAI (and Qwen, GLM) in
+    `prompt_tokens_details.cached_tokens`, DeepSeek as `prompt_cache_hit_tokens`, Moonshot as `cached_tokens`."""
+    details = getattr(reported, "prompt_tokens_details", None)
+    extra = getattr(reported, "model_extra", None) or {}
+    cached = (
+        getattr(details, "cached_tokens", None) or extra.get("prompt_cache_hit_tokens") or extra.get("cached_tokens")
+    )
+    return Usage(reported.prompt_tokens or 0, reported.completion_tokens or 0, int(cached or 0))
+
+
 def _reasoning_piece(delta: Any) -> str:
     """DeepSeek and Qwen stream `reasoning_content`; Ollama and others `reasoning`. Neither is in the SDK's types."""
     extra = getattr(delta, "model_extra", None) or {}
@@ -201,7 +215,8 @@ class LLMClient:
             except _MODEL_ERRORS as exc:
                 attempt += 1
                 if on_call is not None:
-                    await on_call(body, {"error": _describe(exc), "attempt": attempt}, _ms_since(started))
+                    failed = {"error": _describe(exc), "attempt": attempt, **_call_facts(self.config, Usage())}
+                    await on_call(body, failed, _ms_since(started))
                 retryable = _retryable(exc)
                 if stream.emitted or not retryable or attempt > self.config.max_retries:
                     raise LLMError(
@@ -215,7 +230,7 @@ class LLMClient:
                 await asyncio.sleep(delay)
                 continue
             if on_call is not None:
-                await on_call(body, _response_summary(result, attempt + 1), _ms_since(started))
+                await on_call(body, _response_summary(result, attempt + 1, self.config), _ms_since(started))
             return result
 
     async def _stream_once(self, body: dict[str, Any], stream: ReplyStream) -> ChatResult:
@@ -227,7 +242,7 @@ class LLMClient:
         async with response:
             async for chunk in response:
                 if chunk.usage is not None:
-                    usage = Usage(chunk.usage.prompt_tokens or 0, chunk.usage.completion_tokens or 0)
+                    usage = _usage_of(chunk.usage)
                 for choice in chunk.choices or ():
                     if choice.finish_reason:
                         finish_reason = choice.finish_reason
@@ -263,11 +278,29 @@ def _ms_since(started: float) -> int:
     return int((time.monotonic() - started) * 1000)
 
 
-def _response_summary(result: ChatResult, attempt: int) -> dict[str, Any]:
+def _call_facts(config: ModelConfig, usage: Usage) -> dict[str, Any]:
+    """Which model answered (a fallback may have taken over), the tokens the service reported, and what they cost
+    in US dollars as a decimal string (None: the price is unknown). A failed attempt reported no tokens."""
+    cost = config.cost(
+        prompt_tokens=usage.prompt_tokens, completion_tokens=usage.completion_tokens, cached_tokens=usage.cached_tokens
+    )
+    return {
+        "model": config.model,
+        "provider": config.provider,
+        "usage": {
+            "prompt_tokens": usage.prompt_tokens,
+            "completion_tokens": usage.completion_tokens,
+            "cached_tokens": usage.cached_tokens,
+        },
+        "cost_usd": None if cost is None else str(cost),
+    }
+
+
+def _response_summary(result: ChatResult, attempt: int, config: ModelConfig) -> dict[str, Any]:
     out: dict[str, Any] = {
         "content": result.content,
         "finish_reason": result.finish_reason,
-        "usage": {"prompt_tokens": result.usage.prompt_tokens, "completion_tokens": result.usage.completion_tokens},
+        **_call_facts(config, result.usage),
         "attempt": attempt,
     }
     if result.tool_calls:

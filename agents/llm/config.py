@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 
+from agents.llm.pricing import TokenPrice, table_price
 from agents.llm.providers import ProviderPreset, Quirks, preset_for
 from browser_pool.net.policy import EgressPolicy
 
@@ -31,6 +33,8 @@ class ModelConfig:
     supports_tools: bool | None = None
     supports_vision: bool | None = None
     parallel_tool_calls: bool | None = None
+    # A price per million tokens the operator or the user set; None: the price table's (agents/llm/pricing.py).
+    price: TokenPrice | None = None
     # The address policy every connection to this endpoint must pass (None: unchecked, for the library alone).
     egress: EgressPolicy | None = field(default=None, compare=False, repr=False)
 
@@ -46,6 +50,7 @@ class ModelConfig:
         supports_tools: bool | None = None,
         supports_vision: bool | None = None,
         parallel_tool_calls: bool | None = None,
+        price: TokenPrice | None = None,
     ) -> ModelConfig:
         """The server default: usable when a model name is set and a base URL is given or known for the provider."""
         url = base_url.strip() or preset_for(provider).base_url
@@ -60,6 +65,7 @@ class ModelConfig:
             supports_tools=supports_tools,
             supports_vision=supports_vision,
             parallel_tool_calls=parallel_tool_calls,
+            price=price,
         )
 
     @property
@@ -87,6 +93,19 @@ class ModelConfig:
     def endpoint(self) -> str:
         """The base URL the client uses: the profile's, else the provider's."""
         return self.base_url.strip() or self.preset.base_url
+
+    def cost(self, *, prompt_tokens: int, completion_tokens: int, cached_tokens: int = 0) -> Decimal | None:
+        """What a call with this usage cost in US dollars: the price set by hand, else the table's; None: unknown."""
+        if self.price is not None:
+            return self.price.cost(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+        return table_price(
+            model=self.model,
+            provider=self.provider,
+            base_url=self.endpoint,
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+            cached_tokens=cached_tokens,
+        )
 
     def describe(self) -> str:
         """How errors name this model to the user."""

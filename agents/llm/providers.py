@@ -31,22 +31,25 @@ class ProviderPreset:
     supports_vision: bool
     parallel_tool_calls: bool
     quirks: Quirks = field(default_factory=Quirks)
+    # The service's id in genai-prices' table (agents/llm/pricing.py); None: the table has no prices for it.
+    price_table: str | None = None
 
 
 PROVIDERS: dict[str, ProviderPreset] = {
     "openai": ProviderPreset("OpenAI", "https://api.openai.com/v1", True, True, True,
-                             Quirks(accepts_parallel_param=True)),
+                             Quirks(accepts_parallel_param=True), price_table="openai"),
     # No image input; deepseek-reasoner streams `reasoning_content` (never sent back: DeepSeek rejects it).
-    "deepseek": ProviderPreset("DeepSeek", "https://api.deepseek.com/v1", True, False, False),
+    "deepseek": ProviderPreset("DeepSeek", "https://api.deepseek.com/v1", True, False, False, price_table="deepseek"),
     # DashScope's compatible mode; vision depends on the model (qwen-vl-*), the preset assumes it. Its web
-    # search would compete with the agent's own browsing.
+    # search would compete with the agent's own browsing. The price table has no DashScope prices: a Qwen profile
+    # is priced by the price set on it.
     "qwen": ProviderPreset("Qwen", "https://dashscope.aliyuncs.com/compatible-mode/v1", True, True, True,
                            Quirks(accepts_parallel_param=True, extra_body={"enable_search": False})),
     # Zhipu wants `arguments` as a JSON string (we always send strings) and may answer with an object.
-    "glm": ProviderPreset("GLM", "https://open.bigmodel.cn/api/paas/v4", True, True, False),
+    "glm": ProviderPreset("GLM", "https://open.bigmodel.cn/api/paas/v4", True, True, False, price_table="zhipuai"),
     # Parallel tool calls are unreliable on Moonshot, so the agent asks for one call at a time.
     "moonshot": ProviderPreset("Moonshot", "https://api.moonshot.cn/v1", True, False, False,
-                               Quirks(tool_message_name=True)),
+                               Quirks(tool_message_name=True), price_table="moonshotai"),
     # Tool calling depends on the local model; off by default, the fenced-JSON protocol works with all of them.
     "ollama": ProviderPreset("Ollama", "http://localhost:11434/v1", False, False, False),
     # Any other OpenAI-compatible server (vLLM, LM Studio ...): assume nothing until the profile says so,

@@ -33,6 +33,7 @@ class Reply:
     chunk_size: int = 8
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached_tokens: int = 0  # the part of prompt_tokens reported as read from the prompt cache, as OpenAI does
     reasoning: str = ""  # sent as `reasoning_content`, as DeepSeek and Qwen do
 
 
@@ -197,10 +198,17 @@ class ScriptedLLM:
             self._thread.join(timeout=5)
 
 
-def _usage(reply: Reply) -> dict[str, int]:
+def _usage(reply: Reply) -> dict[str, Any]:
     completion = reply.completion_tokens or max(1, len(reply.content) // 4)
     prompt = reply.prompt_tokens or 10
-    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+    usage: dict[str, Any] = {
+        "prompt_tokens": prompt,
+        "completion_tokens": completion,
+        "total_tokens": prompt + completion,
+    }
+    if reply.cached_tokens:
+        usage["prompt_tokens_details"] = {"cached_tokens": reply.cached_tokens}
+    return usage
 
 
 def _tool_call_objects(reply: Reply) -> list[dict[str, Any]]:

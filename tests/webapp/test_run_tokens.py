@@ -6,29 +6,29 @@ from __future__ import annotations
 import pytest
 
 from webapp.conversations.models import Conversation
-from webapp.runs.models import ModelCall, Run
-from webapp.runs.services import run_finish
+from webapp.runs.models import Run
+from webapp.runs.services import model_call_record, run_finish
 
 pytestmark = pytest.mark.django_db
 
 
-def _call(run: Run, index: int, prompt: int, completion: int) -> None:
+def _call(run: Run, prompt: int, completion: int) -> None:
     usage = {"prompt_tokens": prompt, "completion_tokens": completion}
-    ModelCall.objects.create(run=run, index=index, request={}, response={"usage": usage}, duration_ms=10)
+    model_call_record(run_id=run.pk, request={}, response={"usage": usage}, duration_ms=10)
 
 
 @pytest.mark.parametrize("status", ["failed", "aborted"])
 def test_a_run_that_did_not_succeed_keeps_its_tokens(conversation: Conversation, status: str) -> None:
     run = Run.objects.create(conversation=conversation, status="running")
-    _call(run, 0, 1200, 40)
-    _call(run, 1, 1500, 60)
-    ModelCall.objects.create(run=run, index=2, request={}, response={"error": "timed out"}, duration_ms=30_000)
+    _call(run, 1200, 40)
+    _call(run, 1500, 60)
+    model_call_record(run_id=run.pk, request={}, response={"error": "timed out"}, duration_ms=30_000)
     ended = run_finish(run_id=run.pk, status=status, error="stopped")
     assert (ended.prompt_tokens, ended.completion_tokens) == (2700, 100)
 
 
 def test_a_reported_total_is_not_counted_twice(conversation: Conversation) -> None:
     run = Run.objects.create(conversation=conversation, status="running")
-    _call(run, 0, 1000, 50)
+    _call(run, 1000, 50)
     ended = run_finish(run_id=run.pk, status="succeeded", prompt_tokens=1000, completion_tokens=50)
     assert (ended.prompt_tokens, ended.completion_tokens) == (1000, 50)

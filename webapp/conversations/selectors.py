@@ -14,17 +14,22 @@ from django.shortcuts import get_object_or_404
 from webapp.conversations.models import Conversation, Message
 from webapp.runs.models import Run
 from webapp.sharing.selectors import Access, access_of, access_require, conversations_visible
+from webapp.usage.selectors import conversation_usage_annotations
 
 
 def conversation_list(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Conversation]:
-    """Owned and shared conversations, each annotated with `access` and `last_run_status` (its agent's latest turn or
-    replay: an action by hand says nothing about how the conversation is going)."""
+    """Owned and shared conversations, each annotated with `access`, `last_run_status` (its agent's latest turn or
+    replay: an action by hand says nothing about how the conversation is going) and its usage so far."""
     last_status = (
         Run.objects.filter(conversation=OuterRef("pk"), kind__in=Run.WORK_KINDS)
         .order_by("-created_at", "-id")
         .values("status")[:1]
     )
-    return conversations_visible(user=user).select_related("owner").annotate(last_run_status=Subquery(last_status))
+    return (
+        conversations_visible(user=user)
+        .select_related("owner")
+        .annotate(last_run_status=Subquery(last_status), **conversation_usage_annotations())
+    )
 
 
 def conversation_get(

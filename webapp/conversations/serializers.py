@@ -4,10 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from webapp.conversations.models import Conversation, Message
 from webapp.runs.models import Run
+from webapp.usage.selectors import conversation_usage
+
+
+class ConversationUsageOutput(serializers.Serializer[Any]):
+    """What the conversation's model calls used and cost so far, whoever sent the messages."""
+
+    prompt_tokens = serializers.IntegerField()
+    completion_tokens = serializers.IntegerField()
+    cost_usd = serializers.DecimalField(max_digits=18, decimal_places=10, help_text="US dollars, priced calls only.")
+    unpriced_calls = serializers.IntegerField(help_text="Calls the price table could not price (price unknown).")
 
 
 class ConversationOutput(serializers.ModelSerializer[Conversation]):
@@ -15,12 +26,13 @@ class ConversationOutput(serializers.ModelSerializer[Conversation]):
     owner = serializers.CharField(source="owner.username", read_only=True)
     role = serializers.SerializerMethodField()
     shared = serializers.SerializerMethodField()
+    usage = serializers.SerializerMethodField()
 
     class Meta:
         model = Conversation
         fields = [
             "id", "title", "model_profile", "show_reasoning", "confirm_mode", "created_at", "updated_at",
-            "last_run_status", "owner", "role", "shared",
+            "last_run_status", "owner", "role", "shared", "usage",
         ]  # fmt: skip
 
     def get_last_run_status(self, obj: Conversation) -> str | None:
@@ -36,6 +48,10 @@ class ConversationOutput(serializers.ModelSerializer[Conversation]):
 
     def get_shared(self, obj: Conversation) -> bool:
         return self.get_role(obj) != "owner"
+
+    @extend_schema_field(ConversationUsageOutput)
+    def get_usage(self, obj: Conversation) -> Any:
+        return ConversationUsageOutput(conversation_usage(conversation=obj)).data
 
 
 class MessageOutput(serializers.ModelSerializer[Message]):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from drf_spectacular.utils import extend_schema, inline_serializer
@@ -32,7 +33,8 @@ class ModelProfileOutput(serializers.ModelSerializer[ModelProfile]):
         model = ModelProfile
         fields = [
             "id", "name", "provider", "base_url", "model", "has_api_key", "supports_tools", "supports_vision",
-            "parallel_tool_calls", "embedding_model", "fallback", "created_at", "updated_at",
+            "parallel_tool_calls", "embedding_model", "fallback", "price_input_per_mtok", "price_output_per_mtok",
+            "created_at", "updated_at",
         ]  # fmt: skip
 
 
@@ -47,6 +49,13 @@ class ModelProfileInput(serializers.Serializer):
     parallel_tool_calls = serializers.BooleanField(required=False)
     embedding_model = serializers.CharField(max_length=200, required=False, allow_blank=True)
     fallback = serializers.IntegerField(required=False, allow_null=True)
+    # US dollars per million tokens, both or neither; null goes back to the price table's.
+    price_input_per_mtok = serializers.DecimalField(
+        max_digits=12, decimal_places=6, min_value=Decimal(0), required=False, allow_null=True
+    )
+    price_output_per_mtok = serializers.DecimalField(
+        max_digits=12, decimal_places=6, min_value=Decimal(0), required=False, allow_null=True
+    )
 
     def validate_base_url(self, value: str) -> str:
         problem = base_url_problem(value)

@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404
 
 from agents.llm.config import ModelConfig, NoModelConfiguredError
 from agents.llm.egress import url_problem
+from agents.llm.pricing import TokenPrice
 from browser_pool.net.policy import EgressPolicy
 from webapp.core.crypto import decrypt
 from webapp.llm.models import ModelProfile
@@ -71,6 +72,7 @@ def model_config_from_profile(profile: ModelProfile) -> ModelConfig:
         supports_tools=profile.supports_tools,
         supports_vision=profile.supports_vision,
         parallel_tool_calls=profile.parallel_tool_calls,
+        price=profile.price,
         egress=llm_egress_policy(),
     )
 
@@ -85,8 +87,17 @@ def server_default_model() -> ModelConfig:
         provider=settings.HIVE_LLM_PROVIDER,
         supports_tools=settings.HIVE_LLM_TOOLS,
         supports_vision=settings.HIVE_LLM_VISION,
+        price=server_default_price(),
     )
     return dataclasses.replace(config, egress=llm_egress_policy())
+
+
+def server_default_price() -> TokenPrice | None:
+    """The operator's price for the server's model (both settings or neither); None: the price table's."""
+    given, taken = settings.HIVE_LLM_PRICE_INPUT_PER_MTOK, settings.HIVE_LLM_PRICE_OUTPUT_PER_MTOK
+    if given is None or taken is None:
+        return None
+    return TokenPrice(given, taken)
 
 
 def server_default_summary() -> dict[str, str] | None:

@@ -13,8 +13,9 @@ from webapp.llm.models import ModelProfile
 
 _FIELDS = (
     "name", "provider", "base_url", "model", "supports_tools", "supports_vision", "parallel_tool_calls",
-    "embedding_model",
+    "embedding_model", "price_input_per_mtok", "price_output_per_mtok",
 )  # fmt: skip
+PRICE_HALF_SET = "Set both prices (input and output per million tokens), or neither to use the price table's."
 
 
 def _check_fallback(*, owner: User, profile: ModelProfile | None, fallback: ModelProfile | None) -> None:
@@ -26,6 +27,11 @@ def _check_fallback(*, owner: User, profile: ModelProfile | None, fallback: Mode
         raise ApplicationError("A profile cannot be its own fallback.")
 
 
+def _check_price(profile: ModelProfile) -> None:
+    if (profile.price_input_per_mtok is None) != (profile.price_output_per_mtok is None):
+        raise ApplicationError(PRICE_HALF_SET)
+
+
 @transaction.atomic
 def model_profile_create(
     *, owner: User, api_key: str = "", fallback: ModelProfile | None = None, **fields: Any
@@ -35,6 +41,7 @@ def model_profile_create(
     for name in _FIELDS:
         if name in fields:
             setattr(profile, name, fields[name])
+    _check_price(profile)
     try:
         with transaction.atomic():
             profile.save()
@@ -56,6 +63,7 @@ def model_profile_update(
     if fallback is not ...:
         _check_fallback(owner=profile.owner, profile=profile, fallback=fallback)
         profile.fallback = fallback
+    _check_price(profile)
     try:
         with transaction.atomic():
             profile.save()

@@ -12,6 +12,16 @@ class StepInline(admin.TabularInline):
 
 @admin.register(Run)
 class RunAdmin(admin.ModelAdmin):
-    list_display = ["id", "conversation", "number", "kind", "status", "started_by", "worker_id", "created_at"]
+    list_display = [
+        "id",
+        "conversation",
+        "number",
+        "kind",
+        "status",
+        "started_by",
+        "cost_usd",
+        "worker_id",
+        "created_at",
+    ]
     list_filter = ["status"]
     inlines = [StepInline]

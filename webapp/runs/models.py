@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -48,6 +49,10 @@ class Run(models.Model):
     error = models.TextField(blank=True)
     prompt_tokens = models.PositiveIntegerField(default=0)
     completion_tokens = models.PositiveIntegerField(default=0)
+    # What the run's model calls cost in US dollars, summed when it ends: the calls that could be priced, and how
+    # many could not (a model the price table does not know, with no price set on its profile).
+    cost_usd = models.DecimalField(max_digits=18, decimal_places=10, default=Decimal(0))
+    unpriced_calls = models.PositiveIntegerField(default=0)
     # The worker process executing the turn; the reaper fails the run when that worker stops heartbeating.
     worker_id = models.CharField(max_length=200, blank=True)
     # The Celery queue the turn was sent to: a worker's own queue, or the shared one.
@@ -121,14 +126,24 @@ class Step(models.Model):
 
 
 class ModelCall(models.Model):
-    """The exact payload a run sent to the model and what came back: the run's debug log."""
+    """The exact payload a run sent to the model and what came back: the run's debug log, and what the call used
+    and cost (the usage page adds these up)."""
 
     run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="model_calls")
     index = models.PositiveIntegerField()
     request = models.JSONField()
     response = models.JSONField(default=dict)
     duration_ms = models.PositiveIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
+    # The model and provider preset that answered: the conversation's, or its fallback's once that took over.
+    model = models.CharField(max_length=200, blank=True)
+    provider = models.CharField(max_length=20, blank=True)
+    prompt_tokens = models.PositiveIntegerField(default=0)
+    completion_tokens = models.PositiveIntegerField(default=0)
+    # The part of prompt_tokens served from the provider's prompt cache, when it says so.
+    cached_tokens = models.PositiveIntegerField(default=0)
+    # US dollars; null: the price is unknown (not the same as free).
+    cost_usd = models.DecimalField(max_digits=18, decimal_places=10, null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
         ordering = ["run", "index"]

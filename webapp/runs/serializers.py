@@ -54,8 +54,8 @@ class RunOutput(serializers.ModelSerializer[Run]):
     class Meta:
         model = Run
         fields = [
-            "id", "conversation", "number", "status", "error", "prompt_tokens", "completion_tokens",
-            "created_at", "started_at", "finished_at", "kind", "plan", "shared_tabs", "queue_position",
+            "id", "conversation", "number", "status", "error", "prompt_tokens", "completion_tokens", "cost_usd",
+            "unpriced_calls", "created_at", "started_at", "finished_at", "kind", "plan", "shared_tabs", "queue_position",
             "started_by", "model_calls",
         ]  # fmt: skip
 
@@ -91,7 +91,10 @@ class ConfirmationOutput(serializers.ModelSerializer[Confirmation]):
 class ModelCallOutput(serializers.ModelSerializer[ModelCall]):
     class Meta:
         model = ModelCall
-        fields = ["index", "request", "response", "duration_ms", "created_at"]
+        fields = [
+            "index", "request", "response", "duration_ms", "model", "provider", "prompt_tokens", "completion_tokens",
+            "cached_tokens", "cost_usd", "created_at",
+        ]  # fmt: skip
 
 
 class RunWithStepsOutput(RunOutput):

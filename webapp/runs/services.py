@@ -22,12 +22,14 @@ from webapp.core.events import ConfirmationAnswerCommand, command_session, publi
 from webapp.core.exceptions import ApplicationError
 from webapp.core.queue import enqueue
 from webapp.core.types import JsonObject
+from webapp.runs.costs import call_facts, run_call_totals
 from webapp.runs.models import Confirmation, ModelCall, Run, Step
 from webapp.runs.quotas import queue_check, quota_check
 from webapp.runs.selectors import runs_waiting
 from webapp.runs.serializers import ConfirmationOutput, RunOutput, StepOutput
 from webapp.runs.signals import run_finished
 from webapp.runs.types import PlanStepPayload, RunMetadata
+from webapp.usage.quotas import money_quota_check
 
 log = logging.getLogger(__name__)
 
@@ -92,11 +94,9 @@ def run_create(
     `started_by` is the person who asked for it: the run uses their own stores (credentials), whoever owns the
     conversation."""
     # Quotas count every run (turns, actions by hand, tool calls); tokens only where the server's model is used.
-    quota_check(
-        owner_id=conversation.owner_id,
-        uses_server_model=conversation.model_profile_id is None,
-        conversation_id=conversation.pk,
-    )
+    uses_server_model = conversation.model_profile_id is None
+    quota_check(owner_id=conversation.owner_id, uses_server_model=uses_server_model, conversation_id=conversation.pk)
+    money_quota_check(owner_id=conversation.owner_id, uses_server_model=uses_server_model)
     queue_check()
     try:
         with transaction.atomic():
@@ -200,13 +200,18 @@ def run_finish(*, run_id: int, status: str, error: str = "", prompt_tokens: int 
         return run
     run.status = status
     run.error = error
-    # Every model call of the run is in its log with the usage the service reported, the calls of a turn that
-    # failed or was aborted (which cannot report a total) and those made inside tools included.
-    logged_prompt, logged_completion = _logged_usage(run)
-    run.prompt_tokens += max(prompt_tokens, logged_prompt)
-    run.completion_tokens += max(completion_tokens, logged_completion)
+    # Every model call of the run is in its log with the usage the service reported and its price, the calls of a
+    # turn that failed or was aborted (which cannot report a total) and those made inside tools included.
+    logged = run_call_totals(run_id=run.pk)
+    run.prompt_tokens += max(prompt_tokens, logged.prompt_tokens)
+    run.completion_tokens += max(completion_tokens, logged.completion_tokens)
+    run.cost_usd, run.unpriced_calls = logged.cost_usd, logged.unpriced_calls
     run.finished_at = timezone.now()
-    run.save(update_fields=["status", "error", "prompt_tokens", "completion_tokens", "finished_at"])
+    run.save(
+        update_fields=[
+            "status", "error", "prompt_tokens", "completion_tokens", "cost_usd", "unpriced_calls", "finished_at"
+        ]
+    )  # fmt: skip
     for pending in run.confirmations.filter(status=Confirmation.Status.PENDING).values_list("pk", flat=True):
         confirmation_settle(confirmation_id=pending, status=Confirmation.Status.EXPIRED)
     # A cancelled turn cannot report the step it was in: it ends with the run, for the run's reason.
@@ -218,16 +223,6 @@ def run_finish(*, run_id: int, status: str, error: str = "", prompt_tokens: int 
     _publish_run(run)
     run_finished.send(sender=Run, run=run)
     return run
-
-
-def _logged_usage(run: Run) -> tuple[int, int]:
-    prompt = completion = 0
-    for response in run.model_calls.values_list("response", flat=True):
-        usage = response.get("usage") if isinstance(response, dict) else None
-        if isinstance(usage, dict):
-            prompt += int(usage.get("prompt_tokens") or 0)
-            completion += int(usage.get("completion_tokens") or 0)
-    return prompt, completion
 
 
 @transaction.atomic
@@ -291,10 +286,16 @@ def step_finish(
 
 @transaction.atomic
 def model_call_record(*, run_id: int, request: JsonObject, response: JsonObject, duration_ms: int) -> ModelCall:
-    """`request` and `response` as the model service took and gave them (any OpenAI-compatible service's JSON)."""
+    """`request` as the model service took it, `response` as the agent's model client summed up what came back:
+    the model that answered, the tokens the service reported and what they cost (agents/llm/client.py)."""
     index = ModelCall.objects.filter(run_id=run_id).count()
     return ModelCall.objects.create(
-        run_id=run_id, index=index, request=request, response=response, duration_ms=max(0, duration_ms)
+        run_id=run_id,
+        index=index,
+        request=request,
+        response=response,
+        duration_ms=max(0, duration_ms),
+        **call_facts(response),
     )
 
 

@@ -1,5 +1,7 @@
 """The server's default model, from the environment. Users can add their own profiles later."""
 
+from decimal import Decimal
+
 import environ
 
 env = environ.Env()
@@ -13,6 +15,10 @@ HIVE_LLM_PROVIDER = env("HIVE_LLM_PROVIDER", default="custom")
 HIVE_LLM_TOOLS = env.bool("HIVE_LLM_TOOLS", default=True)
 HIVE_LLM_VISION = env.bool("HIVE_LLM_VISION", default=False)
 HIVE_LLM_TIMEOUT_S = env.float("HIVE_LLM_TIMEOUT_S", default=120.0)
+# The operator's price for the server's model in US dollars per million tokens (both or neither), for a local model
+# or one the price table does not know; unset, calls are priced from the table (agents/llm/pricing.py).
+HIVE_LLM_PRICE_INPUT_PER_MTOK = env("HIVE_LLM_PRICE_INPUT_PER_MTOK", cast=Decimal, default=None)
+HIVE_LLM_PRICE_OUTPUT_PER_MTOK = env("HIVE_LLM_PRICE_OUTPUT_PER_MTOK", cast=Decimal, default=None)
 HIVE_MESSAGE_MAX_CHARS = env.int("HIVE_MESSAGE_MAX_CHARS", default=20_000)
 # Fernet key for API keys at rest; without it, one is derived from DJANGO_SECRET_KEY.
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 from datetime import timedelta
+from decimal import Decimal
 from pathlib import Path
 
 import environ
@@ -83,6 +84,8 @@ HIVE_SIGNUP_INVITES = env.list("HIVE_SIGNUP_INVITES", default=[])
 HIVE_QUOTA_RUNS_PER_HOUR = env.int("HIVE_QUOTA_RUNS_PER_HOUR", default=120)
 HIVE_QUOTA_CONCURRENT_SESSIONS = env.int("HIVE_QUOTA_CONCURRENT_SESSIONS", default=3)
 HIVE_QUOTA_TOKENS_PER_DAY = env.int("HIVE_QUOTA_TOKENS_PER_DAY", default=2_000_000)
+# What the server's model may cost per user in 24 hours, in US dollars, priced as the usage page shows it.
+HIVE_QUOTA_USD_PER_DAY = env("HIVE_QUOTA_USD_PER_DAY", cast=Decimal, default=Decimal(0))
 # Live input events (mouse, keys, wheel) one dashboard socket may relay a second; past it moves are merged and the
 # rest dropped (0 = no bound).
 HIVE_LIVE_INPUT_PER_S = env.float("HIVE_LIVE_INPUT_PER_S", default=100.0)

@@ -1,5 +1,6 @@
 // Settings (/settings): the user's model profiles (add, edit, test the connection, choose a fallback,
-// delete), the server's default model, workflows, notes and personas, and the personal API token.
+// delete), the server's default model, what the model cost (usage), workflows, notes and personas, and the
+// personal API token.
 
 import type { ApiClient } from "../api/client";
 import type { Id, ModelProfile, Note, Persona } from "../api/types";
@@ -11,6 +12,7 @@ import type { RecordSection } from "./memory/section";
 import { ProfileFormView, type FormMode } from "./settings/profileform";
 import { createProfileRow, type ProfileRow } from "./settings/profilerow";
 import { ApiTokenSection } from "./settings/token";
+import { UsageSection } from "./usage/section";
 import { WorkflowsSection } from "./workflows/section";
 
 export interface SettingsPanelOptions {
@@ -39,6 +41,7 @@ export class SettingsPanel {
   private readonly notes: RecordSection<Note>;
   private readonly personas: RecordSection<Persona>;
   private readonly workflows: WorkflowsSection;
+  private readonly usage: UsageSection;
   private state: AppState | null = null;
   private formOpen = false;
   /** Whether the form was opened (or closed) by the user: an empty list opens it once, by itself. */
@@ -78,6 +81,7 @@ export class SettingsPanel {
     this.notes = notesSection(options.api);
     this.personas = personasSection(options.api);
     this.workflows = new WorkflowsSection({ api: options.api, openConversation: options.openConversation });
+    this.usage = new UsageSection(options.api);
 
     this.el = h(
       "main",
@@ -111,6 +115,7 @@ export class SettingsPanel {
             this.listEl,
             this.empty,
           ),
+          this.usage.el,
           this.workflows.el,
           this.notes.el,
           this.personas.el,
@@ -129,6 +134,7 @@ export class SettingsPanel {
     void this.notes.load();
     void this.personas.load();
     void this.workflows.load();
+    void this.usage.load();
   }
 
   update(state: AppState): void {

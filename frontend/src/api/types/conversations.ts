@@ -3,6 +3,7 @@
 import type { Id } from "./id";
 import type { Run, RunStatus } from "./runs";
 import type { Role } from "./sharing";
+import type { ConversationUsage } from "./usage";
 
 /** `confirm`: ask before every page or SKILL tool that changes something; `auto`: run them without asking. */
 export type ConfirmMode = "confirm" | "auto";
@@ -24,6 +25,8 @@ export interface Conversation {
   role?: Role;
   /** Someone else's conversation, shared with the reader. */
   shared?: boolean;
+  /** What its model calls used and cost so far. */
+  usage?: ConversationUsage;
 }
 
 /** The per-conversation settings (PATCH /api/conversations/<id>/, or with POST when creating one). */

@@ -22,6 +22,9 @@ export interface ModelProfile extends ModelCapabilities {
   /** The provider's embeddings model, to find saved notes by meaning; "" finds them by their words. */
   embedding_model?: string;
   fallback: Id | null;
+  /** US dollars per million tokens set on the profile (both or neither); null: the price table's. */
+  price_input_per_mtok?: string | null;
+  price_output_per_mtok?: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -35,6 +38,8 @@ export interface ModelProfileInput extends Partial<ModelCapabilities> {
   api_key?: string;
   embedding_model?: string;
   fallback?: Id | null;
+  price_input_per_mtok?: string | null;
+  price_output_per_mtok?: string | null;
 }
 
 /** A provider preset: where the service lives and what its models can usually do. */

@@ -61,6 +61,10 @@ export interface Run {
   error: string;
   prompt_tokens: number;
   completion_tokens: number;
+  /** What the run's priced model calls cost, US dollars (a decimal string), once it ended. */
+  cost_usd?: string;
+  /** Model calls of the run the price table could not price. */
+  unpriced_calls?: number;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;

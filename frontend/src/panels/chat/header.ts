@@ -9,6 +9,7 @@ import { errorMessages } from "../../errors";
 import { latestRun } from "../../reducer";
 import { confirmAction } from "../dialogs";
 import type { ConversationView } from "../../state";
+import { conversationCostText } from "../usage/cost";
 
 const CONNECTION_LABEL: Record<SocketStatus, string> = {
   connecting: "Connecting…",
@@ -58,6 +59,7 @@ export class ChatHeader {
   private readonly connection = h("span", { class: "conn", "data-testid": "connection-status" });
   private readonly runStatus = h("span", { class: "badge run-status", "data-testid": "run-status", hidden: true });
   private readonly myRole = h("span", { class: "role-badge", "data-testid": "my-role", hidden: true });
+  private readonly cost = h("span", { class: "conv-cost", "data-testid": "conversation-cost", title: "What this conversation's model calls cost" });
   private readonly renameButton = iconButton(ICONS.pencil, "Rename", () => this.startRename());
   private readonly deleteButton = iconButton(ICONS.trash, "Delete conversation", () => this.confirmDelete());
   private readonly shareButton: HTMLButtonElement;
@@ -97,7 +99,7 @@ export class ChatHeader {
       "header",
       { class: "chat-head" },
       iconButton(ICONS.menu, "Conversations", () => this.options.onToggleSidebar(), "menu-button"),
-      h("div", { class: "chat-title-wrap" }, this.title, this.titleInput, this.myRole, this.connection),
+      h("div", { class: "chat-title-wrap" }, this.title, this.titleInput, this.myRole, this.connection, this.cost),
       this.actions,
       h(
         "a",
@@ -122,6 +124,7 @@ export class ChatHeader {
     this.connection.hidden = true;
     this.actions.hidden = true;
     this.runStatus.hidden = true;
+    this.cost.hidden = true;
   }
 
   /** Title, connection and the latest run's status; returns the latest run. */
@@ -136,6 +139,9 @@ export class ChatHeader {
     this.connection.className = `conn conn-${view.connection}`;
     setText(this.connection, CONNECTION_LABEL[view.connection]);
 
+    const spent = conversationCostText(view.runs);
+    setText(this.cost, spent);
+    this.cost.hidden = !spent;
     this.runStatus.hidden = !latest;
     // The raw status, except that a run waiting for the user says so.
     setText(this.runStatus, runStatusText(latest));

@@ -7,6 +7,7 @@ import { errorText } from "../../errors";
 import type { Id, ModelProfile, ModelProvider } from "../../api/types";
 import { h, icon, ICONS, replaceChildren, setText } from "../../dom";
 import { FormErrors } from "../formerrors";
+import { PriceFields } from "./price";
 import {
   CUSTOM_PROVIDER,
   fallbackChoices,
@@ -47,6 +48,7 @@ export class ProfileFormView {
   );
   private readonly caps: Record<(typeof CAPABILITIES)[number]["key"], HTMLInputElement>;
   private readonly errors = new FormErrors();
+  private readonly price = new PriceFields((name, input) => this.errors.slot(name, input));
   private readonly keyState: HTMLElement;
   private readonly removeKey: HTMLButtonElement;
   private readonly keyHint: HTMLElement;
@@ -157,6 +159,7 @@ export class ProfileFormView {
           "fallback",
           h("span", { class: "field-hint" }, "Used when this model fails or can't be reached."),
         ),
+        this.price.el,
       ),
       this.errors.box,
       h(
@@ -182,6 +185,7 @@ export class ProfileFormView {
     this.profiles = profiles;
     this.form = mode.kind === "edit" ? profileFormFrom(mode.profile) : newProfileForm(providers);
     this.errors.clear();
+    this.price.set(mode.kind === "edit" ? mode.profile : null);
     this.renderOptions();
     this.renderValues();
     this.inputs.name.focus();
@@ -249,7 +253,8 @@ export class ProfileFormView {
   private async save(): Promise<void> {
     if (this.busy) return;
     this.errors.clear();
-    const invalid = validateProfileForm(this.form);
+    const price = this.price.read();
+    const invalid: Record<string, string> = { ...validateProfileForm(this.form), ...price.errors };
     if (Object.keys(invalid).length) {
       this.errors.show(Object.fromEntries(Object.entries(invalid).map(([k, v]) => [k, [v]])));
       const first = Object.keys(invalid).find((key): key is keyof typeof this.inputs => key in this.inputs);
@@ -261,8 +266,8 @@ export class ProfileFormView {
     try {
       const profile =
         this.mode.kind === "edit"
-          ? await this.api.updateModelProfile(this.mode.profile.id, profileBody(this.form, this.mode.profile))
-          : await this.api.createModelProfile(profileBody(this.form));
+          ? await this.api.updateModelProfile(this.mode.profile.id, { ...profileBody(this.form, this.mode.profile), ...price.body })
+          : await this.api.createModelProfile({ ...profileBody(this.form), ...price.body });
       this.onSaved(profile, false);
     } catch (err) {
       this.errors.showError(err);
