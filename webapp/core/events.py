@@ -16,11 +16,13 @@ import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Literal, NotRequired, Protocol, TypedDict
+from typing import Annotated, Literal, NotRequired, Protocol
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+from pydantic import WithJsonSchema
+from typing_extensions import TypedDict  # pydantic reads TypedDicts from here before Python 3.12
 
 from webapp.conversations.types import PageTools, PresenceViewer, SessionTab, TabContext
 from webapp.core.types import JsonObject
@@ -31,14 +33,28 @@ log = logging.getLogger(__name__)
 # -- events: server → the dashboard's websocket (the REST API's output shapes where they carry a record) ---------
 
 
+def _dashboard_type(name: str) -> WithJsonSchema:
+    """A shape the REST API shares with an event: the generated TypeScript names the dashboard's own type for it
+    (frontend/src/api/types/), which the REST API's output shapes are typed with."""
+    return WithJsonSchema({"tsType": name})
+
+
+ConversationJson = Annotated[JsonObject, _dashboard_type("Conversation")]  # ConversationOutput
+RunJson = Annotated[JsonObject, _dashboard_type("Run")]  # RunOutput
+MessageJson = Annotated[JsonObject, _dashboard_type("Message")]  # MessageOutput
+StepJson = Annotated[JsonObject, _dashboard_type("Step")]  # StepOutput
+ConfirmationJson = Annotated[JsonObject, _dashboard_type("Confirmation")]  # ConfirmationOutput
+Role = Annotated[str, _dashboard_type("Role")]  # "owner", "controller" or "viewer"
+
+
 class ControlState(TypedDict):
     holder: str | None  # who holds the live browser's controls (a username), or nobody
 
 
 class HelloEvent(TypedDict):
     type: Literal["hello"]
-    conversation: JsonObject  # ConversationOutput
-    role: str
+    conversation: ConversationJson
+    role: Role
     control: ControlState
     live: bool  # whether this socket streams the live browser (false past the owner's live-sessions quota)
 
@@ -60,22 +76,22 @@ class ControlUpdatedEvent(TypedDict):
 
 class AccessUpdatedEvent(TypedDict):
     type: Literal["access.updated"]
-    role: str
+    role: Role
 
 
 class ConversationUpdatedEvent(TypedDict):
     type: Literal["conversation.updated"]
-    conversation: JsonObject  # ConversationOutput, as its owner sees it
+    conversation: ConversationJson  # as its owner sees it
 
 
 class RunUpdatedEvent(TypedDict):
     type: Literal["run.updated"]
-    run: JsonObject  # RunOutput
+    run: RunJson
 
 
 class MessageCreatedEvent(TypedDict):
     type: Literal["message.created"]
-    message: JsonObject  # MessageOutput
+    message: MessageJson
 
 
 class AssistantDeltaEvent(TypedDict):
@@ -86,7 +102,7 @@ class AssistantDeltaEvent(TypedDict):
 
 class StepEvent(TypedDict):
     type: Literal["step.created", "step.updated"]
-    step: JsonObject  # StepOutput
+    step: StepJson
 
 
 class TabsUpdatedEvent(TypedDict):
@@ -119,7 +135,7 @@ class ToolsUpdatedEvent(PageTools):
 
 class ConfirmationEvent(TypedDict):
     type: Literal["confirmation.requested", "confirmation.updated"]
-    confirmation: JsonObject  # ConfirmationOutput
+    confirmation: ConfirmationJson
 
 
 class PlanUpdatedEvent(TypedDict):
@@ -179,7 +195,7 @@ class ConversationSharedEvent(TypedDict):
     """A conversation was shared with the user, or their role in it changed."""
 
     type: Literal["conversation.shared"]
-    conversation: JsonObject  # ConversationOutput, as the user sees it (role, shared)
+    conversation: ConversationJson  # as the user sees it (role, shared)
 
 
 class ConversationUnsharedEvent(TypedDict):
