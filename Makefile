@@ -16,7 +16,7 @@ export REDIS_URL ?= redis://127.0.0.1:$(REDIS_PORT)/0
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 FRONTEND_SOURCES := $(shell find frontend/src -type f 2>/dev/null) frontend/index.html frontend/vite.config.ts frontend/tsconfig.json
 
-.PHONY: run test lint typecheck system venv frontend static migrate admin bench clean free-ports
+.PHONY: run test lint typecheck system venv frontend static migrate admin bench clean free-ports protocol
 
 run: free-ports system venv frontend static migrate
 	@echo ""
@@ -97,6 +97,11 @@ frontend/node_modules/.installed: frontend/package.json frontend/package-lock.js
 
 frontend/dist/index.html: frontend/node_modules/.installed $(FRONTEND_SOURCES)
 	cd frontend && npm run build --silent
+
+# The dashboard's types of the websocket events (frontend/src/api/types/events.ts), generated from their Python
+# definitions in webapp/core/events.py; a test fails when the committed file differs from what this writes.
+protocol: venv frontend/node_modules/.installed
+	$(PY) -m webapp.core.protocol_ts
 
 # The dashboard build and Django's own static files, collected (and compressed) where WhiteNoise serves them.
 static: staticfiles/.collected

@@ -35,7 +35,7 @@ from webapp.conversations.browser_services import browser_session_save, browser_
 from webapp.conversations.live import viewer_count
 from webapp.core import placement
 from webapp.core.events import Frame as FramePayload
-from webapp.core.events import FrameMessage, SessionNoticeEvent, conversation_group, publish
+from webapp.core.events import FrameMessage, SessionNoticeEvent, conversation_group, publish_now
 from webapp.core.types import JsonObject
 from workers.egress import egress_blocked, egress_policy
 from workers.webtools import WebTools
@@ -278,7 +278,7 @@ class SessionHost:
             "text": notice.text,
             "tab_id": notice.tab_id,
         }
-        publish(int(key), event)
+        publish_now(int(key), event)
 
     async def _lost(self, keys: list[str]) -> None:
         for key in keys:

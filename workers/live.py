@@ -61,10 +61,21 @@ class RunRegistry:
 
 
 class Outbox:
-    """Live updates to the channel layer, sent in the order they were posted, none waiting for the sender."""
+    """The worker's publisher: live updates to the channel layer, sent in the order they were posted, none waiting
+    for the sender (one Redis round trip per write made the database thread the worker's bottleneck)."""
 
-    def __init__(self, limit: int = OUTBOX_LIMIT) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, limit: int = OUTBOX_LIMIT) -> None:
+        self._loop = loop
         self._queue: asyncio.Queue[tuple[str, ChannelMessage]] = asyncio.Queue(maxsize=limit)
+
+    def send(self, group: str, message: ChannelMessage) -> None:
+        """From the loop, or from a database thread (a service's on-commit callback): queue an update at once. The
+        database thread's are handed to the loop before the service returns to the coroutine that called it, so
+        every update keeps its place."""
+        if _running_loop() is self._loop:
+            self.post(group, message)
+        else:
+            self._loop.call_soon_threadsafe(self.post, group, message)
 
     def post(self, group: str, message: ChannelMessage) -> None:
         """On the loop: queue an update; it is sent after every update queued before it."""
@@ -80,6 +91,13 @@ class Outbox:
                 await group_send_bounded(group, message)
             except Exception as exc:
                 log.warning("could not send a live update to %s: %r", group, exc)
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 class CommandChannel:

@@ -16,43 +16,37 @@ T = TypeVar("T")
 
 
 class LoopThread:
+    """One loop, run by one thread from `start` to `stop` (not again after)."""
+
     def __init__(self, name: str = "hive-loop") -> None:
         self._name = name
-        self._loop: asyncio.AbstractEventLoop | None = None
+        # Made now and run by the thread once it starts, so that the parts built beside it can hold on to it.
+        self.loop = asyncio.new_event_loop()
         self._thread: threading.Thread | None = None
-        self._ready = threading.Event()
-
-    @property
-    def loop(self) -> asyncio.AbstractEventLoop:
-        if self._loop is None:
-            raise RuntimeError("the loop thread is not running")
-        return self._loop
 
     def start(self) -> None:
         if self._thread is not None:
             return
         self._thread = threading.Thread(target=self._run, name=self._name, daemon=True)
         self._thread.start()
-        self._ready.wait()
 
     def _run(self) -> None:
-        self._loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(self._loop)
-        self._ready.set()
-        self._loop.run_forever()
-        self._loop.close()
+        asyncio.set_event_loop(self.loop)
+        self.loop.run_forever()
+        self.loop.close()
 
     def submit(self, coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
+        if self._thread is None:
+            coro.close()
+            raise RuntimeError("the loop thread is not running")
         return asyncio.run_coroutine_threadsafe(coro, self.loop)
 
     def run(self, coro: Coroutine[Any, Any, T], timeout: float | None = None) -> T:
         return self.submit(coro).result(timeout)
 
     def stop(self, timeout: float = 10.0) -> None:
-        if self._loop is None or self._thread is None:
+        if self._thread is None:
             return
-        self._loop.call_soon_threadsafe(self._loop.stop)
+        self.loop.call_soon_threadsafe(self.loop.stop)
         self._thread.join(timeout)
         self._thread = None
-        self._loop = None
-        self._ready.clear()

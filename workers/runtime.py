@@ -11,14 +11,15 @@ import os
 import threading
 import time
 import uuid
-from typing import Any
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 
 import redis.asyncio as aioredis
 from channels.db import database_sync_to_async
 from django.conf import settings
 
 from webapp.core import placement
-from webapp.core.events import ChannelMessage, Command, set_sender
+from webapp.core.events import Command, publishing_through
 from webapp.runs.models import Run
 from workers.agent_turn import agent_turn
 from workers.browser import SessionHost
@@ -35,6 +36,8 @@ log = logging.getLogger(__name__)
 
 WORKER_KEY_PREFIX = placement.WORKER_KEY_PREFIX
 
+T = TypeVar("T")
+
 
 class WorkerRuntime:
     def __init__(self, hostname: str) -> None:
@@ -44,7 +47,7 @@ class WorkerRuntime:
         self.loop_thread = LoopThread()
         self.channel = CommandChannel()
         self.runs = RunRegistry()
-        self.outbox = Outbox()
+        self.outbox = Outbox(self.loop_thread.loop)
         # Conversations whose browser a person has taken over (the agent waits), and answers to confirmations.
         self.people = People()
         self.sessions = SessionHost(worker_id=self.worker_id, channel=self.channel)
@@ -53,7 +56,6 @@ class WorkerRuntime:
             runs=self.runs,
             sessions=self.sessions,
             channel=self.channel,
-            outbox=self.outbox,
             people=self.people,
         )
         self._redis: aioredis.Redis | None = None
@@ -63,36 +65,45 @@ class WorkerRuntime:
     # -- lifecycle (called from Celery's threads) --------------------------------------------------
     def start(self) -> None:
         self.loop_thread.start()
-        self.loop_thread.run(self._start(), timeout=30)
+        self.on_loop(self._start(), timeout=30)
         log.info("worker %s ready", self.worker_id)
 
     def end_runs(self, timeout: float = 30) -> None:
         """Cancel every run in progress; each is recorded as failed because the worker shut down."""
         with contextlib.suppress(Exception):
-            self.loop_thread.run(self.runs.end_all(), timeout=timeout)
+            self.on_loop(self.runs.end_all(), timeout=timeout)
 
     def stop(self) -> None:
         with contextlib.suppress(Exception):
-            self.loop_thread.run(self._stop(), timeout=30)
+            self.on_loop(self._stop(), timeout=30)
         self.loop_thread.stop()
 
     def run_turn(self, run_id: int, timeout: float) -> None:
         body = run_entry(self.context, run_id, agent_turn, timeout_s=time_limits().turn_cancel_s)
-        self.loop_thread.run(body, timeout)
+        self.on_loop(body, timeout)
 
     def run_action(self, run_id: int, timeout: float) -> None:
         body = run_entry(self.context, run_id, manual_action, timeout_s=time_limits().action_s)
-        self.loop_thread.run(body, timeout)
+        self.on_loop(body, timeout)
 
     def run_workflow(self, run_id: int, timeout: float) -> None:
         body = run_entry(self.context, run_id, replay_workflow, timeout_s=time_limits().turn_cancel_s)
-        self.loop_thread.run(body, timeout)
+        self.on_loop(body, timeout)
 
     def open_session(self, conversation_id: int, timeout: float) -> None:
-        self.loop_thread.run(self._open_session(conversation_id), timeout)
+        self.on_loop(self._open_session(conversation_id), timeout)
 
     def extract_tab(self, conversation_id: int, tab_id: str, timeout: float) -> None:
-        self.loop_thread.run(self.sessions.extract_tab(conversation_id, tab_id), timeout)
+        self.on_loop(self.sessions.extract_tab(conversation_id, tab_id), timeout)
+
+    def on_loop(self, coro: Coroutine[Any, Any, T], timeout: float | None = None) -> T:
+        """Run `coro` on the worker's loop as the worker's own: what it publishes, what the tasks it starts publish
+        and what the services it calls on their database thread publish goes through the outbox."""
+        return self.loop_thread.run(self._publishing(coro), timeout)
+
+    async def _publishing(self, coro: Coroutine[Any, Any, T]) -> T:
+        with publishing_through(self.outbox):
+            return await coro
 
     async def _open_session(self, conversation_id: int) -> None:
         session = await self.sessions.acquire(conversation_id)
@@ -104,12 +115,6 @@ class WorkerRuntime:
         await self.channel.open()
         await self.sessions.start()
         await self._heartbeat_once()
-        loop = asyncio.get_running_loop()
-
-        def send_later(group: str, message: ChannelMessage) -> None:
-            loop.call_soon_threadsafe(self.outbox.post, group, message)
-
-        set_sender(send_later)
         self._background = [
             asyncio.create_task(self.outbox.send_forever(), name="outbox"),
             asyncio.create_task(self._heartbeat_forever(), name="heartbeat"),
@@ -118,7 +123,6 @@ class WorkerRuntime:
         ]
 
     async def _stop(self) -> None:
-        set_sender(None)
         await self.runs.end_all()
         for task in self._background:
             task.cancel()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 from typing import TYPE_CHECKING
 
@@ -12,7 +11,7 @@ from django.conf import settings
 
 from agents.events import ConfirmationRequest, PlanStep
 from browser_pool.types import RecordedTarget
-from webapp.core.events import Event, conversation_group, event_message, group_send_bounded
+from webapp.core.events import publish_now
 from webapp.core.types import JsonObject
 from webapp.runs.models import Confirmation, Run, Step
 from webapp.runs.selectors import confirmation_state
@@ -28,10 +27,8 @@ from webapp.runs.services import (
 from webapp.runs.types import PlanStepPayload
 
 if TYPE_CHECKING:
-    from workers.live import Outbox, People
+    from workers.live import People
     from workers.webtools import WebTools
-
-log = logging.getLogger(__name__)
 
 # Streamed text is sent in batches: one group message per few tokens is plenty for a reader's eye.
 DELTA_FLUSH_S = 0.05
@@ -42,36 +39,24 @@ CONFIRM_POLL_S = 1.0
 
 
 class WorkerSink:
-    """The agent's reports, persisted through services (which publish after commit) and streamed text."""
+    """The agent's reports, persisted through services (which publish after commit) and streamed text, both through
+    the publisher of the context the run is in (the worker's outbox)."""
 
     def __init__(
         self,
         *,
         run_id: int,
         conversation_id: int,
-        outbox: Outbox | None = None,
         people: People | None = None,
         web_tools: WebTools | None = None,
     ) -> None:
-        """Without an outbox, live events are sent directly; without `people`, nobody can pause or answer."""
+        """Without `people`, nobody can pause or answer."""
         self.run_id = run_id
         self.conversation_id = conversation_id
-        self.outbox = outbox
         self.people = people
         self.web_tools = web_tools
         self._pending: list[str] = []
         self._flusher: asyncio.Task[None] | None = None
-
-    async def _send(self, event: Event) -> None:
-        """Live events are best effort: what must not be lost is in the database already, and viewers re-read it."""
-        group, message = conversation_group(self.conversation_id), event_message(event)
-        if self.outbox is not None:
-            self.outbox.post(group, message)  # in order with the services' own updates
-            return
-        try:
-            await group_send_bounded(group, message)
-        except Exception as exc:
-            log.warning("could not publish %s to conversation %s: %r", event.get("type"), self.conversation_id, exc)
 
     async def text_delta(self, delta: str) -> None:
         self._pending.append(delta)
@@ -86,7 +71,7 @@ class WorkerSink:
         if not self._pending:
             return
         text, self._pending = "".join(self._pending), []
-        await self._send({"type": "assistant.delta", "run": self.run_id, "delta": text})
+        publish_now(self.conversation_id, {"type": "assistant.delta", "run": self.run_id, "delta": text})
 
     async def close(self) -> None:
         if self._flusher is not None and not self._flusher.done():

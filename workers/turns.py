@@ -17,7 +17,7 @@ from browser_pool.session import Session
 from webapp.runs.models import Run
 from webapp.runs.services import run_finish, run_start
 from workers.browser import SessionHost
-from workers.live import CommandChannel, Outbox, People, RunRegistry
+from workers.live import CommandChannel, People, RunRegistry
 from workers.policy import run_dialog_answerer
 from workers.sink import WorkerSink
 
@@ -37,14 +37,12 @@ class RunContext:
     runs: RunRegistry
     sessions: SessionHost
     channel: CommandChannel
-    outbox: Outbox
     people: People
 
     def sink(self, run: Run) -> WorkerSink:
         return WorkerSink(
             run_id=run.pk,
             conversation_id=run.conversation_id,
-            outbox=self.outbox,
             people=self.people,
             web_tools=self.sessions.web_tools,
         )

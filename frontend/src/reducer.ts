@@ -100,6 +100,8 @@ export function applyServerEvent(view: ConversationView, event: ServerEvent): Co
   switch (event.type) {
     case "hello": {
       const role = isRole(event.role) ? event.role : isRole(event.conversation.role) ? event.conversation.role : view.role;
+      // An older server's hello may lack what the current one's type says it always has.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       const control = event.control ? { holder: event.control.holder ?? null, pending: null } : view.control;
       return { ...view, conversation: event.conversation, role, control };
     }
@@ -172,8 +174,11 @@ export function applyServerEvent(view: ConversationView, event: ServerEvent): Co
       return { ...view, tools: readyToolsView(event) };
     case "error":
       return { ...view, notice: event.detail };
+    // Not the view's state: the live view draws frames itself. Not acted on yet: live.updated, session.notice.
     case "frame":
     case "pong":
+    case "live.updated":
+    case "session.notice":
       return view;
   }
 }

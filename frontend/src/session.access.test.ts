@@ -82,7 +82,7 @@ describe("the browser's controls", () => {
     const { session, emit, open, inputs } = openSession(api);
     session.start();
     open();
-    emit({ type: "hello", conversation: conversation("controller"), role: "controller", control: { holder: null } });
+    emit({ type: "hello", conversation: conversation("controller"), role: "controller", control: { holder: null }, live: true });
     await settle();
 
     expect(session.sendInput(click)).toBe(false); // nobody holds them: take control first
@@ -135,7 +135,7 @@ describe("the browser's controls", () => {
     const { session, emit, open } = openSession(api);
     session.start();
     open();
-    emit({ type: "hello", conversation: conversation("controller"), role: "controller", control: { holder: "bob" } });
+    emit({ type: "hello", conversation: conversation("controller"), role: "controller", control: { holder: "bob" }, live: true });
     expect(session.sendInput(click)).toBe(true);
     emit({ type: "access.updated", role: "viewer" });
     expect(session.store.get().role).toBe("viewer");
@@ -150,7 +150,7 @@ describe("access", () => {
     const { session, hooks, emit, open } = openSession(api);
     session.start();
     open();
-    emit({ type: "hello", conversation: conversation("viewer"), role: "viewer", control: { holder: null } });
+    emit({ type: "hello", conversation: conversation("viewer"), role: "viewer", control: { holder: null }, live: true });
     await settle();
     hooks.onConversation.mockClear();
     emit({ type: "access.updated", role: "controller" });
@@ -174,7 +174,7 @@ describe("access", () => {
     const { session, hooks, sockets, emit, open, closeWith } = openSession(api);
     session.start();
     open();
-    emit({ type: "hello", conversation: conversation("viewer"), role: "viewer", control: { holder: "ada" } });
+    emit({ type: "hello", conversation: conversation("viewer"), role: "viewer", control: { holder: "ada" }, live: true });
     emit({ type: "presence", viewers: [{ username: "ada", role: "owner", since: "" }] });
     closeWith(CLOSE_FORBIDDEN);
     await new Promise((resolve) => setTimeout(resolve, 20));

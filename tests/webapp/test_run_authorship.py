@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 from tests.factories import ConversationFactory, UserFactory
 from tests.support.workflows import step, workflow_with
 from webapp.conversations.models import Conversation
-from webapp.core.events import ChannelMessage, set_sender
+from webapp.core.events import ChannelMessage, publishing_through
 from webapp.llm.models import ModelProfile
 from webapp.runs.models import ModelCall, Run
 from webapp.sharing.models import Share
@@ -28,12 +28,21 @@ def client_of(user: Any) -> APIClient:
     return client
 
 
+class Recorder:
+    """A publisher that keeps what the services send."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, ChannelMessage]] = []
+
+    def send(self, group: str, message: ChannelMessage) -> None:
+        self.sent.append((group, message))
+
+
 @pytest.fixture
 def published() -> Iterator[list[tuple[str, ChannelMessage]]]:
-    sent: list[tuple[str, ChannelMessage]] = []
-    set_sender(lambda group, message: sent.append((group, message)))
-    yield sent
-    set_sender(None)
+    recorder = Recorder()
+    with publishing_through(recorder):
+        yield recorder.sent
 
 
 def finish(run_id: int, status: str = "succeeded") -> None:

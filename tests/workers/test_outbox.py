@@ -1,6 +1,7 @@
 """The worker's outbox of live updates, in this process with the real channel layer on Redis: updates reach the
 conversation's group in the order they were posted; one that cannot be sent does not hold back the next; a full
-outbox drops new updates rather than making a run wait for Redis (the database has everything)."""
+outbox drops new updates rather than making a run wait for Redis (the database has everything); as the worker's
+publisher, it keeps a run's streamed text and its services' updates in the order they happened."""
 
 from __future__ import annotations
 
@@ -10,10 +11,14 @@ from collections.abc import AsyncIterator
 
 import pytest
 import pytest_asyncio
+from channels.db import database_sync_to_async
 from channels.layers import BaseChannelLayer, get_channel_layer
 
-from webapp.core.events import ChannelMessage, event_message
+from tests.factories import ConversationFactory
+from webapp.core.events import ChannelMessage, conversation_group, event_message, publishing_through
+from webapp.runs.models import Run, Step
 from workers.live import Outbox
+from workers.sink import WorkerSink
 
 pytestmark = pytest.mark.asyncio
 
@@ -49,7 +54,7 @@ async def test_updates_reach_the_group_in_the_order_they_were_posted(
     listener: tuple[BaseChannelLayer, str],
 ) -> None:
     layer, channel = listener
-    outbox = Outbox()
+    outbox = Outbox(asyncio.get_running_loop())
     sender = await _sending(outbox)
     try:
         for n in range(40):
@@ -64,7 +69,7 @@ async def test_an_update_that_cannot_be_sent_does_not_hold_back_the_next(
     listener: tuple[BaseChannelLayer, str], caplog: pytest.LogCaptureFixture
 ) -> None:
     layer, channel = listener
-    outbox = Outbox()
+    outbox = Outbox(asyncio.get_running_loop())
     sender = await _sending(outbox)
     try:
         outbox.post(GROUP, _update(1))
@@ -81,7 +86,7 @@ async def test_a_full_outbox_drops_new_updates_instead_of_making_the_run_wait(
     listener: tuple[BaseChannelLayer, str], caplog: pytest.LogCaptureFixture
 ) -> None:
     layer, channel = listener
-    outbox = Outbox(limit=3)
+    outbox = Outbox(asyncio.get_running_loop(), limit=3)
     with caplog.at_level(logging.WARNING, logger="workers.live"):
         for n in range(5):  # Redis is slow: nothing is being sent yet
             outbox.post(GROUP, _update(n))
@@ -95,3 +100,41 @@ async def test_a_full_outbox_drops_new_updates_instead_of_making_the_run_wait(
     finally:
         sender.cancel()
     assert received == [0, 1, 2]
+
+
+async def test_a_runs_updates_reach_the_group_in_the_order_they_happened_without_the_run_waiting_for_redis(
+    transactional_db: None,
+) -> None:
+    conversation = await database_sync_to_async(ConversationFactory)()
+    run = await database_sync_to_async(Run.objects.create)(
+        conversation=conversation, started_by_id=conversation.owner_id, kind=Run.Kind.TURN, status=Run.Status.RUNNING
+    )
+    layer = get_channel_layer()
+    assert layer is not None
+    channel = await layer.new_channel()
+    await layer.group_add(conversation_group(conversation.pk), channel)
+    outbox = Outbox(asyncio.get_running_loop())
+    with publishing_through(outbox):
+        # Streamed text is sent from the loop, steps by the services after their commit on the database thread.
+        sink = WorkerSink(run_id=run.pk, conversation_id=conversation.pk)
+        await sink.text_delta("Opening the page")
+        await sink.flush()
+        step_id = await sink.step_started(kind=Step.Kind.ACTION, action="navigate")
+        await sink.text_delta("It is open")
+        await sink.flush()
+        await sink.step_finished(step_id, ok=True, observation="opened")
+    sender = await _sending(outbox)  # only now: all of the above went on while nothing reached Redis
+    try:
+        async with asyncio.timeout(10):
+            received = [(await layer.receive(channel))["event"] for _ in range(4)]
+    finally:
+        sender.cancel()
+        await layer.group_discard(conversation_group(conversation.pk), channel)
+    assert [event["type"] for event in received] == [
+        "assistant.delta",
+        "step.created",
+        "assistant.delta",
+        "step.updated",
+    ]
+    assert [received[0]["delta"], received[2]["delta"]] == ["Opening the page", "It is open"]
+    assert received[3]["step"]["observation"] == "opened"

@@ -1,7 +1,8 @@
 """A worker's runtime started in this process (its own loop thread, browser pool, outbox and command channel, as a
 Celery worker starts it, without Celery): it heartbeats its load with a lifetime and takes it back when it stops; its
 reaper fails a run whose worker stopped heartbeating; its heartbeat stops a run whose abort command was lost and lets
-the agent go on when a person's hold of the browser expired."""
+the agent go on when a person's hold of the browser expired; what a run publishes from its loop reaches the group in
+order."""
 
 from __future__ import annotations
 
@@ -11,13 +12,17 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import DEFAULT_CHANNEL_LAYER, channel_layers
 
 from tests.factories import ConversationFactory
 from tests.support.processes import wait_until
 from webapp.core import placement
-from webapp.runs.models import Run
+from webapp.core.events import conversation_group
+from webapp.runs.models import Run, Step
 from webapp.runs.services import ORPHANED_RUN_ERROR
 from workers.runtime import WorkerRuntime
+from workers.sink import WorkerSink
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -103,3 +108,32 @@ def test_an_expired_hold_of_the_browser_lets_the_agent_go_on(runtime: WorkerRunt
 
     assert not runtime.loop_thread.run(released())
     wait_until(lambda: runtime.loop_thread.run(released()), 10, "the heartbeat to hand the browser back")
+
+
+def test_what_a_run_on_the_workers_loop_publishes_reaches_the_group_in_order(runtime: WorkerRuntime) -> None:
+    conversation = ConversationFactory()
+    run = Run.objects.create(
+        conversation=conversation, started_by=conversation.owner, status=Run.Status.RUNNING, worker_id=runtime.worker_id
+    )
+    # A dashboard's socket in another process: a channel layer of its own, listening from outside the worker's loop.
+    layer = channel_layers.make_backend(DEFAULT_CHANNEL_LAYER)
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(conversation_group(conversation.pk), channel)
+
+    async def a_run_publishing() -> None:
+        # As a run does: streamed text from the loop, steps by services on the database thread after their commit.
+        sink = WorkerSink(run_id=run.pk, conversation_id=conversation.pk)
+        await sink.text_delta("Looking")
+        await sink.flush()
+        step_id = await sink.step_started(kind=Step.Kind.ACTION, action="navigate")
+        await sink.step_finished(step_id, ok=True)
+        await sink.text_delta("Found it")
+        await sink.flush()
+
+    async def received() -> list[str]:
+        async with asyncio.timeout(10):
+            return [(await layer.receive(channel))["event"]["type"] for _ in range(4)]
+
+    # The worker's runtime publishes through its own outbox: the default publisher cannot send from its loop.
+    runtime.on_loop(a_run_publishing(), timeout=30)
+    assert async_to_sync(received)() == ["assistant.delta", "step.created", "step.updated", "assistant.delta"]

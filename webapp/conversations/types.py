@@ -4,7 +4,9 @@ they are (frontend/src/api/types.ts mirrors them)."""
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired
+
+from typing_extensions import TypedDict  # pydantic reads TypedDicts from here before Python 3.12
 
 from webapp.core.types import JsonObject
 

@@ -2,22 +2,27 @@
 
 Events are published after the transaction that made them commits, so a client that re-reads the API
 on an event always finds what the event announced. The channel layer may drop messages; anything that
-must not be lost is in the database first.
+must not be lost is in the database first. Every message goes through the publisher of the context it is sent
+from: the web process's sends it at once, a worker's queues it on its loop (`publishing_through`).
 
-The shapes below are the websocket protocol (frontend/src/api/types.ts mirrors them) and the commands the web sends
-the worker; each is defined once here and used by whoever builds or reads it.
+The shapes below are the websocket protocol (frontend/src/api/types/protocol.ts is generated from them) and the
+commands the web sends the worker; each is defined once here and used by whoever builds or reads it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
-from typing import Literal, NotRequired, TypedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Annotated, Literal, NotRequired, Protocol
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+from pydantic import WithJsonSchema
+from typing_extensions import TypedDict  # pydantic reads TypedDicts from here before Python 3.12
 
 from webapp.conversations.types import PageTools, PresenceViewer, SessionTab, TabContext
 from webapp.core.types import JsonObject
@@ -28,14 +33,28 @@ log = logging.getLogger(__name__)
 # -- events: server → the dashboard's websocket (the REST API's output shapes where they carry a record) ---------
 
 
+def _dashboard_type(name: str) -> WithJsonSchema:
+    """A shape the REST API shares with an event: the generated TypeScript names the dashboard's own type for it
+    (frontend/src/api/types/), which the REST API's output shapes are typed with."""
+    return WithJsonSchema({"tsType": name})
+
+
+ConversationJson = Annotated[JsonObject, _dashboard_type("Conversation")]  # ConversationOutput
+RunJson = Annotated[JsonObject, _dashboard_type("Run")]  # RunOutput
+MessageJson = Annotated[JsonObject, _dashboard_type("Message")]  # MessageOutput
+StepJson = Annotated[JsonObject, _dashboard_type("Step")]  # StepOutput
+ConfirmationJson = Annotated[JsonObject, _dashboard_type("Confirmation")]  # ConfirmationOutput
+Role = Annotated[str, _dashboard_type("Role")]  # "owner", "controller" or "viewer"
+
+
 class ControlState(TypedDict):
     holder: str | None  # who holds the live browser's controls (a username), or nobody
 
 
 class HelloEvent(TypedDict):
     type: Literal["hello"]
-    conversation: JsonObject  # ConversationOutput
-    role: str
+    conversation: ConversationJson
+    role: Role
     control: ControlState
     live: bool  # whether this socket streams the live browser (false past the owner's live-sessions quota)
 
@@ -57,22 +76,22 @@ class ControlUpdatedEvent(TypedDict):
 
 class AccessUpdatedEvent(TypedDict):
     type: Literal["access.updated"]
-    role: str
+    role: Role
 
 
 class ConversationUpdatedEvent(TypedDict):
     type: Literal["conversation.updated"]
-    conversation: JsonObject  # ConversationOutput, as its owner sees it
+    conversation: ConversationJson  # as its owner sees it
 
 
 class RunUpdatedEvent(TypedDict):
     type: Literal["run.updated"]
-    run: JsonObject  # RunOutput
+    run: RunJson
 
 
 class MessageCreatedEvent(TypedDict):
     type: Literal["message.created"]
-    message: JsonObject  # MessageOutput
+    message: MessageJson
 
 
 class AssistantDeltaEvent(TypedDict):
@@ -83,7 +102,7 @@ class AssistantDeltaEvent(TypedDict):
 
 class StepEvent(TypedDict):
     type: Literal["step.created", "step.updated"]
-    step: JsonObject  # StepOutput
+    step: StepJson
 
 
 class TabsUpdatedEvent(TypedDict):
@@ -116,7 +135,7 @@ class ToolsUpdatedEvent(PageTools):
 
 class ConfirmationEvent(TypedDict):
     type: Literal["confirmation.requested", "confirmation.updated"]
-    confirmation: JsonObject  # ConfirmationOutput
+    confirmation: ConfirmationJson
 
 
 class PlanUpdatedEvent(TypedDict):
@@ -176,7 +195,7 @@ class ConversationSharedEvent(TypedDict):
     """A conversation was shared with the user, or their role in it changed."""
 
     type: Literal["conversation.shared"]
-    conversation: JsonObject  # ConversationOutput, as the user sees it (role, shared)
+    conversation: ConversationJson  # as the user sees it (role, shared)
 
 
 class ConversationUnsharedEvent(TypedDict):
@@ -308,22 +327,61 @@ async def group_send_bounded(group: str, message: ChannelMessage) -> None:
         await asyncio.wait_for(layer.group_send(group, message), LIVE_SEND_TIMEOUT_S)
 
 
-# A process with an event loop of its own (the worker) hands live updates to it without waiting: its services run
-# on one database thread, and a Redis round trip per write made that thread the bottleneck under load.
-Sender = Callable[[str, ChannelMessage], None]
-_sender: Sender | None = None
+# -- publishing: every live message a service sends goes through the publisher of the context it runs in ---------
 
 
-def set_sender(sender: Sender | None) -> None:
-    global _sender
-    _sender = sender
+class Publisher(Protocol):
+    """Carries a process's live messages to the channel layer. It may raise when one cannot be sent; the functions
+    below log that and go on, since a live message may be lost (what must not be is in the database first)."""
+
+    def send(self, group: str, message: ChannelMessage) -> None: ...
 
 
-def _group_send(group: str, message: ChannelMessage) -> None:
-    if _sender is not None:
-        _sender(group, message)
-    else:
+class ChannelLayerPublisher:
+    """The web process's publisher: a request's thread has no loop to hand a message to, so it sends it before
+    going on, waiting at most LIVE_SEND_TIMEOUT_S."""
+
+    def send(self, group: str, message: ChannelMessage) -> None:
         async_to_sync(group_send_bounded)(group, message)
+
+
+# A context variable, not a module global: the worker publishes through its own in the contexts of its loop (their
+# tasks and the database threads they call inherit it), while anything else in the same process keeps the default.
+_publisher: ContextVar[Publisher | None] = ContextVar("publisher", default=None)
+
+
+@contextmanager
+def publishing_through(publisher: Publisher) -> Iterator[None]:
+    """Publish through `publisher` in this context: the code run inside, the asyncio tasks it starts and the threads
+    it calls through sync_to_async (each copies the context)."""
+    token = _publisher.set(publisher)
+    try:
+        yield
+    finally:
+        _publisher.reset(token)
+
+
+def current_publisher() -> Publisher:
+    return _publisher.get() or ChannelLayerPublisher()
+
+
+def _send_after_commit(group: str, message: ChannelMessage, what: str) -> None:
+    """Send once the transaction in progress commits (now when there is none); never if it rolls back. The
+    publisher is the caller's, even when the commit happens in a context of its own."""
+    publisher = current_publisher()
+
+    def send() -> None:
+        try:
+            publisher.send(group, message)
+        except Exception as exc:
+            log.warning("could not send %s to %s: %r", what, group, exc)
+
+    # Outside a transaction this sends at once without opening a database connection, as a Redis-only caller (the
+    # presence of a socket, the holder of a browser's controls) has none to open.
+    if transaction.get_connection().in_atomic_block:
+        transaction.on_commit(send)
+    else:
+        send()
 
 
 def conversation_group(conversation_id: int) -> str:
@@ -346,28 +404,24 @@ def live_waiting_group(owner_id: int) -> str:
 
 
 def account_changed_notify(user_id: int) -> None:
-    """Best effort and after the commit: each socket also re-checks its account on its own every few seconds."""
-
-    def send() -> None:
-        try:
-            _group_send(account_group(user_id), {"type": "account.changed"})
-        except Exception as exc:
-            log.warning("could not tell the sockets of user %s their account changed: %r", user_id, exc)
-
-    transaction.on_commit(send)
-
-
-def publish(conversation_id: int, event: Event) -> None:
-    """Best effort: a live update that cannot be sent (Redis away) is logged, never fails the request or the run;
-    clients re-read the API when they reconnect."""
-    try:
-        _group_send(conversation_group(conversation_id), event_message(event))
-    except Exception as exc:
-        log.warning("could not publish %s to conversation %s: %r", event.get("type"), conversation_id, exc)
+    """Best effort: each socket also re-checks its account on its own every few seconds."""
+    _send_after_commit(account_group(user_id), {"type": "account.changed"}, "account.changed")
 
 
 def publish_on_commit(conversation_id: int, event: Event) -> None:
-    transaction.on_commit(lambda: publish(conversation_id, event))
+    """To everyone watching the conversation, once what the event announces is committed. Best effort: a live update
+    that cannot be sent (Redis away) is logged, never fails the request or the run; clients re-read the API when
+    they reconnect."""
+    _send_after_commit(conversation_group(conversation_id), event_message(event), event["type"])
+
+
+def publish_now(conversation_id: int, event: Event) -> None:
+    """For what no transaction announces (text streamed from the model, the browser pool's notices): sent through
+    the same publisher, in order with the services' updates."""
+    try:
+        current_publisher().send(conversation_group(conversation_id), event_message(event))
+    except Exception as exc:
+        log.warning("could not publish %s to conversation %s: %r", event["type"], conversation_id, exc)
 
 
 def user_group(user_id: int) -> str:
@@ -376,18 +430,14 @@ def user_group(user_id: int) -> str:
 
 
 def publish_to_user(user_id: int, event: UserEvent) -> None:
-    """Best effort, like `publish`: the dashboard also re-reads its conversation list now and then."""
-    try:
-        _group_send(user_group(user_id), {"type": "user.event", "event": event})
-    except Exception as exc:
-        log.warning("could not publish %s to user %s: %r", event.get("type"), user_id, exc)
+    """After the commit and best effort, like `publish_on_commit`: the dashboard also re-reads its conversation list
+    now and then."""
+    _send_after_commit(user_group(user_id), {"type": "user.event", "event": event}, event["type"])
 
 
 def command_session(conversation_id: int, command: Command) -> None:
-    """Send a low-latency command (abort, input ...) to whichever worker holds the conversation's session."""
+    """Send a low-latency command (abort, input ...) to whichever worker holds the conversation's session, after the
+    commit: the worker may re-read what the command is about."""
     command = command.copy()
     command["conversation_id"] = conversation_id
-    try:
-        _group_send(session_group(conversation_id), {"type": "session.command", "command": command})
-    except Exception as exc:
-        log.warning("could not send %s to conversation %s's worker: %r", command.get("type"), conversation_id, exc)
+    _send_after_commit(session_group(conversation_id), {"type": "session.command", "command": command}, command["type"])

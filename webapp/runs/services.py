@@ -235,8 +235,7 @@ def run_abort(*, run: Run) -> Run:
         return run_finish(run_id=run.pk, status=Run.Status.ABORTED, error="Stopped before it started.")
     run.abort_requested = True
     run.save(update_fields=["abort_requested"])
-    conversation_id, run_id = run.conversation_id, run.pk
-    transaction.on_commit(lambda: command_session(conversation_id, {"type": "run.abort", "run_id": run_id}))
+    command_session(run.conversation_id, {"type": "run.abort", "run_id": run.pk})
     return run
 
 
@@ -363,7 +362,7 @@ def confirmation_answer(*, confirmation: Confirmation, user: User, approve: bool
                 "id": confirmation.pk,
                 "approved": approve,
             }
-            transaction.on_commit(lambda: command_session(conversation_id, answer))
+            command_session(conversation_id, answer)
             return confirmation
     confirmation_settle(confirmation_id=confirmation.pk, status=Confirmation.Status.EXPIRED)
     raise ApplicationError("This confirmation expired; the step was not run.", status_code=status.HTTP_409_CONFLICT)

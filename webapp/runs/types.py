@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing_extensions import TypedDict  # pydantic reads TypedDicts from here before Python 3.12
 
 from webapp.core.types import JsonObject
 

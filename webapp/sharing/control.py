@@ -20,7 +20,7 @@ from rest_framework import status
 
 from webapp.conversations import live
 from webapp.core import placement
-from webapp.core.events import command_session, publish
+from webapp.core.events import command_session, publish_on_commit
 from webapp.core.exceptions import ApplicationError
 from webapp.sharing.selectors import access_require
 
@@ -129,5 +129,5 @@ def _compare_and_set(conversation_id: int, change: Change) -> Holder | None:
 
 
 def _announce(conversation_id: int, holder: str | None) -> None:
-    publish(conversation_id, {"type": "control.updated", "holder": holder})
+    publish_on_commit(conversation_id, {"type": "control.updated", "holder": holder})
     command_session(conversation_id, {"type": "control.changed", "paused": holder is not None, "holder": holder})
