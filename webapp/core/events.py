@@ -19,7 +19,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from webapp.conversations.types import PageTools, PresenceViewer, SessionTab, TabContext
+from webapp.conversations.types import ConversationFilePayload, PageTools, PresenceViewer, SessionTab, TabContext
 from webapp.core.types import JsonObject
 from webapp.runs.types import PlanStepPayload
 
@@ -95,9 +95,16 @@ class SessionNoticeEvent(TypedDict):
     """The browser pool closed tabs of the session on its own (past its limits), or put the session away."""
 
     type: Literal["session.notice"]
-    kind: Literal["tabs", "busy", "memory", "evicted"]
+    kind: Literal["tabs", "busy", "memory", "evicted", "download"]
     text: str
     tab_id: str
+
+
+class FileCreatedEvent(TypedDict):
+    """A file was added to the conversation: a person uploaded it, or its browser downloaded it."""
+
+    type: Literal["file.created"]
+    file: ConversationFilePayload
 
 
 class TabContentEvent(TypedDict):
@@ -159,6 +166,7 @@ Event = (
     | StepEvent
     | TabsUpdatedEvent
     | SessionNoticeEvent
+    | FileCreatedEvent
     | TabContentEvent
     | TabContentRemovedEvent
     | ToolsUpdatedEvent
