@@ -40,7 +40,8 @@ typecheck: venv
 	$(VENV)/bin/mypy agents browser_pool workers webapp bench tests
 	$(VENV)/bin/lint-imports
 
-# Debian's Chromium and Redis, installed only when missing (never `playwright install`). Started as root, the
+# Debian's Chromium, Redis and libmagic (which tells a downloaded file's type from its bytes), installed only when
+# missing (never `playwright install`). Started as root, the
 # worker runs Chromium as the system user hive-browser (browser_pool/sandbox.py), made here when missing.
 system:
 	@missing=""; \
@@ -48,6 +49,7 @@ system:
 	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
 	command -v node >/dev/null || missing="$$missing nodejs npm"; \
 	command -v setpriv >/dev/null || missing="$$missing util-linux"; \
+	ldconfig -p 2>/dev/null | grep -q 'libmagic\.so\.1 ' || missing="$$missing libmagic1"; \
 	if [ -n "$$missing" ]; then \
 		echo "Installing Debian packages:$$missing"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
