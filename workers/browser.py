@@ -90,6 +90,10 @@ class SessionHost:
         self._streams: dict[int, Subscription] = {}
         self._lock = asyncio.Lock()
         self._stream_locks: dict[int, asyncio.Lock] = {}
+        # What was last written for each held session (its save, its tabs): a run ends with a save and a navigation
+        # announces its tabs more than once, mostly unchanged; the same again is not written (and encrypted) twice.
+        self._last_saved: dict[int, SavedSession] = {}
+        self._last_tabs: dict[int, list[TabInfo]] = {}
 
     async def start(self) -> None:
         await self.pool.start()
@@ -112,10 +116,13 @@ class SessionHost:
 
     async def acquire(self, conversation_id: int) -> Session:
         """The conversation's session on this worker (restored from its last save if it is not live here)."""
-        saved = SavedSession.from_dict(
-            await database_sync_to_async(browser_session_state)(conversation_id=conversation_id)
-        )
-        session = await self.pool.acquire(str(conversation_id), saved)
+
+        async def last_save() -> SavedSession | None:  # read only when the session is not live here
+            return SavedSession.from_dict(
+                await database_sync_to_async(browser_session_state)(conversation_id=conversation_id)
+            )
+
+        session = await self.pool.acquire(str(conversation_id), load_saved=last_save)
         answer_dialogs_with(session.context, NOBODY_TO_ASK)  # a run asks its user instead while it runs
         await self._hold(conversation_id)
         await self.web_tools.follow(conversation_id, session)
@@ -152,6 +159,8 @@ class SessionHost:
         if stream is not None:
             await stream.close()
         self._stream_locks.pop(conversation_id, None)
+        self._last_saved.pop(conversation_id, None)
+        self._last_tabs.pop(conversation_id, None)
         await self.web_tools.forget(conversation_id)
         home_key = placement.session_home_key(conversation_id)
 
@@ -245,10 +254,19 @@ class SessionHost:
     # -- pool callbacks -------------------------------------------------------------------------------------------
 
     async def _saved(self, key: str, saved: SavedSession) -> None:
-        await database_sync_to_async(browser_session_save)(conversation_id=int(key), state=saved.as_dict())
+        conversation_id = int(key)
+        if conversation_id in self._held and self._last_saved.get(conversation_id) == saved:
+            return
+        await database_sync_to_async(browser_session_save)(conversation_id=conversation_id, state=saved.as_dict())
+        if conversation_id in self._held:
+            self._last_saved[conversation_id] = saved
 
     async def _tabs_changed(self, key: str, tabs: list[TabInfo]) -> None:
-        await database_sync_to_async(browser_session_set_tabs)(conversation_id=int(key), tabs=tabs)
+        conversation_id = int(key)
+        if self._last_tabs.get(conversation_id) != tabs:
+            await database_sync_to_async(browser_session_set_tabs)(conversation_id=conversation_id, tabs=tabs)
+            if conversation_id in self._held:
+                self._last_tabs[conversation_id] = tabs
         # The inspector shows the active tab's tools: a switch or a navigation changes them.
         await self.web_tools.publish(int(key))
 
