@@ -1,6 +1,6 @@
 // The websocket /ws/conversations/<id>/ protocol, both ways.
 
-import type { Conversation, Message } from "./conversations";
+import type { Conversation, ConversationFile, Message } from "./conversations";
 import type { Id } from "./id";
 import type { Confirmation, PlanStep, Run, Step } from "./runs";
 import type { ControlState, PresenceViewer, Role } from "./sharing";
@@ -104,6 +104,18 @@ export interface ErrorEvent {
 export interface PongEvent {
   type: "pong";
 }
+/** A file was added to the conversation: uploaded by a person or downloaded by its browser. */
+export interface FileCreatedEvent {
+  type: "file.created";
+  file: ConversationFile;
+}
+/** The browser pool did something on its own: closed tabs past the session's limits, refused a download. */
+export interface SessionNoticeEvent {
+  type: "session.notice";
+  kind: "tabs" | "busy" | "memory" | "evicted" | "download";
+  text: string;
+  tab_id: string;
+}
 
 export type ServerEvent =
   | HelloEvent
@@ -125,7 +137,9 @@ export type ServerEvent =
   | PlanUpdatedEvent
   | FrameEvent
   | ErrorEvent
-  | PongEvent;
+  | PongEvent
+  | FileCreatedEvent
+  | SessionNoticeEvent;
 
 // Websocket /ws/me/ — server → client: what concerns the signed-in user beyond the open conversation.
 
