@@ -44,12 +44,26 @@ def conversation_file_get(*, conversation: Conversation, file_id: int) -> Conver
     return get_object_or_404(ConversationFile, conversation=conversation, pk=file_id)
 
 
-def files_of_runs(*, run_ids: Iterable[int]) -> dict[int, list[ConversationFilePayload]]:
-    """The files each run's steps downloaded, by run id (a replay's outputs)."""
+def public_url(path: str) -> str:
+    """An address of this site as a program outside it reaches it (a webhook's receiver, an MCP client)."""
+    base = settings.HIVE_PUBLIC_URL or (settings.HIVE_OWN_ORIGINS or ["http://localhost:8000"])[0]
+    return f"{base.rstrip('/')}{path}"
+
+
+def files_of_runs(*, run_ids: Iterable[int], absolute: bool = False) -> dict[int, list[ConversationFilePayload]]:
+    """The files each run's steps downloaded, by run id (a replay's outputs); `absolute` gives their addresses
+    with the site's public origin, for readers outside the dashboard."""
     found: dict[int, list[ConversationFilePayload]] = {}
     for file in ConversationFile.objects.filter(run_id__in=list(run_ids), origin=ConversationFile.Origin.DOWNLOAD):
-        found.setdefault(int(file.run_id or 0), []).append(file_payload(file))
+        payload = file_payload(file)
+        if absolute:
+            payload["url"] = public_url(payload["url"])
+        found.setdefault(int(file.run_id or 0), []).append(payload)
     return found
+
+
+def files_of_run(*, run_id: int, absolute: bool = False) -> list[ConversationFilePayload]:
+    return files_of_runs(run_ids=[run_id], absolute=absolute).get(run_id, [])
 
 
 def downloads_kept(*, owner_id: int) -> int:
