@@ -8,26 +8,25 @@ they are kept) and says what the agent is told; a refusal is told to whoever wat
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 
 from channels.db import database_sync_to_async
 
 from agents.tools.files import FileReader, StoredFile, readable
 from browser_pool.downloads import DownloadRefusedError, DownloadStart, DownloadTicket, size_text
-from webapp.conversations.file_selectors import download_allowance
+from webapp.conversations.file_selectors import Allowance, download_allowance
 from webapp.conversations.file_services import download_keep
 from webapp.conversations.models import ConversationFile
 from webapp.core.events import SessionNoticeEvent, publish
 from webapp.core.exceptions import ApplicationError
 from webapp.runs.models import Run, Step
 
-log = logging.getLogger(__name__)
+_Cause = tuple[int | None, int | None]  # the run and step that began a download
 
 
 def _cause(conversation_id: int) -> tuple[int | None, int | None]:
-    """The run of the conversation now running and its latest step: what began the download (none for a person's
-    input on the live view outside any run)."""
+    """The run of the conversation now running and its latest step, asked when a download begins: what began it
+    (none for a person's input on the live view outside any run)."""
     run = Run.objects.filter(conversation_id=conversation_id, status__in=Run.ACTIVE).order_by("-pk").only("pk").first()
     if run is None:
         return None, None
@@ -36,11 +35,12 @@ def _cause(conversation_id: int) -> tuple[int | None, int | None]:
 
 
 class _Ticket:
-    def __init__(self, conversation_id: int, start: DownloadStart, max_bytes: int, limit: str) -> None:
+    def __init__(self, conversation_id: int, start: DownloadStart, allowance: Allowance, cause: _Cause) -> None:
         self.conversation_id = conversation_id
         self.start = start
-        self._max_bytes = max_bytes
-        self._limit = limit
+        self._max_bytes = allowance.max_bytes
+        self._limit = allowance.limit
+        self._run_id, self._step_id = cause
 
     @property
     def max_bytes(self) -> int:
@@ -52,15 +52,14 @@ class _Ticket:
 
     async def keep(self, path: Path, size: int) -> str:
         def store() -> ConversationFile:
-            run_id, step_id = _cause(self.conversation_id)
             return download_keep(
                 conversation_id=self.conversation_id,
                 name=self.start.suggested_name,
                 source_url=self.start.url,
                 path=path,
                 size=size,
-                run_id=run_id,
-                step_id=step_id,
+                run_id=self._run_id,
+                step_id=self._step_id,
             )
 
         try:
@@ -85,8 +84,12 @@ class _Ticket:
 async def keeper(key: str, start: DownloadStart) -> DownloadTicket:
     """A ticket for a download of the session `key` (a conversation's id)."""
     conversation_id = int(key)
-    allowance = await database_sync_to_async(download_allowance)(conversation_id=conversation_id)
-    return _Ticket(conversation_id, start, allowance.max_bytes, allowance.limit)
+
+    def look_up() -> tuple[Allowance, _Cause]:
+        return download_allowance(conversation_id=conversation_id), _cause(conversation_id)
+
+    allowance, cause = await database_sync_to_async(look_up)()
+    return _Ticket(conversation_id, start, allowance, cause)
 
 
 def _stored(conversation_id: int, file_id: str) -> StoredFile | None:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from rest_framework.test import APIClient
 
@@ -84,9 +85,10 @@ def _agent_does(client: APIClient, conversation: Conversation, task: str) -> Run
     return run
 
 
-def _stored_downloads(conversation: Conversation) -> list[Path]:
-    folder = Path(settings.MEDIA_ROOT) / "downloads" / str(conversation.pk)
-    return sorted(path for path in folder.rglob("*") if path.is_file()) if folder.exists() else []
+def _stored_downloads() -> set[Path]:
+    """Every download file in storage (other tests' too: what matters is what a run adds)."""
+    folder = Path(settings.MEDIA_ROOT) / "downloads"
+    return {path for path in folder.rglob("*") if path.is_file()} if folder.exists() else set()
 
 
 def test_the_agent_downloads_reports_that_readers_get_and_the_agent_reads(llm: ScriptedLLM, site: DownloadSite) -> None:
@@ -135,16 +137,31 @@ def test_the_agent_downloads_reports_that_readers_get_and_the_agent_reads(llm: S
     assert outsider.get(f"/api/conversations/{conversation.pk}/files/").status_code == 404
 
 
-def test_a_download_past_the_limit_is_refused_and_stored_nowhere(llm: ScriptedLLM, site: DownloadSite) -> None:
+@pytest.mark.asyncio
+async def test_a_download_past_the_limit_is_refused_and_stored_nowhere(
+    llm: ScriptedLLM, site: DownloadSite, stream_factory: Callable[..., Any]
+) -> None:
     llm.script(_downloads_the_big_file)
-    conversation = ConversationFactory()
-    run = _agent_does(signed_in(conversation.owner), conversation, f"Download the big file from {site.url}/")
+    conversation = await sync_to_async(ConversationFactory)()
+    before = _stored_downloads()
+    stream = await stream_factory(conversation.owner, conversation.pk)
+    run = await sync_to_async(
+        lambda: _agent_does(signed_in(conversation.owner), conversation, f"Download the big file from {site.url}/")
+    )()
 
+    notice = await stream.until(lambda e: e["type"] == "session.notice" and e["kind"] == "download")
+    assert "big.bin was not kept" in notice["text"]  # the user is told, not only the agent
+    await sync_to_async(_nothing_kept)(run, conversation, llm, site, before)
+
+
+def _nothing_kept(
+    run: Run, conversation: Conversation, llm: ScriptedLLM, site: DownloadSite, before: set[Path]
+) -> None:
     click = run.steps.get(action="click")
     limit = f"{settings.HIVE_DOWNLOAD_MAX_BYTES / 1e6:g} MB"
     assert "big.bin was not kept" in click.observation
     assert f"larger than the {limit} a download may be" in click.observation
     assert "big.bin was not kept" in observations(llm.requests[-1])[-1]  # the model was told
     assert not ConversationFile.objects.filter(conversation=conversation).exists()
-    assert _stored_downloads(conversation) == []
+    assert _stored_downloads() == before
     assert site.sent["/big.bin"] < BIG_BYTES, "the download should be stopped on the way"
