@@ -9,7 +9,7 @@ RUN npm run build
 FROM python:3.11-slim-bookworm
 ENV PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 DJANGO_SETTINGS_MODULE=webapp.settings.production
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends chromium fonts-liberation fonts-noto-cjk curl \
+    && apt-get install -y --no-install-recommends chromium fonts-liberation fonts-noto-cjk curl libmagic1 \
     && rm -rf /var/lib/apt/lists/*
 # Hive's processes run as `hive`, and Chromium with them, inside its own sandbox (browser_pool/sandbox.py). A
 # container started as root instead runs Chromium as `hive-browser`; neither account can log in.

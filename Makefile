@@ -62,9 +62,9 @@ typecheck: venv
 	$(VENV)/bin/mypy agents browser_pool workers webapp bench tests
 	$(VENV)/bin/lint-imports
 
-# Debian's Chromium, Redis and PostgreSQL (for the tests), installed only when missing (never `playwright install`).
-# Started as root, the worker runs Chromium as the system user hive-browser (browser_pool/sandbox.py), made here when
-# missing.
+# Debian's Chromium, Redis, libmagic (which tells a downloaded file's type from its bytes) and PostgreSQL (for the
+# tests), installed only when missing (never `playwright install`). Started as root, the worker runs Chromium as the
+# system user hive-browser (browser_pool/sandbox.py), made here when missing.
 system:
 	@missing=""; \
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
@@ -72,6 +72,7 @@ system:
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	command -v node >/dev/null || missing="$$missing nodejs npm"; \
 	command -v setpriv >/dev/null || missing="$$missing util-linux"; \
+	ldconfig -p 2>/dev/null | grep -q 'libmagic\.so\.1 ' || missing="$$missing libmagic1"; \
 	if [ -n "$$missing" ]; then \
 		echo "Installing Debian packages:$$missing"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \

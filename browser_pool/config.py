@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from browser_pool.downloads import DownloadLimits
 from browser_pool.flags import own_switches
 from browser_pool.net.policy import EgressPolicy
 from browser_pool.watchdog import SessionLimits
@@ -61,6 +62,8 @@ class BrowserConfig:
     action_timeout_ms: int = 5_000
     # What one session may take of the worker all sessions share: tabs, a busy page's time, memory.
     limits: SessionLimits = field(default_factory=SessionLimits)
+    # What a session's downloads may take: size, how many at once, how long (browser_pool.downloads).
+    downloads: DownloadLimits = field(default_factory=DownloadLimits)
     # The network firewall (browser_pool.net): every request of every context goes through a filtering proxy.
     # None runs without it, for using the library on its own; Hive's worker always sets it.
     egress: EgressPolicy | None = None

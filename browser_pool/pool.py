@@ -20,6 +20,7 @@ from playwright.async_api import Error as PlaywrightError
 from browser_pool.background import BackgroundTasks
 from browser_pool.clipboard import install_clipboard
 from browser_pool.config import BrowserConfig
+from browser_pool.downloads import DownloadCallback, DownloadMeter
 from browser_pool.errors import BrowserCrashedError, PoolError, PoolFullError, PoolNotStartedError
 from browser_pool.flags import browser_pid, launch
 from browser_pool.net.proxy import BlockedCallback, EgressProxy, ProxyListener, bind_context, listener_for
@@ -86,9 +87,12 @@ class BrowserPool:
         reap_interval_s: float | None = None,
         on_egress_blocked: BlockedCallback | None = None,
         on_notice: NoticeCallback | None = None,
+        on_download: DownloadCallback | None = None,
     ) -> None:
         self.config = config or BrowserConfig()
         self._on_notice = on_notice
+        self._on_download = on_download
+        self._meter: DownloadMeter | None = None
         self._answers = Answers()  # the watchdogs of all sessions compare their tabs' silence with the others' answers
         self._egress = (
             EgressProxy(self.config.egress, on_blocked=on_egress_blocked) if self.config.egress is not None else None
@@ -174,6 +178,7 @@ class BrowserPool:
         browser.on("disconnected", self._on_disconnected)
         self._browser = browser
         self.browser_pid = await browser_pid(browser)
+        self._meter = await DownloadMeter.attach(browser) if self._on_download is not None else None
 
     # -- sessions --------------------------------------------------------------------------------------------
 
@@ -351,6 +356,9 @@ class BrowserPool:
             limits=self.config.limits,
             on_notice=self._on_notice,
             answers=self._answers,
+            on_download=self._on_download,
+            download_limits=self.config.downloads,
+            download_meter=self._meter,
         )
         self._kick_refill()
         if saved is not None:

@@ -15,6 +15,7 @@ from playwright.async_api import BrowserContext, CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
 
 from browser_pool.background import BackgroundTasks
+from browser_pool.downloads import DownloadCallback, DownloadLimits, DownloadMeter, SessionDownloads
 from browser_pool.errors import BrowserCrashedError, SessionClosedError
 from browser_pool.input import InputEvent, InputReplayer, InputTarget
 from browser_pool.notices import SessionNotice, board_for, tabs_refused_text
@@ -50,6 +51,9 @@ class Session:
         limits: SessionLimits | None = None,
         on_notice: NoticeCallback | None = None,
         answers: Answers | None = None,
+        on_download: DownloadCallback | None = None,
+        download_limits: DownloadLimits | None = None,
+        download_meter: DownloadMeter | None = None,
     ) -> None:
         self.key = key
         self.context = context
@@ -75,6 +79,14 @@ class Session:
         self.tabs = TabSet(context, self._on_tab_change, max_tabs=self.limits.max_tabs, on_refused=self._tab_refused)
         self.watchdog = PageWatchdog(
             self.tabs, self.limits, self.cdp_session, self._close_for_limit, answers=answers or Answers()
+        )
+        # Without a keeper, downloads stay in the browser's folder until it closes (using the library on its own).
+        self.downloads = (
+            SessionDownloads(
+                key, context, on_download, limits=download_limits or DownloadLimits(), meter=download_meter
+            )
+            if on_download is not None
+            else None
         )
 
     # -- state -----------------------------------------------------------------------------------------------
@@ -211,6 +223,8 @@ class Session:
         self.watchdog.close()
         await self.screencast.close()
         await self._tasks.close()
+        if self.downloads is not None:
+            await self.downloads.close()
         if self._tabs_notice is not None:
             self._tabs_notice.cancel()
         try:

@@ -70,6 +70,8 @@ class ActionResult:
     # What the pool did to the session's tabs since the last action: popups closed past the tab limit, a busy or
     # too heavy tab closed (browser_pool.notices).
     notices: list[str] = field(default_factory=list)
+    # What became of the files the page downloaded (browser_pool.downloads): kept, and how to read them, or refused.
+    downloads: list[str] = field(default_factory=list)
     # The element an index pointed at, recorded so a workflow can find it again (browser_pool.replay); not shown.
     target: RecordedTarget | None = None
 
@@ -93,6 +95,8 @@ class ActionResult:
             out["blocked_requests"] = self.blocked
         if self.notices:
             out["notices"] = self.notices
+        if self.downloads:
+            out["downloads"] = self.downloads
         return out
 
 

@@ -26,6 +26,7 @@ from webapp.llm.selectors import models_for_conversation
 from webapp.memory.selectors import memory_for_user
 from webapp.runs.models import Run
 from webapp.runs.selectors import run_history
+from workers.downloads import file_reader
 from workers.policy import agent_config
 from workers.sink import WorkerSink
 from workers.turns import finish
@@ -72,6 +73,7 @@ def agent_tools(inputs: TurnInputs, config: AgentConfig) -> list[Tool]:
             model_client_factory=client,
             budget_tokens=settings.HIVE_AGENT_CHUNK_TOKENS,
             shared=inputs.shared,
+            files=file_reader(inputs.conversation.pk),
         ),
         *(memory_tools(notes=inputs.notes, embed=embed) if inputs.notes else ()),  # nothing to search without notes
         *reply_tools(personas=inputs.personas, model_client_factory=client),

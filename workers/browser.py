@@ -21,6 +21,7 @@ from django.conf import settings
 from agents.safety import SafetyConfig, SafetyPolicy, dialog_answerer
 from browser_pool.actions.watch import DialogLimits, answer_dialogs_with, set_dialog_limits
 from browser_pool.config import BrowserConfig
+from browser_pool.downloads import DownloadLimits
 from browser_pool.errors import TabNotFoundError
 from browser_pool.extract import extract_page, without_text
 from browser_pool.input import InputError, InputEvent
@@ -37,6 +38,7 @@ from webapp.core import placement
 from webapp.core.events import Frame as FramePayload
 from webapp.core.events import FrameMessage, SessionNoticeEvent, conversation_group, publish_now
 from webapp.core.types import JsonObject
+from workers.downloads import keeper
 from workers.egress import egress_blocked, egress_policy
 from workers.webtools import WebTools
 
@@ -63,6 +65,11 @@ def pool_config() -> BrowserConfig:
             max_memory_mb=settings.HIVE_SESSION_MAX_MEMORY_MB,
             check_every_s=settings.HIVE_SESSION_CHECK_EVERY_S,
         ),
+        downloads=DownloadLimits(
+            max_bytes=settings.HIVE_DOWNLOAD_MAX_BYTES,
+            in_flight=settings.HIVE_DOWNLOADS_AT_ONCE,
+            timeout_s=settings.HIVE_DOWNLOAD_TIMEOUT_S,
+        ),
     )
     if settings.HIVE_POOL_MAX_SESSIONS > 0:
         config.max_sessions = settings.HIVE_POOL_MAX_SESSIONS
@@ -84,6 +91,7 @@ class SessionHost:
             on_sessions_lost=self._lost,
             screencast_options=ScreencastOptions(max_fps=settings.HIVE_LIVE_VIEW_FPS),
             on_notice=self._notice,
+            on_download=keeper,  # kept with the conversation (workers.downloads)
         )
         self._held: set[int] = set()
         self.web_tools = WebTools()

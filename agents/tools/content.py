@@ -2,7 +2,8 @@
 
 - `get_page_content`: the tab's main text (browser_pool.extract), fenced as untrusted data, one page at a time: a long
   article is kept whole and shown in pages of at most `page_chars` characters, each saying where it sits and how to
-  get the next. It also pages through the saved content of the tabs the user shared with the message.
+  get the next. It also pages through the saved content of the tabs the user shared with the message, and through the
+  text of the conversation's files (a PDF or text file a page downloaded or the user uploaded; agents.tools.files).
 - `summarize_page`: the whole text; text over the model's budget is split into chunks on paragraph, then sentence, then word
   boundaries, with a small overlap; each chunk is summarised by its own model call and the partial summaries are
   combined by one more (map-reduce), so no part of a long text is left out of the summary.
@@ -31,6 +32,7 @@ from agents.llm.messages import ChatMessage
 from agents.observation import fence
 from agents.tools.base import SOURCE_AGENT, Tool, ToolContext, ToolError, ToolOutput
 from agents.tools.chunking import TextPage, estimate_tokens, split_into_chunks, text_pages
+from agents.tools.files import FileReader
 from agents.tools.structured import (
     InvalidOutput,
     merge_json,
@@ -108,11 +110,19 @@ def _shared(tabs: Sequence[Mapping[str, Any]]) -> list[_SharedTab]:
     ]
 
 
-def _get_page_content(page_chars: int, budget_tokens: int, shared: list[_SharedTab]) -> Tool:
+def _get_page_content(page_chars: int, budget_tokens: int, shared: list[_SharedTab], files: FileReader | None) -> Tool:
     async def run(arguments: JsonObject, ctx: ToolContext) -> ToolOutput:
         number = int(arguments.get("page", 1))
         tab = arguments.get("tab")
-        if tab is None:
+        file_id = arguments.get("file_id")
+        label = "page content"
+        if file_id is not None and files is not None:
+            if tab is not None:
+                raise ToolError("give either tab or file_id, not both", "read the tab and the file one at a time")
+            stored, read = await files.read(str(file_id))
+            title, url, text, notes = stored.name, f"file {stored.id} ({stored.content_type})", read.text, [read.note]
+            how, truncated, label = f'get_page_content with file_id="{stored.id}" and page={{n}}', False, "file content"
+        elif tab is None:
             content = await read_active_tab(ctx)
             title, url, text, notes = content.title, content.url, content.text, [_safety_note(content)]
             how, truncated = "get_page_content with page={n}", content.truncated
@@ -134,7 +144,7 @@ def _get_page_content(page_chars: int, budget_tokens: int, shared: list[_SharedT
         shown = pages[number - 1]
         if shown.total > 1:
             notes.append(_page_note(shown, how))
-        block = _page_block(title, url, shown.text, "page content")
+        block = _page_block(title, url, shown.text, label)
         return ToolOutput(
             text="\n".join([*(note for note in notes if note), block]),
             data={
@@ -156,6 +166,11 @@ def _get_page_content(page_chars: int, budget_tokens: int, shared: list[_SharedT
             "description": "Which page of a long text to read: 1 first, then 2, and so on.",
         }
     }
+    if files is not None:
+        properties["file_id"] = {
+            "type": "string",
+            "description": "Read a file of this conversation (a download or an upload: PDF or text) by its id.",
+        }
     if shared:
         properties["tab"] = {
             "type": "integer",
@@ -418,18 +433,19 @@ def content_tools(
     model_client_factory: ModelClientFactory,
     budget_tokens: int,
     shared: Sequence[Mapping[str, Any]] = (),
+    files: FileReader | None = None,
 ) -> list[Tool]:
     """get_page_content, summarize_page and extract_data.
 
     `model_client_factory` returns a new LLMClient for the turn's model (the tool closes it when done);
     `budget_tokens` is how much page text one model call may carry; `page_chars` is the most get_page_content shows
     at once (a longer text comes in pages); `shared` are the tabs the user shared with the message (title, url,
-    content), whose saved content get_page_content pages through too.
+    content), whose saved content get_page_content pages through too; `files` reads the conversation's files for it.
     """
     if budget_tokens < 1 or page_chars < 1:
         raise ValueError("the page size and the token budget must be positive")
     return [
-        _get_page_content(page_chars, budget_tokens, _shared(shared)),
+        _get_page_content(page_chars, budget_tokens, _shared(shared), files),
         _summarize_page(model_client_factory, budget_tokens),
         _extract_data(model_client_factory, budget_tokens),
     ]

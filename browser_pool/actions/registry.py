@@ -24,6 +24,7 @@ from browser_pool.actions.context import ActionContext, Outcome
 from browser_pool.actions.errors import REFRESH_HINT, ActionError, explain_playwright_error
 from browser_pool.actions.targets import describe_aim
 from browser_pool.actions.watch import PageWatch, prepare_script_stopper, stop_page_scripts, take_dialogs
+from browser_pool.downloads import download_count, download_started, downloads_since
 from browser_pool.errors import TabLimitError
 from browser_pool.net.proxy import BlockedRequest, listener_for
 from browser_pool.notices import take_notices
@@ -192,6 +193,7 @@ async def perform(
     tabs_before = await _tab_ids(tabs) if spec.may_open_tab else set()
     firewall = listener_for(active.context)
     blocked_before = firewall.blocked_count if firewall is not None else 0
+    downloads_before = download_count(active.context)
     await prepare_script_stopper(active)
     result = ActionResult(ok=True, action=name)
     if isinstance(params, p.ElementAim) and params.aimed:
@@ -228,6 +230,7 @@ async def perform(
     if firewall is not None:
         _report_blocked(result, firewall.blocked_since(blocked_before), ctx.subject)
     result.notices = take_notices(active.context)  # what the pool did to the session's tabs meanwhile
+    result.downloads = await downloads_since(active.context, downloads_before)  # the files the page downloaded
     return result
 
 
@@ -266,6 +269,9 @@ def _report_blocked(result: ActionResult, blocked: list[BlockedRequest], target:
 
 
 def _explain_failure(result: ActionResult, exc: PlaywrightError, ctx: ActionContext) -> None:
+    if download_started(exc):  # the address is a file: the browser downloads it, which `downloads` reports
+        result.data["note"] = "the address is a file, not a page: the browser downloaded it"
+        return
     result.ok = False
     if ctx.watch.navigated and not isinstance(exc, PlaywrightTimeoutError):
         result.error = (

@@ -1,7 +1,12 @@
 // Pure functions that turn REST snapshots and websocket events into a ConversationView (timeline.ts
 // orders a view into the chat's timeline). No DOM here: these are unit-tested.
 
-import type { Confirmation, Conversation, Id, Message, PlanStep, Run, RunStatus, ServerEvent, Step } from "./api/types";
+import type {
+  Confirmation,
+  Conversation,
+  ConversationFile,
+  Id,
+  Message, PlanStep, Run, RunStatus, ServerEvent, Step } from "./api/types";
 import { isRole, normalizePresence } from "./access";
 import { readyToolsView, type ConversationView } from "./state";
 
@@ -95,6 +100,13 @@ export function withoutKey<V>(record: Record<string, V>, key: string): Record<st
   return next;
 }
 
+/** The downloads among `files` added to `downloads` (once each, by id), oldest first. */
+export function withDownloads(downloads: ConversationFile[], files: readonly ConversationFile[]): ConversationFile[] {
+  const known = new Set(downloads.map((f) => f.id));
+  const added = files.filter((f) => f.origin === "download" && !known.has(f.id));
+  return added.length ? [...downloads, ...added].sort((a, b) => a.id - b.id) : downloads;
+}
+
 /** Applies one websocket event. Frames are not state: the live view draws them directly. */
 export function applyServerEvent(view: ConversationView, event: ServerEvent): ConversationView {
   switch (event.type) {
@@ -174,11 +186,14 @@ export function applyServerEvent(view: ConversationView, event: ServerEvent): Co
       return { ...view, tools: readyToolsView(event) };
     case "error":
       return { ...view, notice: event.detail };
-    // Not the view's state: the live view draws frames itself. Not acted on yet: live.updated, session.notice.
+    case "session.notice":
+      return { ...view, notice: event.text };
+    case "file.created":
+      return { ...view, downloads: withDownloads(view.downloads, [event.file]) };
+    // Not the view's state: the live view draws frames itself and reads who watches from presence.
     case "frame":
     case "pong":
     case "live.updated":
-    case "session.notice":
       return view;
   }
 }

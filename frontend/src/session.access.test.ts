@@ -24,6 +24,7 @@ function fakeApi(role: Conversation["role"] = "controller") {
     listMessages: async () => [],
     listRuns: async () => [],
     listTabs: async () => [],
+    listFiles: async () => [],
     getTools: async () => ({ tab: null, tools: [], skills: [] }),
     listConversationSkills: async () => [],
     setControl: vi.fn(async (_id: number, action: "take" | "release") => ({ holder: action === "take" ? "bob" : null })),

@@ -35,6 +35,7 @@ function fakeApi(tabs: Tab[]) {
     listMessages: async () => [],
     listRuns: async () => [],
     listTabs: async () => tabs,
+    listFiles: async () => [],
     getTools: async () => {
       throw new ApiError(404, { detail: "Not found." }, "404");
     },

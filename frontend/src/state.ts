@@ -3,6 +3,7 @@
 import type {
   Confirmation,
   Conversation,
+  ConversationFile,
   ConversationSkill,
   Id,
   Message,
@@ -111,6 +112,8 @@ export interface ConversationView {
   manualRuns: Record<Id, string>;
   /** Files uploaded from this page, shown as chips over the composer; `id` is null while uploading. */
   files: FileChip[];
+  /** The files the conversation's browser downloaded, oldest first (shown as cards in their run's block). */
+  downloads: ConversationFile[];
   /** Confirmations by run id, oldest first. */
   confirmations: Record<Id, Confirmation[]>;
   /** The plan the agent published, by run id. */
@@ -174,6 +177,7 @@ export function emptyConversationView(id: Id): ConversationView {
     notice: null,
     manualRuns: {},
     files: [],
+    downloads: [],
     confirmations: {},
     plans: {},
     sharedTabIds: [],

@@ -1,7 +1,7 @@
 // A conversation's view as the chat's timeline: user messages (with who wrote them), each run's block after the
 // message that started it, replies, and replies still streaming. Pure, unit-tested.
 
-import type { Confirmation, Id, Message, PlanStep, Run, Step } from "./api/types";
+import type { Confirmation, ConversationFile, Id, Message, PlanStep, Run, Step } from "./api/types";
 import { byCreated, hasAssistantMessage, isActiveStatus, time } from "./reducer";
 import type { ConversationView } from "./state";
 
@@ -41,6 +41,8 @@ export type TimelineItem =
       manual: string | null;
       confirmations: Confirmation[];
       plan: PlanStep[];
+      /** The files the run's steps downloaded. */
+      files: ConversationFile[];
       /** The reader owns the conversation: what the model saw and "Save as workflow" are theirs to open. */
       ownerReads: boolean;
     }
@@ -52,7 +54,7 @@ export type TimelineItem =
  */
 export function buildTimeline(
   view: Pick<ConversationView, "messages" | "runs" | "steps" | "streaming"> &
-    Partial<Pick<ConversationView, "manualRuns" | "confirmations" | "plans" | "conversation">>,
+    Partial<Pick<ConversationView, "manualRuns" | "confirmations" | "plans" | "conversation" | "downloads">>,
   ownerReads = false,
 ): TimelineItem[] {
   const owner = view.conversation?.owner ?? null;
@@ -61,6 +63,10 @@ export function buildTimeline(
   const anchored = new Set<Id>();
   for (const m of view.messages) if (m.role === "user" && m.run !== null && runById.has(m.run)) anchored.add(m.run);
 
+  const filesByRun = new Map<Id, ConversationFile[]>();
+  for (const file of view.downloads ?? NONE) {
+    if (file.run !== null) filesByRun.set(file.run, [...(filesByRun.get(file.run) ?? NONE), file]);
+  }
   const out: TimelineItem[] = [];
   const placed = new Set<Id>();
   const placeRun = (run: Run): void => {
@@ -70,7 +76,8 @@ export function buildTimeline(
     const manual = manualAction(run, steps, view.messages, view.manualRuns);
     const confirmations = view.confirmations?.[run.id] ?? NONE;
     const plan = view.plans?.[run.id] ?? NONE;
-    out.push({ kind: "run", key: `r${run.id}`, run, steps, manual, confirmations, plan, ownerReads });
+    const files = filesByRun.get(run.id) ?? NONE;
+    out.push({ kind: "run", key: `r${run.id}`, run, steps, manual, confirmations, plan, files, ownerReads });
     const text = view.streaming[run.id];
     if (text !== undefined && !hasAssistantMessage(view.messages, run.id)) {
       out.push({ kind: "streaming", key: `s${run.id}`, runId: run.id, text, active: isActiveStatus(run.status) });

@@ -18,7 +18,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from tests.factories import ConversationFactory, UserFactory
-from webapp.conversations.models import BrowserSession, Conversation, TabContent
+from webapp.conversations.models import BrowserSession, Conversation, ConversationFile, TabContent
 from webapp.llm.models import ModelProfile
 from webapp.memory.models import Note, Persona
 from webapp.runs.models import Confirmation, Run, Step
@@ -57,6 +57,8 @@ MATRIX: dict[tuple[str, str], str] = {
     ("POST", "api/conversations/<int:conversation_id>/tools/call/"): "controller",
     ("POST", "api/conversations/<int:conversation_id>/actions/"): "controller",
     ("POST", "api/conversations/<int:conversation_id>/files/"): "owner",
+    ("GET", "api/conversations/<int:conversation_id>/files/"): "viewer",
+    ("GET", "api/conversations/<int:conversation_id>/files/<int:file_id>/download/"): "viewer",
     ("GET", "api/conversations/<int:conversation_id>/runs/"): "viewer",
     ("GET", "api/runs/<int:run_id>/"): "viewer",
     ("POST", "api/runs/<int:run_id>/abort/"): "controller",
@@ -208,6 +210,8 @@ def _world() -> World:
         run=run, step=step, action="execute_js", reason="asks", expires_at=timezone.now() + timedelta(minutes=5)
     )
     TabContent.objects.create(conversation=conversation, tab_id="t1", title="T", url="https://a.example/")
+    downloaded = ConversationFile(conversation=conversation, name="r.csv", size=4, origin="download", run=run)
+    downloaded.file.save("r.csv", ContentFile(b"a,b\n"), save=True)
     BrowserSession.objects.create(
         conversation=conversation, tabs=[{"id": "t1", "title": "T", "url": "https://a.example/", "active": True}]
     )
@@ -217,6 +221,7 @@ def _world() -> World:
         "step_id": step.pk,
         "confirmation_id": confirmation.pk,
         "tab_id": "t1",
+        "file_id": downloaded.pk,
         "profile_id": ModelProfile.objects.create(owner=owner, name="p", base_url="https://a.example/v1", model="m").pk,
         "note_id": Note.objects.create(owner=owner, title="n", body="b").pk,
         "persona_id": Persona.objects.create(owner=owner, name="p", voice="v").pk,
@@ -252,7 +257,7 @@ def _path(template: str, ids: dict[str, Any]) -> str:
 
 def _call(client: APIClient, method: str, template: str, ids: dict[str, Any]) -> int:
     path = _path(template, ids)
-    if template.endswith("/files/"):
+    if method == "POST" and template.endswith("/files/"):
         upload = SimpleUploadedFile("a.txt", b"hello", content_type="text/plain")
         return client.post(path, {"file": upload}, format="multipart").status_code
     body = BODIES.get((method, template))

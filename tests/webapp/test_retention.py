@@ -1,4 +1,4 @@
-"""Retention: screenshots, uploads and model logs older than the settings allow are removed (files and rows), the
+"""Retention: screenshots, uploads, downloads and model logs older than the settings allow are removed (files and rows), the
 rest is kept; `manage.py prune` and the scheduled task do it."""
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ pytestmark = pytest.mark.django_db
 def test_prune_removes_what_is_older_than_the_settings_allow(conversation: Conversation, settings: Any) -> None:
     settings.HIVE_RETAIN_SCREENSHOTS_DAYS = 7
     settings.HIVE_RETAIN_UPLOADS_DAYS = 7
+    settings.HIVE_RETAIN_DOWNLOADS_DAYS = 7
     settings.HIVE_RETAIN_MODEL_LOGS_DAYS = 7
     long_ago = timezone.now() - timedelta(days=8)
     run = Run.objects.create(conversation=conversation, status="succeeded")
@@ -32,13 +33,19 @@ def test_prune_removes_what_is_older_than_the_settings_allow(conversation: Conve
     old_file = ConversationFile(conversation=conversation, name="old.txt", size=3)
     old_file.file.save("old.txt", ContentFile(b"old"), save=True)
     ConversationFile.objects.filter(pk=old_file.pk).update(created_at=long_ago)
+    old_download = ConversationFile(conversation=conversation, name="old.csv", size=4, origin="download")
+    old_download.file.save("old.csv", ContentFile(b"a,b\n"), save=True)
+    ConversationFile.objects.filter(pk=old_download.pk).update(created_at=long_ago)
+    new_download = ConversationFile(conversation=conversation, name="new.csv", size=4, origin="download")
+    new_download.file.save("new.csv", ContentFile(b"a,b\n"), save=True)
     old_call = ModelCall.objects.create(run=run, index=0, request={}, response={}, duration_ms=5)
     ModelCall.objects.filter(pk=old_call.pk).update(created_at=long_ago)
     ModelCall.objects.create(run=run, index=1, request={}, response={}, duration_ms=5)
-    old_shot, new_shot, old_upload = (
+    old_shot, new_shot, old_upload, old_csv = (
         str(old_step.screenshot.name),
         str(new_step.screenshot.name),
         str(old_file.file.name),
+        str(old_download.file.name),
     )
 
     call_command("prune")
@@ -48,6 +55,8 @@ def test_prune_removes_what_is_older_than_the_settings_allow(conversation: Conve
     old_step.refresh_from_db()
     assert not old_step.screenshot
     assert not default_storage.exists(old_upload)
-    assert not ConversationFile.objects.filter(pk=old_file.pk).exists()
+    assert not default_storage.exists(old_csv)
+    assert list(ConversationFile.objects.values_list("name", flat=True)) == ["new.csv"]
+    assert old_csv.startswith("downloads/"), "downloads are kept apart from uploads"
     assert list(ModelCall.objects.values_list("index", flat=True)) == [1]
     assert Step.objects.count() == 2, "what happened stays; only its heavy parts go"

@@ -1,18 +1,17 @@
-"""A conversation's browser by hand: its tabs, actions run from the dashboard, files for upload."""
+"""A conversation's browser by hand: its tabs and actions run from the dashboard."""
 
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
-from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from browser_pool.actions import ACTIONS, validate_arguments
 from webapp.conversations.browser_selectors import browser_session_tabs, tab_content_get
-from webapp.conversations.browser_services import FILE_ADD_NEEDS, conversation_file_add, tab_content_remove
+from webapp.conversations.browser_services import tab_content_remove
 from webapp.conversations.live import tab_content_request
 from webapp.conversations.selectors import conversation_get
 from webapp.core.throttles import WriteThrottle
@@ -101,25 +100,4 @@ class ActionApi(APIView):
         return Response(RunOutput(run).data, status=status.HTTP_202_ACCEPTED)
 
 
-class FileUploadApi(APIView):
-    parser_classes = [MultiPartParser]
-
-    @extend_schema(
-        request=inline_serializer("FileUpload", {"file": serializers.FileField()}),
-        responses={
-            201: inline_serializer(
-                "UploadedFile",
-                {"id": serializers.IntegerField(), "name": serializers.CharField(), "size": serializers.IntegerField()},
-            )
-        },
-    )
-    def post(self, request: Request, conversation_id: int) -> Response:
-        conversation = conversation_get(user=request.user, conversation_id=conversation_id, need=FILE_ADD_NEEDS)
-        upload = request.FILES.get("file")
-        if upload is None:
-            return Response({"detail": "Send the file as multipart form data in a field named 'file'."}, status=400)
-        stored = conversation_file_add(conversation=conversation, upload=upload)
-        return Response({"id": stored.pk, "name": stored.name, "size": stored.size}, status=status.HTTP_201_CREATED)
-
-
-__all__ = ["RUN_ACTION_TASK", "ActionApi", "FileUploadApi", "TabListApi"]
+__all__ = ["RUN_ACTION_TASK", "ActionApi", "TabListApi"]

@@ -86,7 +86,8 @@ def shared_tab_contents(*, run_metadata: RunMetadata, conversation_id: int) -> l
 
 def conversation_uploads(*, conversation_id: int) -> dict[str, Path]:
     """The files the agent may upload into a page, by id (as text, the way actions name them)."""
-    return {str(f.pk): Path(f.file.path) for f in ConversationFile.objects.filter(conversation_id=conversation_id)}
+    uploaded = ConversationFile.objects.filter(conversation_id=conversation_id, origin=ConversationFile.Origin.UPLOAD)
+    return {str(f.pk): Path(f.file.path) for f in uploaded}
 
 
 def browser_session_tools(*, conversation: Conversation) -> PageTools:

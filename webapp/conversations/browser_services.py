@@ -12,6 +12,8 @@ from django.utils import timezone
 from browser_pool.extract.types import ExtractedContent
 from browser_pool.types import TabInfo
 from webapp.conversations.browser_selectors import browser_session_tabs, tab_content_payload
+from webapp.conversations.file_selectors import file_payload
+from webapp.conversations.files import SNIFF_BYTES, safe_name, sniffed_type
 from webapp.conversations.models import BrowserSession, Conversation, ConversationFile, TabContent
 from webapp.conversations.types import PageTools, SavedTab
 from webapp.core.crypto import encrypt_document
@@ -53,10 +55,16 @@ def _saved(tab: TabInfo) -> SavedTab:
 def conversation_file_add(*, conversation: Conversation, upload: UploadedFile) -> ConversationFile:
     if upload.size is None or upload.size > settings.HIVE_UPLOAD_MAX_BYTES:
         raise ApplicationError(f"The file is too large (at most {settings.HIVE_UPLOAD_MAX_BYTES // 1_000_000} MB).")
-    name = (upload.name or "upload").replace("/", "_").replace("\\", "_")[:200]
-    return ConversationFile.objects.create(
-        conversation=conversation, file=upload, name=name, size=upload.size, content_type=upload.content_type or ""
+    name = safe_name(upload.name or "", fallback="upload")
+    upload.name = name
+    # The type the client claimed is not believed: the bytes say what they are.
+    head = upload.read(SNIFF_BYTES)
+    upload.seek(0)
+    stored = ConversationFile.objects.create(
+        conversation=conversation, file=upload, name=name, size=upload.size, content_type=sniffed_type(head)
     )
+    publish_on_commit(conversation.pk, {"type": "file.created", "file": file_payload(stored)})
+    return stored
 
 
 @transaction.atomic

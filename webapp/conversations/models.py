@@ -85,21 +85,34 @@ class BrowserSession(models.Model):
 def _upload_path(instance: ConversationFile, filename: str) -> str:
     # A folder of its own per file: the page's file input then gets the file's own name, even when a file of the
     # same name was uploaded before (storage would otherwise rename it, note_xbHIIia.txt).
-    return f"uploads/{instance.conversation_id}/{uuid.uuid4().hex}/{filename}"
+    folder = "downloads" if instance.origin == ConversationFile.Origin.DOWNLOAD else "uploads"
+    return f"{folder}/{instance.conversation_id}/{uuid.uuid4().hex}/{filename}"
 
 
 class ConversationFile(models.Model):
-    """A file the user uploaded to the conversation; the only files the agent may put into a page."""
+    """A file of the conversation: one the user uploaded (the only files the agent may put into a page), or one a
+    page of its browser downloaded (with where it came from, and the run and step that caused it)."""
+
+    class Origin(models.TextChoices):
+        UPLOAD = "upload", "Uploaded by a person"
+        DOWNLOAD = "download", "Downloaded by the conversation's browser"
 
     conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="files")
     file = models.FileField(upload_to=_upload_path, max_length=300)
     name = models.CharField(max_length=255)
     size = models.PositiveBigIntegerField()
+    # Sniffed from the bytes (webapp.conversations.files), never taken from the page or the client.
     content_type = models.CharField(max_length=200, blank=True)
+    origin = models.CharField(max_length=10, choices=Origin.choices, default=Origin.UPLOAD)
+    # Where a download came from (a data: URL only as far as its media type).
+    source_url = models.CharField(max_length=2000, blank=True)
+    run = models.ForeignKey("runs.Run", on_delete=models.SET_NULL, null=True, blank=True, related_name="files")
+    step = models.ForeignKey("runs.Step", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["origin", "created_at"])]
 
     def __str__(self) -> str:
         return self.name

@@ -113,3 +113,18 @@ class SharedTabContent(TypedDict):
     title: str
     url: str
     content: str
+
+
+class ConversationFilePayload(TypedDict):
+    """A file of the conversation as the API lists it and the `file.created` event announces it."""
+
+    id: int
+    name: str
+    size: int
+    content_type: str
+    origin: Literal["upload", "download"]
+    created_at: str  # ISO 8601
+    url: str  # where its bytes are served (an attachment, to whoever may read the conversation)
+    source_url: str  # where a download came from ("" for an upload)
+    run: int | None  # the run whose step downloaded it
+    step: int | None

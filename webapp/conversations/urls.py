@@ -1,6 +1,6 @@
 from django.urls import path
 
-from webapp.conversations import apis, browser_apis, tool_apis
+from webapp.conversations import apis, browser_apis, file_apis, tool_apis
 
 urlpatterns = [
     path("conversations/", apis.ConversationListApi.as_view(), name="conversation-list"),
@@ -15,5 +15,10 @@ urlpatterns = [
     path("conversations/<int:conversation_id>/tools/", tool_apis.ToolListApi.as_view(), name="tool-list"),
     path("conversations/<int:conversation_id>/tools/call/", tool_apis.ToolCallApi.as_view(), name="tool-call"),
     path("conversations/<int:conversation_id>/actions/", browser_apis.ActionApi.as_view(), name="action-run"),
-    path("conversations/<int:conversation_id>/files/", browser_apis.FileUploadApi.as_view(), name="file-upload"),
+    path("conversations/<int:conversation_id>/files/", file_apis.FileListApi.as_view(), name="file-list"),
+    path(
+        "conversations/<int:conversation_id>/files/<int:file_id>/download/",
+        file_apis.FileDownloadApi.as_view(),
+        name="file-download",
+    ),
 ]

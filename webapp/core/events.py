@@ -24,7 +24,7 @@ from django.db import transaction
 from pydantic import WithJsonSchema
 from typing_extensions import TypedDict  # pydantic reads TypedDicts from here before Python 3.12
 
-from webapp.conversations.types import PageTools, PresenceViewer, SessionTab, TabContext
+from webapp.conversations.types import ConversationFilePayload, PageTools, PresenceViewer, SessionTab, TabContext
 from webapp.core.types import JsonObject
 from webapp.runs.types import PlanStepPayload
 
@@ -114,9 +114,16 @@ class SessionNoticeEvent(TypedDict):
     """The browser pool closed tabs of the session on its own (past its limits), or put the session away."""
 
     type: Literal["session.notice"]
-    kind: Literal["tabs", "busy", "memory", "evicted"]
+    kind: Literal["tabs", "busy", "memory", "evicted", "download"]
     text: str
     tab_id: str
+
+
+class FileCreatedEvent(TypedDict):
+    """A file was added to the conversation: a person uploaded it, or its browser downloaded it."""
+
+    type: Literal["file.created"]
+    file: ConversationFilePayload
 
 
 class TabContentEvent(TypedDict):
@@ -178,6 +185,7 @@ Event = (
     | StepEvent
     | TabsUpdatedEvent
     | SessionNoticeEvent
+    | FileCreatedEvent
     | TabContentEvent
     | TabContentRemovedEvent
     | ToolsUpdatedEvent

@@ -18,7 +18,7 @@ from pydantic import TypeAdapter
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import core_schema
 
-from webapp.conversations.types import PageTools, PresenceViewer, SessionTab, TabContext
+from webapp.conversations.types import ConversationFilePayload, PageTools, PresenceViewer, SessionTab, TabContext
 from webapp.core.events import ControlState, Event, SocketEvent, UserEvent
 from webapp.runs.types import PlanStepPayload
 
@@ -42,12 +42,14 @@ DASHBOARD_TYPES: dict[type, str] = {
     TabContext: "TabContext",
     PageTools: "PageTools",
     PlanStepPayload: "PlanStep",
+    ConversationFilePayload: "ConversationFile",
 }
 
 # Where the dashboard declares each type the events name (here and through `_dashboard_type` in webapp.core.events).
 DASHBOARD_MODULES: dict[str, str] = {
     "Conversation": "./conversations",
     "Message": "./conversations",
+    "ConversationFile": "./conversations",
     "Run": "./runs",
     "Step": "./runs",
     "Confirmation": "./runs",

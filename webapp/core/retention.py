@@ -1,6 +1,6 @@
 """Retention: what Hive keeps, for how long (settings in days; 0 keeps forever). Enforced by a scheduled task
 (Celery beat, `workers.tasks.prune`) and by `manage.py prune`; rows that say what happened stay, their heavy or
-personal parts go: step screenshots, uploaded files, the exact model payloads of the debug log."""
+personal parts go: step screenshots, uploaded and downloaded files, the exact model payloads of the debug log."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ class Pruned:
     screenshots: int
     uploads: int
     model_calls: int
+    downloads: int = 0
 
 
 def _before(days: int) -> datetime | None:
@@ -36,20 +37,28 @@ def _remove(name: str) -> None:
         log.warning("could not delete %s: %r", name, exc)
 
 
+def _prune_files(origin: str, days: int) -> int:
+    if (before := _before(days)) is None:
+        return 0
+    pruned = 0
+    for stored in list(ConversationFile.objects.filter(origin=origin, created_at__lt=before)):
+        name = str(stored.file.name)
+        stored.delete()  # the row first: a file left over is harmless
+        _remove(name)
+        pruned += 1
+    return pruned
+
+
 def retention_prune() -> Pruned:
-    screenshots = uploads = model_calls = 0
+    screenshots = model_calls = 0
     if (before := _before(settings.HIVE_RETAIN_SCREENSHOTS_DAYS)) is not None:
         old = Step.objects.filter(started_at__lt=before).exclude(screenshot="")
         for step_id, name in list(old.values_list("pk", "screenshot")):
             Step.objects.filter(pk=step_id).update(screenshot="")  # the row first: a file left over is harmless
             _remove(name)
             screenshots += 1
-    if (before := _before(settings.HIVE_RETAIN_UPLOADS_DAYS)) is not None:
-        for upload in list(ConversationFile.objects.filter(created_at__lt=before)):
-            name = str(upload.file.name)
-            upload.delete()
-            _remove(name)
-            uploads += 1
+    uploads = _prune_files(ConversationFile.Origin.UPLOAD, settings.HIVE_RETAIN_UPLOADS_DAYS)
+    downloads = _prune_files(ConversationFile.Origin.DOWNLOAD, settings.HIVE_RETAIN_DOWNLOADS_DAYS)
     if (before := _before(settings.HIVE_RETAIN_MODEL_LOGS_DAYS)) is not None:
         model_calls, _ = ModelCall.objects.filter(created_at__lt=before).delete()
-    return Pruned(screenshots=screenshots, uploads=uploads, model_calls=model_calls)
+    return Pruned(screenshots=screenshots, uploads=uploads, model_calls=model_calls, downloads=downloads)

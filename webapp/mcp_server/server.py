@@ -188,7 +188,24 @@ async def call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolR
     if picture is not None:
         data = base64.b64encode(picture).decode("ascii")
         content = [types.ImageContent(type="image", data=data, mime_type="image/jpeg")]
+    content += await _downloads(run)
     return types.CallToolResult(content=content, is_error=not ok, _meta={"hive/conversation": conversation_id})
+
+
+async def _downloads(run: Any) -> list[types.ContentBlock]:
+    """A resource link for each file the run's steps downloaded (fetched with the client's API token)."""
+    files = await database_sync_to_async(services.run_downloads)(run=run)
+    return [
+        types.ResourceLink(
+            type="resource_link",
+            uri=file["url"],
+            name=file["name"],
+            mime_type=file["content_type"],
+            size=file["size"],
+            description=f"Downloaded by the browser from {file['source_url']}" if file["source_url"] else None,
+        )
+        for file in files
+    ]
 
 
 def _step_progress(ctx: ServerRequestContext[Any, Any]) -> StepListener:
@@ -220,7 +237,7 @@ async def _run_task(
         run = await watch.until_done(run.pk, on_step=progress, timeout_s=settings.HIVE_MCP_TASK_TIMEOUT_S)
     ok, text = await database_sync_to_async(services.task_outcome)(run=run)
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=text)],
+        content=[types.TextContent(type="text", text=text), *await _downloads(run)],
         is_error=not ok,
         _meta={"hive/conversation": conversation.pk},
     )
@@ -252,7 +269,7 @@ async def _run_workflow(
         run = await watch.until_done(run.pk, on_step=progress, timeout_s=settings.HIVE_MCP_TASK_TIMEOUT_S)
     ok, text = await database_sync_to_async(services.workflow_outcome)(run=run)
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=text)],
+        content=[types.TextContent(type="text", text=text), *await _downloads(run)],
         is_error=not ok,
         _meta={"hive/conversation": conversation.pk},
     )

@@ -22,10 +22,11 @@ from django.utils import timezone
 from browser_pool.actions import validate_arguments
 from webapp.conversations.browser_selectors import browser_session_tools
 from webapp.conversations.browser_services import FILE_ADD_NEEDS, conversation_file_add
+from webapp.conversations.file_selectors import files_of_run
 from webapp.conversations.models import Conversation, Message
 from webapp.conversations.selectors import conversation_get
 from webapp.conversations.services import conversation_create, message_send
-from webapp.conversations.types import PageTools, no_page_tools
+from webapp.conversations.types import ConversationFilePayload, PageTools, no_page_tools
 from webapp.core.exceptions import ApplicationError
 from webapp.core.throttles import throttle_wait
 from webapp.core.types import JsonObject
@@ -186,6 +187,11 @@ def call_outcome(*, run: Run) -> tuple[bool, str, bytes | None]:
         with step.screenshot.open("rb") as handle:
             picture = handle.read()
     return True, step.observation, picture
+
+
+def run_downloads(*, run: Run) -> list[ConversationFilePayload]:
+    """The files the run's steps downloaded, at addresses the client reaches with its API token."""
+    return files_of_run(run_id=run.pk, absolute=True)
 
 
 def task_outcome(*, run: Run) -> tuple[bool, str]:

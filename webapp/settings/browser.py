@@ -25,3 +25,11 @@ HIVE_SESSION_MAX_TABS = env.int("HIVE_SESSION_MAX_TABS", default=20)
 HIVE_SESSION_BUSY_PAGE_S = env.float("HIVE_SESSION_BUSY_PAGE_S", default=10.0)
 HIVE_SESSION_MAX_MEMORY_MB = env.int("HIVE_SESSION_MAX_MEMORY_MB", default=1024)
 HIVE_SESSION_CHECK_EVERY_S = env.float("HIVE_SESSION_CHECK_EVERY_S", default=2.0)
+# Files the browser downloads, kept with the conversation (docs/security.md, "Downloads"): one download at most
+# HIVE_DOWNLOAD_MAX_BYTES (stopped on the way once it is known to be larger); a user's downloads together at most
+# HIVE_DOWNLOAD_QUOTA_BYTES (0: no quota); a session at most HIVE_DOWNLOADS_AT_ONCE at a time, each at most
+# HIVE_DOWNLOAD_TIMEOUT_S.
+HIVE_DOWNLOAD_MAX_BYTES = env.int("HIVE_DOWNLOAD_MAX_BYTES", default=50_000_000)
+HIVE_DOWNLOAD_QUOTA_BYTES = env.int("HIVE_DOWNLOAD_QUOTA_BYTES", default=1_000_000_000)
+HIVE_DOWNLOADS_AT_ONCE = env.int("HIVE_DOWNLOADS_AT_ONCE", default=4)
+HIVE_DOWNLOAD_TIMEOUT_S = env.float("HIVE_DOWNLOAD_TIMEOUT_S", default=300.0)

@@ -52,3 +52,5 @@ HIVE_QUOTA_TOKENS_PER_DAY = 0
 AXES_FAILURE_LIMIT = 1000
 # Webhook retries within a test's patience.
 HIVE_WEBHOOK_BACKOFF_S = env.float("HIVE_WEBHOOK_BACKOFF_S", default=0.2)  # noqa: F405
+# A download past the limit is tested with files of a few megabytes (the site sends them slowly, to be stopped).
+HIVE_DOWNLOAD_MAX_BYTES = env.int("HIVE_DOWNLOAD_MAX_BYTES", default=2_000_000)  # noqa: F405

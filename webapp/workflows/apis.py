@@ -249,6 +249,10 @@ class WorkflowRunOutput(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
     prompt_tokens = serializers.IntegerField(help_text="Tokens a healing used; 0 for a replay without the model.")
     outputs = serializers.DictField(help_text="What the extraction steps returned, by output name.")
+    downloads = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="The files its steps downloaded, as GET /api/conversations/<id>/files/ lists them.",
+    )
 
 
 class WorkflowRunApi(APIView):

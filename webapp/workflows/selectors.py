@@ -13,6 +13,8 @@ from django.shortcuts import get_object_or_404
 from rest_framework import status
 
 from agents.secrets import SECRET_MASK  # how a secret parameter's value shows anywhere (steps, history, prompts)
+from webapp.conversations.file_selectors import files_of_runs
+from webapp.conversations.types import ConversationFilePayload
 from webapp.core.exceptions import ApplicationError
 from webapp.core.types import JsonObject
 from webapp.sharing.selectors import RANK, Access
@@ -108,6 +110,7 @@ class WorkflowRunSummary(TypedDict):
     finished_at: datetime | None
     prompt_tokens: int
     outputs: JsonObject
+    downloads: list[ConversationFilePayload]  # the files its steps downloaded
 
 
 def _line(step: WorkflowStep) -> str:
@@ -144,6 +147,7 @@ def workflow_runs(
         .order_by("-created_at")[:limit]
     )
     secret = workflow_secret_names(workflow=workflow)
+    downloaded = files_of_runs(run_ids=[run.pk for run in runs])
     out: list[WorkflowRunSummary] = []
     for run in runs:
         url = run_end_url(run=run)
@@ -152,7 +156,8 @@ def workflow_runs(
                     "version": run.metadata.get("version"), "parameters": parameters, "url": url,
                     "created_at": run.created_at, "finished_at": run.finished_at,
                     "prompt_tokens": run.prompt_tokens,
-                    "outputs": run.metadata.get("outputs") or {}})  # fmt: skip
+                    "outputs": run.metadata.get("outputs") or {},
+                    "downloads": downloaded.get(run.pk, [])})  # fmt: skip
     return out
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
+from webapp.conversations.types import ConversationFilePayload
 from webapp.core.types import JsonObject
 
 
@@ -62,3 +63,4 @@ class WebhookPayload(WebhookExtra):
     run: WebhookRun
     parameters: dict[str, str]  # a secret parameter's value (the name of a credential) shown as the mask
     outputs: JsonObject  # what the extraction steps returned, by output name
+    downloads: list[ConversationFilePayload]  # the files its steps downloaded, with addresses from outside

@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from agents.llm.egress import guarded_client
 from browser_pool.net.policy import EgressPolicy
+from webapp.conversations.file_selectors import files_of_run
 from webapp.core.crypto import decrypt, encrypt
 from webapp.core.queue import enqueue
 from webapp.runs.models import Run
@@ -72,6 +73,7 @@ def _payload(run: Run, workflow: Workflow, delivery_id: int, event: str) -> Webh
         },
         "parameters": parameters_shown(run.metadata.get("parameters") or {}, workflow_secret_names(workflow=workflow)),
         "outputs": run.metadata.get("outputs") or {},
+        "downloads": files_of_run(run_id=run.pk, absolute=True),
     }
 
 

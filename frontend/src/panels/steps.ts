@@ -1,7 +1,8 @@
 // Step timeline: one block per run — its number in the conversation and who started it — with the agent's plan,
 // its steps (action, arguments, observation, status, duration, screenshot; thoughts and notices in their own
 // style), the confirmations it asked for, and, for a failed run, its error; a finished run shows its token usage,
-// what it cost, and its owner what the model saw (where it was called) and "Save as workflow".
+// what it cost, the files it downloaded as cards, and its owner what the model saw (where it was called) and "Save as
+// workflow".
 
 import type { Confirmation, Run } from "../api/types";
 import { h, icon, ICONS, KeyedList, present, replaceChildren, setAttr, setText, type Component } from "../dom";
@@ -20,6 +21,7 @@ import {
   type RunActions,
   type RunItem,
 } from "./steps/model";
+import { createDownloadCards } from "./steps/files";
 import { confirmationCards, createStep, type StepEntry } from "./steps/step";
 import { runCostText } from "./usage/cost";
 
@@ -73,17 +75,19 @@ export function createRunBlock(initial: RunItem, actions?: RunActions): Componen
   const number = h("span", { class: "run-number", "data-testid": "run-number" });
   const starter = h("span", { class: "run-starter" });
   const sharedTabs = h("div", { class: "run-shared-tabs", "data-testid": "run-shared-tabs" });
+  const downloads = createDownloadCards();
   const el = h(
     "section",
     { class: "run" },
     h("header", { class: "run-head" }, number, starter, label, badge, meta),
     stepsEl,
     looseEl,
+    downloads.el,
     pending,
     foot,
   );
   const update = (item: RunItem): void => {
-    const { run, steps: list, manual, confirmations = NO_CONFIRMATIONS, plan: planSteps = [] } = item;
+    const { run, steps: list, manual, confirmations = NO_CONFIRMATIONS, plan: planSteps = [], files = [] } = item;
     currentRun = run;
     setAttr(el, "data-run-id", String(run.id));
     setAttr(el, "data-status", run.status);
@@ -129,6 +133,7 @@ export function createRunBlock(initial: RunItem, actions?: RunActions): Componen
     stepsEl.hidden = list.length === 0;
     loose.update(looseList.map((confirmation) => ({ confirmation, runStatus: run.status })));
     looseEl.hidden = looseList.length === 0;
+    downloads.update(files);
 
     const asking = confirmations.some((c) => c.status === "pending");
     const lastRunning = list.at(-1)?.status === "running";

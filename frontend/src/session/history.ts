@@ -4,7 +4,7 @@
 
 import type { Conversation } from "../api/types";
 import { ApiError } from "../api/errors";
-import { mergeSnapshot } from "../reducer";
+import { mergeSnapshot, withDownloads } from "../reducer";
 import type { SessionContext } from "./context";
 import { settledReads } from "./tabreads";
 
@@ -53,12 +53,14 @@ export class History {
     const tabEventsBefore = this.tabEvents;
     const before = store.get();
     try {
-      const [conversation, messages, runs, tabs] = await Promise.all([
+      const [conversation, messages, runs, tabs, files] = await Promise.all([
         api.getConversation(id),
         api.listMessages(id),
         api.listRuns(id),
         // Tabs are a nicety on load (the websocket sends them as they change): never fail the load for them.
         api.listTabs(id).catch(() => null),
+        // So are the files: their cards are added as they come (file.created).
+        api.listFiles(id).catch(() => []),
       ]);
       if (this.ctx.isDisposed()) return;
       const freshTabs = tabs !== null && this.tabEvents === tabEventsBefore;
@@ -70,6 +72,7 @@ export class History {
             ? { ...conversation, role: view.role, shared: view.role !== "owner" }
             : conversation,
         tabs: freshTabs ? tabs : view.tabs,
+        downloads: withDownloads(view.downloads, files),
         // A read that finished while the socket was away shows in the tabs: its spinner can stop.
         readingTabs: freshTabs ? settledReads(view.readingTabs, tabs) : view.readingTabs,
       }));

@@ -44,6 +44,8 @@ const VIEW_EVENTS = [
   "confirmation.requested",
   "confirmation.updated",
   "plan.updated",
+  "file.created",
+  "session.notice",
   "error",
 ] as const;
 

@@ -1,7 +1,16 @@
 // Conversations, their messages, and the files uploaded to them.
 
 import type { Request } from "../http";
-import type { Conversation, ConversationInput, Id, Message, SendMessageBody, SendMessageResult, UploadedFile } from "../types";
+import type {
+  Conversation,
+  ConversationFile,
+  ConversationInput,
+  Id,
+  Message,
+  SendMessageBody,
+  SendMessageResult,
+  UploadedFile,
+} from "../types";
 
 export type ConversationsApi = ReturnType<typeof conversationsApi>;
 
@@ -33,6 +42,10 @@ export function conversationsApi(request: Request) {
     },
     sendMessage(conversationId: Id, body: SendMessageBody): Promise<SendMessageResult> {
       return request<SendMessageResult>("POST", `/conversations/${conversationId}/messages/`, body);
+    },
+    /** The conversation's files, uploads and downloads alike, oldest first. */
+    listFiles(conversationId: Id): Promise<ConversationFile[]> {
+      return request<ConversationFile[]>("GET", `/conversations/${conversationId}/files/`);
     },
     /** Uploads a file the agent may put into a page (multipart, field `file`). */
     uploadFile(conversationId: Id, file: Blob, name?: string): Promise<UploadedFile> {

@@ -64,6 +64,24 @@ export interface SendMessageResult {
 }
 
 /** A file uploaded to a conversation (POST /api/conversations/<id>/files/); the agent's `upload_file` takes its id. */
+/** A file of the conversation as the API lists it: one a person uploaded or one its browser downloaded. */
+export interface ConversationFile {
+  id: Id;
+  name: string;
+  size: number;
+  /** Sniffed from the bytes by the server, never taken from the page. */
+  content_type: string;
+  origin: "upload" | "download";
+  created_at: string;
+  /** Where its bytes are served, as an attachment, to whoever may read the conversation. */
+  url: string;
+  /** Where a download came from ("" for an upload). */
+  source_url: string;
+  /** The run and step that downloaded it. */
+  run: Id | null;
+  step: Id | null;
+}
+
 export interface UploadedFile {
   id: Id;
   name: string;

@@ -1,7 +1,7 @@
 // Generated from webapp/core/events.py by `make protocol`: do not edit; change the Python and run it again.
 // The websocket events, server → dashboard.
 
-import type { Conversation, Message } from "./conversations";
+import type { Conversation, ConversationFile, Message } from "./conversations";
 import type { Confirmation, PlanStep, Run, Step } from "./runs";
 import type { ControlState, PresenceViewer, Role } from "./sharing";
 import type { Tab, TabContext } from "./tabs";
@@ -25,6 +25,7 @@ export type ConversationEvent =
   | StepEvent
   | TabsUpdatedEvent
   | SessionNoticeEvent
+  | FileCreatedEvent
   | TabContentEvent
   | TabContentRemovedEvent
   | ToolsUpdatedEvent
@@ -74,9 +75,16 @@ export interface TabsUpdatedEvent {
  */
 export interface SessionNoticeEvent {
   type: "session.notice";
-  kind: "tabs" | "busy" | "memory" | "evicted";
+  kind: "tabs" | "busy" | "memory" | "evicted" | "download";
   text: string;
   tab_id: string;
+}
+/**
+ * A file was added to the conversation: a person uploaded it, or its browser downloaded it.
+ */
+export interface FileCreatedEvent {
+  type: "file.created";
+  file: ConversationFile;
 }
 export interface TabContentEvent {
   type: "tab.content";

@@ -1,6 +1,7 @@
 // Workflows (GET /api/workflows/, POST /api/runs/<id>/workflow/, POST /api/workflows/<id>/runs/): their steps,
 // versions, replays, schedules and webhooks.
 
+import type { ConversationFile } from "./conversations";
 import type { Id } from "./id";
 import type { RunStatus } from "./runs";
 
@@ -67,6 +68,8 @@ export interface WorkflowRun {
   prompt_tokens: number;
   /** What the replay extracted: output name → JSON value (empty when the workflow extracts nothing). */
   outputs?: Record<string, unknown>;
+  /** The files its steps downloaded. */
+  downloads?: ConversationFile[];
 }
 
 /**

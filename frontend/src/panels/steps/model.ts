@@ -1,7 +1,7 @@
 // What a run block shows, worked out from the data: labels, durations, a thought's text, how a step is
 // drawn, and which step each confirmation belongs to.
 
-import type { Confirmation, Id, PlanStep, Run, Step } from "../../api/types";
+import type { Confirmation, ConversationFile, Id, PlanStep, Run, Step } from "../../api/types";
 import { compactJson } from "../../format";
 import { personLabel } from "../../people";
 import type { ConfirmationActions } from "../confirmation";
@@ -13,6 +13,8 @@ export interface RunItem {
   manual?: string | null;
   confirmations?: Confirmation[];
   plan?: PlanStep[];
+  /** The files the run's steps downloaded, shown as cards. */
+  files?: ConversationFile[];
   /** The reader owns the conversation: what the model saw and "Save as workflow" are offered to them alone. */
   ownerReads?: boolean;
 }

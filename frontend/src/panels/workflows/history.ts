@@ -1,9 +1,10 @@
-// A workflow's replays, newest first: how each ended, when, its error and what it extracted. The last few show;
-// "Show more" shows the rest the API returned.
+// A workflow's replays, newest first: how each ended, when, its error, what it extracted and the files it downloaded.
+// The last few show; "Show more" shows the rest the API returned.
 
 import type { ApiClient } from "../../api/client";
 import type { Id, WorkflowRun } from "../../api/types";
 import { h, replaceChildren } from "../../dom";
+import { formatBytes } from "../../format";
 import { errorText } from "../../errors";
 import { outputsView, workflowRunLine } from "./format";
 
@@ -17,6 +18,19 @@ function outputsBlock(run: WorkflowRun): HTMLElement | null {
   return h("details", { class: "wf-outputs-block" }, h("summary", null, view.summary), pre);
 }
 
+function downloadsBlock(run: WorkflowRun): HTMLElement | null {
+  const files = run.downloads ?? [];
+  if (!files.length) return null;
+  return h(
+    "div",
+    { class: "wf-downloads", "data-testid": "workflow-run-downloads" },
+    h("span", { class: "record-detail" }, "Downloaded: "),
+    ...files.map((file) =>
+      h("a", { href: file.url, download: file.name, title: formatBytes(file.size) }, file.name),
+    ),
+  );
+}
+
 function runItem(run: WorkflowRun): HTMLElement {
   const finished = run.finished_at ? new Date(run.finished_at).toLocaleString() : "";
   return h(
@@ -25,6 +39,7 @@ function runItem(run: WorkflowRun): HTMLElement {
     h("a", { href: `/c/${run.conversation}`, title: finished ? `Finished ${finished}` : null }, workflowRunLine(run)),
     run.error ? h("span", { class: "record-detail", "data-testid": "workflow-run-error" }, ` — ${run.error}`) : null,
     outputsBlock(run),
+    downloadsBlock(run),
   );
 }
 
