@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
@@ -28,6 +29,7 @@ from browser_pool.notices import SessionNotice
 from browser_pool.pool import BrowserPool
 from browser_pool.screencast import Frame, ScreencastOptions, Subscription
 from browser_pool.session import Session
+from browser_pool.storage import load_storage
 from browser_pool.types import SavedSession, TabInfo
 from browser_pool.watchdog import SessionLimits
 from webapp.conversations.browser_selectors import browser_session_state
@@ -38,6 +40,7 @@ from webapp.core.events import Frame as FramePayload
 from webapp.core.events import FrameMessage, SessionNoticeEvent, conversation_group, publish
 from webapp.core.types import JsonObject
 from workers.egress import egress_blocked, egress_policy
+from workers.profiles import ProfileKeeper
 from workers.webtools import WebTools
 
 if TYPE_CHECKING:
@@ -86,6 +89,7 @@ class SessionHost:
             on_notice=self._notice,
         )
         self._held: set[int] = set()
+        self.profiles = ProfileKeeper(self.pool)
         self.web_tools = WebTools()
         self._streams: dict[int, Subscription] = {}
         self._lock = asyncio.Lock()
@@ -96,6 +100,7 @@ class SessionHost:
 
     async def stop(self) -> None:
         for conversation_id in list(self._held):
+            await self.profiles.closing(conversation_id)  # its profile gets its last save while it is still open
             await self._let_go(conversation_id)
         await self.web_tools.close()
         await self.pool.stop(save_sessions=True)
@@ -110,12 +115,23 @@ class SessionHost:
 
     # -- holding sessions --------------------------------------------------------------------------------------
 
-    async def acquire(self, conversation_id: int) -> Session:
-        """The conversation's session on this worker (restored from its last save if it is not live here)."""
-        saved = SavedSession.from_dict(
-            await database_sync_to_async(browser_session_state)(conversation_id=conversation_id)
-        )
-        session = await self.pool.acquire(str(conversation_id), saved)
+    async def acquire(self, conversation_id: int, *, for_run: bool = False) -> Session:
+        """The conversation's session on this worker (restored from its last save if it is not live here), started
+        from its browser profile when it has one (workers.profiles). A run that would write a profile another session
+        writes raises ProfileInUseError."""
+        key = str(conversation_id)
+        async with self.profiles.choosing(conversation_id):
+            live = self.pool.get(key)
+            load = await self.profiles.prepare(conversation_id, live, for_run=for_run)
+            saved = SavedSession.from_dict(
+                await database_sync_to_async(browser_session_state)(conversation_id=conversation_id)
+            )
+            if load is not None:  # the profile's storage, in the conversation's tabs
+                saved = dataclasses.replace(saved or SavedSession(), storage_state=load)
+            session = await self.pool.acquire(key, saved)
+            if load is not None and session is live:
+                await session.run(load_storage(session.context, load))  # it was open: the profile replaces its storage
+            self.profiles.started(conversation_id, session)
         answer_dialogs_with(session.context, NOBODY_TO_ASK)  # a run asks its user instead while it runs
         await self._hold(conversation_id)
         await self.web_tools.follow(conversation_id, session)
@@ -162,6 +178,7 @@ class SessionHost:
 
         await asyncio.to_thread(clear_home)
         await self.channel.detach(conversation_id)
+        await self.profiles.closed(conversation_id)
 
     async def discard(self, conversation_id: int) -> None:
         """The conversation was deleted: close its browser session without saving it, and let go of it."""
@@ -244,8 +261,33 @@ class SessionHost:
 
     # -- pool callbacks -------------------------------------------------------------------------------------------
 
+    # -- browser profiles ---------------------------------------------------------------------------------------
+
+    async def capture(self, conversation_id: int) -> JsonObject:
+        """The conversation's browser storage as it is now (cookies, local storage, IndexedDB), for a profile."""
+        session = await self.acquire(conversation_id)
+        try:
+            session.keep_indexed_db = True
+            saved = await self.pool.save(str(conversation_id))  # the conversation's own save, too
+            return saved.storage_state
+        finally:
+            await self.release(session)
+
+    async def profile_changed(self, conversation_id: int) -> None:
+        """The conversation's profile was chosen, changed or dropped: an open session follows at once."""
+        if self.pool.get(str(conversation_id)) is not None:
+            await self.release(await self.acquire(conversation_id))
+
+    async def keep_profiles(self) -> None:
+        """At every heartbeat: renew the leases of sessions writing a profile, and close those idle long enough."""
+        await self.profiles.renew()
+        for conversation_id in self.profiles.idle_writers():
+            await self.pool.close_session(str(conversation_id))  # saved back first
+            await self._let_go(conversation_id)
+
     async def _saved(self, key: str, saved: SavedSession) -> None:
         await database_sync_to_async(browser_session_save)(conversation_id=int(key), state=saved.as_dict())
+        await self.profiles.saved(int(key), saved.storage_state)
 
     async def _tabs_changed(self, key: str, tabs: list[TabInfo]) -> None:
         await database_sync_to_async(browser_session_set_tabs)(conversation_id=int(key), tabs=tabs)

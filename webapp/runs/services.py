@@ -21,6 +21,7 @@ from webapp.core.events import ConfirmationAnswerCommand, command_session, publi
 from webapp.core.exceptions import ApplicationError
 from webapp.core.queue import enqueue
 from webapp.core.types import JsonObject
+from webapp.profiles.selectors import profile_writer_check
 from webapp.runs.models import Confirmation, ModelCall, Run, Step
 from webapp.runs.quotas import queue_check, quota_check
 from webapp.runs.selectors import runs_waiting
@@ -97,6 +98,7 @@ def run_create(
         conversation_id=conversation.pk,
     )
     queue_check()
+    profile_writer_check(conversation_id=conversation.pk)  # 409 while another session writes its browser profile
     try:
         with transaction.atomic():
             run = Run.objects.create(
