@@ -94,6 +94,7 @@ class SessionHost:
         self._streams: dict[int, Subscription] = {}
         self._lock = asyncio.Lock()
         self._stream_locks: dict[int, asyncio.Lock] = {}
+        self._input_locks: dict[int, asyncio.Lock] = {}
 
     async def start(self) -> None:
         await self.pool.start()
@@ -168,6 +169,7 @@ class SessionHost:
         if stream is not None:
             await stream.close()
         self._stream_locks.pop(conversation_id, None)
+        self._input_locks.pop(conversation_id, None)
         await self.web_tools.forget(conversation_id)
         home_key = placement.session_home_key(conversation_id)
 
@@ -234,7 +236,10 @@ class SessionHost:
         if session is None:
             return
         try:
-            await session.send_input(InputEvent.from_dict(raw))
+            # One event at a time, in the order they came: a click takes three CDP calls, and the text typed right
+            # after it must not reach the page before the click has focused the field.
+            async with self._input_locks.setdefault(conversation_id, asyncio.Lock()):
+                await session.send_input(InputEvent.from_dict(raw))
         except InputError as exc:
             log.info("refused live-view input for conversation %s: %s", conversation_id, exc)
         except Exception:

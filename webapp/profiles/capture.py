@@ -23,6 +23,7 @@ from webapp.profiles.services import profile_name_clean
 CAPTURE_TASK = "workers.tasks.profile_capture"
 REPLY_PREFIX = "hive:profile-capture:"
 NO_ANSWER = "No browser worker answered in time: try again in a moment."
+NO_WORKER = "No browser worker is running: the browser cannot be saved now."
 
 
 def profile_capture(*, conversation: Conversation, name: str, replace: bool) -> BrowserProfile:
@@ -37,6 +38,8 @@ def profile_capture(*, conversation: Conversation, name: str, replace: bool) -> 
     wait_s = settings.HIVE_PROFILE_CAPTURE_WAIT_S
     reply = REPLY_PREFIX + uuid.uuid4().hex
     try:
+        if not placement.alive_workers():
+            raise ApplicationError(NO_WORKER, status_code=status.HTTP_503_SERVICE_UNAVAILABLE)
         queue = placement.queue_for_conversation(conversation.pk)
         enqueue(CAPTURE_TASK, conversation.pk, name, replace, reply, time.time() + wait_s, queue=queue)
         # A connection of its own: the shared client's socket timeout is shorter than this wait.
