@@ -26,9 +26,11 @@ COPY browser_pool/ browser_pool/
 COPY manage.py ./
 RUN pip install --upgrade pip && pip install .
 COPY --from=frontend /src/frontend/dist frontend/dist
-RUN DJANGO_SECRET_KEY=build-only python manage.py collectstatic --noinput \
-    && mkdir -p /data/media var \
-    && chown hive:hive /data/media var
+# Collected with the settings every environment shares: production's refuse to load without the secrets that only the
+# running containers get (and no secret may be baked into the image).
+RUN DJANGO_SETTINGS_MODULE=webapp.settings.base DJANGO_SECRET_KEY=collectstatic-only \
+    HIVE_ENCRYPTION_KEYS=collectstatic-only python manage.py collectstatic --noinput
+RUN mkdir -p /data/media var && chown hive:hive /data/media var
 USER hive
 EXPOSE 8000
 CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "webapp.asgi:application"]

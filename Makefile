@@ -6,30 +6,48 @@ SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
-REDIS_PORT ?= 6390
+# Each port is a Hive of its own, with its own Redis (6390 beside port 8000, 6391 beside 8001 ...) and its own state:
+# database, media, supervisord's socket, pid and log in var/ on port 8000, in var/<port>/ on another.
+REDIS_PORT ?= $(shell echo $$((6390 + $(PORT) % 1000)))
+STATE := $(if $(filter 8000,$(PORT)),var,var/$(PORT))
 WORKER_CONCURRENCY ?= 16
 HIVE_BIND ?= 127.0.0.1
 export REDIS_URL ?= redis://127.0.0.1:$(REDIS_PORT)/0
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 FRONTEND_SOURCES := $(shell find frontend/src -type f 2>/dev/null) frontend/index.html frontend/vite.config.ts frontend/tsconfig.json
 
-.PHONY: run test lint typecheck system venv frontend migrate admin bench clean
+.PHONY: run test lint typecheck system venv frontend static migrate admin bench clean free-ports
 
-run: system venv frontend migrate
+run: free-ports system venv frontend static migrate
 	@echo ""
-	@echo "  Hive is starting at http://localhost:$(PORT)/  (sign up there; admin: make admin)"
+	@echo "  Hive is starting at http://localhost:$(PORT)/  (sign up there; admin: make admin PORT=$(PORT))"
 	@echo ""
 	HIVE_PORT=$(PORT) HIVE_REDIS_PORT=$(REDIS_PORT) WORKER_CONCURRENCY=$(WORKER_CONCURRENCY) \
-		HIVE_BIND=$(HIVE_BIND) HIVE_VAR=$(CURDIR)/var DJANGO_SETTINGS_MODULE=webapp.settings.local \
+		HIVE_BIND=$(HIVE_BIND) HIVE_VAR=$(CURDIR)/$(STATE) DJANGO_SETTINGS_MODULE=webapp.settings.local \
 		PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/supervisord -c supervisord.conf
 
-test: system venv frontend
+# A port already taken (another `make run`, or anything else) is named with the variable that moves it.
+free-ports:
+	@taken() { (exec 3<>/dev/tcp/127.0.0.1/$$1) 2>/dev/null; }; \
+	port=$(PORT); redis=$(REDIS_PORT); busy=""; \
+	if taken $$port; then busy="$$busy PORT=$$port"; port=$$((port + 1)); fi; \
+	if taken $$redis; then busy="$$busy REDIS_PORT=$$redis"; redis=$$((redis + 1)); fi; \
+	if [ -n "$$busy" ]; then \
+		echo "make run: already in use (by another Hive, or another program):$$busy"; \
+		echo "Run this one on free ports, e.g.: make run PORT=$$port REDIS_PORT=$$redis"; \
+		exit 1; \
+	fi
+
+# The whole suite runs on PostgreSQL (a server the tests start themselves, as compose runs), then the part that
+# exercises the database across processes runs again on SQLite, the database of `make run`.
+test: system venv frontend static
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy agents browser_pool workers webapp bench tests
 	$(VENV)/bin/lint-imports
 	cd frontend && npm test --silent
 	$(PY) -m pytest
+	HIVE_TEST_DB=sqlite $(PY) -m pytest $(SQLITE_TESTS)
 
 lint: venv frontend/node_modules/.installed
 	$(VENV)/bin/ruff check .
@@ -40,12 +58,14 @@ typecheck: venv
 	$(VENV)/bin/mypy agents browser_pool workers webapp bench tests
 	$(VENV)/bin/lint-imports
 
-# Debian's Chromium and Redis, installed only when missing (never `playwright install`). Started as root, the
-# worker runs Chromium as the system user hive-browser (browser_pool/sandbox.py), made here when missing.
+# Debian's Chromium, Redis and PostgreSQL (for the tests), installed only when missing (never `playwright install`).
+# Started as root, the worker runs Chromium as the system user hive-browser (browser_pool/sandbox.py), made here when
+# missing.
 system:
 	@missing=""; \
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
 	command -v redis-server >/dev/null || missing="$$missing redis-server"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	command -v node >/dev/null || missing="$$missing nodejs npm"; \
 	command -v setpriv >/dev/null || missing="$$missing util-linux"; \
 	if [ -n "$$missing" ]; then \
@@ -74,12 +94,20 @@ frontend/node_modules/.installed: frontend/package.json frontend/package-lock.js
 frontend/dist/index.html: frontend/node_modules/.installed $(FRONTEND_SOURCES)
 	cd frontend && npm run build --silent
 
-migrate: venv
-	DJANGO_SETTINGS_MODULE=webapp.settings.local $(PY) manage.py migrate --noinput
+# The dashboard build and Django's own static files, collected (and compressed) where WhiteNoise serves them.
+static: staticfiles/.collected
 
-# Create the administrator (Django admin at /admin/): `make admin` prompts for a password.
+staticfiles/.collected: $(VENV)/.installed frontend/dist/index.html
+	DJANGO_SETTINGS_MODULE=webapp.settings.local $(PY) manage.py collectstatic --noinput --clear -v 0
+	touch $@
+
+migrate: venv
+	mkdir -p $(STATE)
+	HIVE_VAR=$(CURDIR)/$(STATE) DJANGO_SETTINGS_MODULE=webapp.settings.local $(PY) manage.py migrate --noinput
+
+# Create the administrator (Django admin at /admin/): `make admin` prompts for a password (PORT=… for another stack).
 admin: venv migrate
-	DJANGO_SETTINGS_MODULE=webapp.settings.local $(PY) manage.py hive_admin
+	HIVE_VAR=$(CURDIR)/$(STATE) DJANGO_SETTINGS_MODULE=webapp.settings.local $(PY) manage.py hive_admin
 
 bench: venv
 	@for script in $(filter-out bench/__init__.py bench/stack.py bench/stats.py,$(wildcard bench/*.py)); do \

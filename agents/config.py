@@ -7,10 +7,13 @@ from dataclasses import dataclass, field
 from agents.llm.config import ModelConfig
 from agents.safety import SafetyConfig
 
+# Planning, memory, summarising and extraction: for longer tasks. They wait behind more_tools like the rarer tools,
+# and are offered by themselves once a task turns out long (see AgentConfig.long_task_chars and long_task_calls).
+LONG_TASK_TOOLS = ("publish_plan", "summarize_page", "extract_data", "search_memory")
 # Tools rarely needed on the way through a page, offered after more_tools (agents.tools.more); upload_file is offered
 # at once when the conversation has files.
 DEFERRED_TOOLS = ("open_tab", "switch_tab", "close_tab", "list_tabs", "go_forward", "refresh", "drag_drop",
-                  "upload_file", "execute_js", "screenshot", "get_element_details")  # fmt: skip
+                  "upload_file", "execute_js", "screenshot", "get_element_details", *LONG_TASK_TOOLS)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,3 +71,8 @@ class AgentConfig:
     plan_tools: bool = True
     # Tools offered only after the model calls more_tools (agents.tools.more); () offers every tool at once.
     deferred_tools: tuple[str, ...] = DEFERRED_TOOLS
+    # Of those, the ones a long task needs, offered without asking when the user's message has at least
+    # `long_task_chars` characters or the turn has made `long_task_calls` tool calls.
+    long_task_tools: tuple[str, ...] = LONG_TASK_TOOLS
+    long_task_chars: int = 400
+    long_task_calls: int = 8

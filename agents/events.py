@@ -20,6 +20,8 @@ class ConfirmationRequest:
     arguments: JsonObject
     reason: str  # why it needs a yes, in words a user understands
     url: str = ""
+    # How long the user has to answer; None leaves it to the sink (the operator's default).
+    timeout_s: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,14 +59,15 @@ class EventSink(Protocol):
         screenshot: bytes | None = None,
         target: RecordedTarget | None = None,
     ) -> None:
-        """The step ended: its observation (what the model was told), or its error, and a JPEG screenshot; for an
-        action aimed at an element, the record of that element (browser_pool.replay)."""
+        """The step ended: its observation (what the model, the person or the script was told), or its error, and a
+        JPEG screenshot; for an action aimed at an element, the record of that element (browser_pool.replay)."""
 
     async def model_call(self, *, request: dict[str, Any], response: dict[str, Any], duration_ms: int) -> None:
         """The exact payload sent to the model and what came back (the run's debug log)."""
 
     async def confirm(self, request: ConfirmationRequest) -> bool:
-        """Pause until the owner (or a controller) approves or denies; no answer within the timeout is a no."""
+        """Pause until the owner (or a controller) approves or denies; no answer within the request's timeout (or the
+        sink's own) is a no."""
 
     async def notify(self, message: str) -> None:
         """Tell the user about a step that runs without asking (the "notify" safety level)."""

@@ -1,28 +1,19 @@
-"""The "execute tools" phase: for each call, check it (arguments, loops, safety), ask the user when the policy
-says so, run it with a timeout, observe the page, and report the step as it happens."""
+"""The "execute tools" phase of a turn: each call the model made is a step for the step executor (agents.step), whose
+report for a model is written here — the tool's result fenced when it comes from the page, what the page looks like
+after it, a screenshot, and what the model keeps of it once it is old."""
 
 from __future__ import annotations
 
-import asyncio
-import json
 import time
-from dataclasses import dataclass
 
 from agents.config import AgentConfig
-from agents.events import ConfirmationRequest
 from agents.llm.toolcalls import ToolCall
 from agents.observation import PageView, fence, observe, page_change, screenshot
-from agents.prompts import LOOP_NOTE
-from agents.safety import SafetyDecision, origin_of
-from agents.state import STOP_LOOP, StepRecord, StopTurn, TurnState
-from agents.tools.base import SOURCE_AGENT, SOURCE_BROWSER, Tool, ToolOutput
-from agents.tools.browser import target_text
+from agents.state import StepRecord, TurnState
+from agents.step import Observed, PageAfter, StepCall, StepContext, look_after, run_step
+from agents.tools.base import SOURCE_AGENT, Tool, ToolOutput
 from agents.transcript import Exchange, ToolResult
 from browser_pool.extract import cut_at_word
-from browser_pool.types import JsonObject
-
-BLOCKED_SUGGESTION = "do not try this again; choose another way or tell the user why it cannot be done"
-DECLINED_SUGGESTION = "do not reach the same result another way; tell the user it was not done or ask what to do"
 
 
 def _ms(started: float) -> float:
@@ -38,6 +29,7 @@ async def execute_calls(state: TurnState, exchange: Exchange) -> None:
     again from what it now sees (indices from before a navigation name nothing)."""
     skip = ""
     limit = state.config.max_tool_calls
+    context = state.steps_context
     for call in exchange.calls:
         if skip:
             exchange.results.append(ToolResult(call, f"Not run: {skip}."))
@@ -51,58 +43,87 @@ async def execute_calls(state: TurnState, exchange: Exchange) -> None:
         if paused:
             # Indices and plans from before a person used the browser may name nothing now: look again.
             note = f"Not run: {paused}. The page may have changed; decide again from the page as it is now"
-            exchange.results.append(ToolResult(call, f"{note}.\n\n{(await _observe_after(state)).render()}"))
+            page = AgentReport.page_text(context, await look_after(context))
+            exchange.results.append(ToolResult(call, f"{note}.\n\n{page}"))
             skip = paused
             continue
         state.tool_calls += 1
-        result, output = await run_call(state, call)
-        exchange.results.append(result)
-        if not output.ok:
+        outcome = await run_step(_step_call(call), context)
+        observed = outcome.observed
+        exchange.results.append(ToolResult(call, observed.text, observed.screenshot, observed.summary))
+        state.steps.append(StepRecord(call.name, outcome.ok, outcome.error))
+        if not outcome.ok:
             skip = f"the call before it ({call.name}) failed; decide again from its result"
-        elif output.data.get("navigated"):
+        elif outcome.output.navigated:
             skip = f"the call before it ({call.name}) loaded another page, so element indices changed"
         state.check_deadline()
 
 
-async def run_call(state: TurnState, call: ToolCall) -> tuple[ToolResult, ToolOutput]:
-    arguments: JsonObject = call.arguments if not call.arguments_error else {"raw_arguments": call.raw_arguments}
-    step_id = await state.sink.step_started(kind="action", action=call.name, arguments=arguments)
-    started = time.perf_counter()
-    tool = state.registry.get(call.name)
-    try:
-        output = await _checked_run(state, call, tool, step_id)
-    except StopTurn as stop:  # the loop detector ends the turn: this step is closed, not left running
-        await state.sink.step_finished(step_id, ok=False, error=stop.message, duration_ms=int(_ms(started)))
-        raise
-    image = output.screenshot
-    after = await _observe_after(state) if output.page_changed else None
-    page_derived = tool is not None and tool.source != SOURCE_AGENT
-    summary = _summary(output, page_derived, state.page if after is not None else None, state.config)
-    if page_derived and output.text:  # data, not instructions
-        if after is not None and after.page and not after.note:  # one fence around the result and the page
-            output.text += f"\n\n{after.heading}\n{after.page}"
-            after = None
-        output.text = fence(output.text, label=f"{call.name} result")
-    text = output.for_model()
-    if after is not None:
-        text += "\n\n" + after.render()
-    if output.page_changed and image is None and state.config.step_screenshots:
+def _step_call(call: ToolCall) -> StepCall:
+    if call.arguments_error:
+        return StepCall(
+            call.name, {}, arguments_error=call.arguments_error, shown={"raw_arguments": call.raw_arguments}
+        )
+    return StepCall(call.name, call.arguments)
+
+
+class AgentReport:
+    """What the model reads of a step: the tool's result (fenced when it comes from the page, so it reads as data),
+    the page after a step that may have changed it (what changed, when it is the same page), a screenshot, all cut to
+    the observation budget; and the short summary it keeps once the step is old. Kept even for a model that cannot
+    see pictures: a fallback model that can may take over (only the latest is sent)."""
+
+    def __init__(self, config: AgentConfig) -> None:
+        self.config = config
+
+    async def look(self, context: StepContext) -> PageView:
         began = time.perf_counter()
-        image = await screenshot(state.tabs, quality=state.config.screenshot_quality)
-        state.timings["screenshot"].append(_ms(began))
-    text = _cut(text, state.config.observation_max_chars)
-    await state.sink.step_finished(
-        step_id,
-        ok=output.ok,
-        observation=text,
-        error=output.error,
-        duration_ms=int(_ms(started)),
-        screenshot=image,
-        target=output.data.get("target"),
-    )
-    state.steps.append(StepRecord(call.name, output.ok, output.error))
-    # Kept even for a model that cannot see it: a fallback model that can may take over (only the latest is sent).
-    return ToolResult(call, text, image, summary), output
+        view = await observe(context.tabs, self.config)
+        context.timings["observe"].append(_ms(began))
+        return view
+
+    async def render(
+        self, context: StepContext, call: StepCall, tool: Tool | None, output: ToolOutput, after: PageAfter | None
+    ) -> Observed:
+        image = output.screenshot
+        heading, page = self._page_after(context, after) if after is not None else ("", "")
+        page_derived = tool is not None and tool.source != SOURCE_AGENT
+        summary = _summary(output, page_derived, context.page if after is not None else None, self.config)
+        note = after.note if after is not None else ""
+        if page_derived and output.text:  # data, not instructions
+            if page and not note:  # one fence around the result and the page
+                output.text += f"\n\n{heading}\n{page}"
+                heading = page = ""
+            output.text = fence(output.text, label=f"{call.name} result")
+        text = output.for_model()
+        if heading:
+            text += "\n\n" + _page_block(note, heading, page)
+        if output.page_changed and image is None and self.config.step_screenshots:
+            began = time.perf_counter()
+            image = await screenshot(context.tabs, quality=self.config.screenshot_quality)
+            context.timings["screenshot"].append(_ms(began))
+        return Observed(_cut(text, self.config.observation_max_chars), image, summary)
+
+    @staticmethod
+    def _page_after(context: StepContext, after: PageAfter) -> tuple[str, str]:
+        """(heading, page data): what changed since the page as last seen, which the page after now becomes."""
+        view = after.view
+        if view is None:
+            return "", ""
+        heading, shown = page_change(context.page, view) if view.available else (view.text, "")
+        context.page = view
+        return heading, shown
+
+    @classmethod
+    def page_text(cls, context: StepContext, after: PageAfter) -> str:
+        heading, page = cls._page_after(context, after)
+        return _page_block(after.note, heading, page)
+
+
+def _page_block(note: str, heading: str, page: str) -> str:
+    """A note on where the tab was not allowed to stay, a heading, and the page's own text, fenced."""
+    body = f"{heading}\n{fence(page)}" if page else heading
+    return f"{note}\n{body}" if note else body
 
 
 def _summary(output: ToolOutput, page_derived: bool, page: PageView | None, config: AgentConfig) -> str:
@@ -122,142 +143,3 @@ def _brief(text: str, limit: int) -> str:
         return text
     kept = cut_at_word(text, limit)
     return f"{kept} … ({len(text) - len(kept)} more characters not kept)"
-
-
-async def _checked_run(state: TurnState, call: ToolCall, tool: Tool | None, step_id: int) -> ToolOutput:
-    if call.arguments_error:
-        return ToolOutput(
-            ok=False,
-            error=f"the arguments of {call.name} could not be read: {call.arguments_error}",
-            suggestion="send the arguments as one JSON object that fits the tool's parameters",
-        )
-    invalid = state.registry.check(call.name, call.arguments)
-    if invalid is not None or tool is None:
-        return invalid or ToolOutput(ok=False, error=f"there is no tool named {call.name!r}")
-    refused = None if tool.read_only else _repetition(state, call)  # looking again is never a loop
-    if refused is not None:
-        return refused
-    began = time.perf_counter()
-    decision = await state.policy.assess(
-        tool=tool.name,
-        read_only=tool.read_only,
-        source=tool.source,
-        arguments=call.arguments,
-        page=state.page.facts,
-        target_text=lambda: target_text(state.tabs, call.arguments),
-    )
-    state.timings["safety"].append(_ms(began))
-    if decision.level == "block":
-        return ToolOutput(
-            ok=False, error=f"blocked by Hive's safety policy: {decision.reason}", suggestion=BLOCKED_SUGGESTION
-        )
-    if decision.level == "confirm" and not await _confirmed(state, call, decision, step_id):
-        return ToolOutput(
-            ok=False,
-            error=f"the user did not allow this step ({decision.reason}), so it was not run",
-            suggestion=DECLINED_SUGGESTION,
-        )
-    if decision.level == "notify":
-        await state.sink.notify(f"{call.name}: {decision.reason}")
-    return await _run_with_timeout(state, call, tool)
-
-
-def _repetition(state: TurnState, call: ToolCall) -> ToolOutput | None:
-    """The loop detector: the same acting call on the same page state (address, text, field values, checked and
-    selected states, focus, scroll), again and again."""
-    key = json.dumps([call.name, call.arguments, state.page.fingerprint], sort_keys=True, default=str)
-    state.repeats[key] += 1
-    count, limit = state.repeats[key], state.config.loop_repeat_limit
-    if count < limit:
-        return None
-    if count > limit:
-        raise StopTurn(
-            STOP_LOOP,
-            f"I stopped because I kept repeating the same step ({call.name} with the same arguments) without the "
-            "page changing. The steps done so far are kept; tell me how to go on.",
-        )
-    return ToolOutput(
-        ok=False,
-        error=LOOP_NOTE.format(tool=call.name, count=count),
-        suggestion="look at the page again (get_elements) and try a different element or approach, or answer",
-    )
-
-
-async def _confirmed(state: TurnState, call: ToolCall, decision: SafetyDecision, step_id: int) -> bool:
-    request = ConfirmationRequest(
-        step_id=step_id, action=call.name, arguments=call.arguments, reason=decision.reason, url=state.page.url
-    )
-    limit = state.config.confirm_timeout_s
-    remaining = state.remaining_s()
-    if remaining is not None:
-        limit = max(0.0, min(limit, remaining))
-    try:
-        async with asyncio.timeout(limit):
-            return bool(await state.sink.confirm(request))
-    except TimeoutError:
-        return False  # no answer is a no
-
-
-async def _run_with_timeout(state: TurnState, call: ToolCall, tool: Tool) -> ToolOutput:
-    limit = tool.timeout_s or state.config.tool_timeout_s
-    remaining = state.remaining_s()
-    if remaining is not None:
-        limit = max(0.0, min(limit, remaining))
-    began = time.perf_counter()
-    try:
-        async with asyncio.timeout(limit):
-            return await state.registry.run(call.name, call.arguments, state.tool_ctx)
-    except TimeoutError:
-        return ToolOutput(
-            ok=False,
-            error=f"{call.name} did not finish within {limit:g} s and was stopped",
-            suggestion="the page may be slow or stuck: wait a moment and look at it again before retrying",
-            page_changed=tool.source == SOURCE_BROWSER,
-        )
-    finally:
-        state.timings["action"].append(_ms(began))
-
-
-@dataclass(frozen=True, slots=True)
-class PageAfter:
-    """The page after a step, as the model reads it: a note on where the tab was not allowed to stay, a heading,
-    and the page's own text (to be fenced; "" when the heading says it all)."""
-
-    note: str
-    heading: str
-    page: str
-
-    def render(self) -> str:
-        body = f"{self.heading}\n{fence(self.page)}" if self.page else self.heading
-        return f"{self.note}\n{body}" if self.note else body
-
-
-async def _observe_after(state: TurnState) -> PageAfter:
-    """The fresh page summary for the observation, after taking the tab off an address it must not be on."""
-    began = time.perf_counter()
-    view = await observe(state.tabs, state.config)
-    state.timings["observe"].append(_ms(began))
-    note = ""
-    if view.available and view.url.startswith(("http://", "https://")):
-        origin = origin_of(view.url)
-        if origin not in state.checked_origins:
-            reason = await state.policy.navigation_block(view.url)
-            if reason is None:
-                state.checked_origins.add(origin)
-            else:
-                note = await _leave_page(state, view.url, reason)
-                view = await observe(state.tabs, state.config)
-                if view.available and origin_of(view.url) == origin:  # still there: show nothing of it
-                    view = PageView(available=False, text="The page is not shown: its address is not allowed.")
-    heading, shown = page_change(state.page, view) if view.available else (view.text, "")
-    state.page = view
-    return PageAfter(note, heading, shown)
-
-
-async def _leave_page(state: TurnState, url: str, reason: str) -> str:
-    """A click or a redirect led somewhere navigation may not go: the tab is emptied before anything is read."""
-    try:
-        await state.tabs.active_page.goto("about:blank")
-    except Exception as exc:  # the page is then reported as it is; the model still learns it must not use it
-        return f"The tab reached {url}, which is not allowed ({reason}), and could not be emptied: {exc}"
-    return f"The tab reached {url}, which is not allowed ({reason}); the tab was emptied. Do not go there again."

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import time
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +19,7 @@ from typing import Any
 
 from agents.config import AgentConfig
 from agents.events import EventSink
-from agents.execute import execute_calls
+from agents.execute import AgentReport, execute_calls
 from agents.llm import ChatResult, LLMClient, LLMError, NoModelConfiguredError, Usage
 from agents.llm.fenced import parse_fenced_reply
 from agents.llm.messages import ChatMessage, FunctionTool
@@ -26,7 +27,9 @@ from agents.llm.toolcalls import ToolCall
 from agents.observation import observe, page_context
 from agents.prompts import LIMIT_NOTE, system_prompt
 from agents.safety import SafetyPolicy
+from agents.secrets import Secrets
 from agents.state import STOP_MAX_TOOL_CALLS, PageTools, StopTurn, TurnState
+from agents.step import AfterAct, Asking, LoopGuard, StepContext
 from agents.tools import Tool, ToolContext, ToolRegistry, browser_tools, plan_tools
 from agents.tools.more import more_tools
 from agents.transcript import Exchange, Note, Transcript
@@ -62,12 +65,15 @@ async def run_agent_turn(
     uploads: Mapping[str, Path] | None = None,
     context_messages: Sequence[ChatMessage] = (),
     page_tools: PageTools | None = None,
-    secrets: Mapping[str, str] | None = None,
+    secrets: Secrets | None = None,
+    after_act: Sequence[AfterAct] = (),
 ) -> TurnResult:
     """One agent turn. Raises NoModelConfiguredError without a model, LLMError when the model service fails.
 
     ``page_tools`` gives the tools the current page offers (WebMCP, SKILLs); it is asked again before every
-    model call, since pages register and remove tools as they change."""
+    model call, since pages register and remove tools as they change. ``secrets`` fills in values the model types
+    by their `{{name}}` placeholder without seeing them (agents.secrets); ``after_act`` runs after each step acted
+    (agents.step)."""
     if config.model is None:
         raise NoModelConfiguredError
     models = [config.model] + ([config.fallback_model] if config.fallback_model is not None else [])
@@ -75,7 +81,8 @@ async def run_agent_turn(
     try:
         state = await prepare_turn(config, history, tabs, sink, extra_tools, uploads or {}, context_messages, clients)
         state.page_tools = page_tools
-        state.tool_ctx.secrets = dict(secrets or {})
+        state.steps_context.secrets = secrets
+        state.steps_context.after_act = after_act
         return await _loop(state)
     finally:
         for client in clients:
@@ -98,6 +105,9 @@ async def prepare_turn(
     registry = ToolRegistry([*tools, *extra_tools], deferred=deferred)
     if registry.deferred:
         registry.add(more_tools(registry))
+    asked = next((text for role, text in reversed(history) if role == "user"), "")
+    if len(asked) >= config.long_task_chars:
+        registry.reveal(config.long_task_tools)
     page = await observe(tabs, config)
     transcript = Transcript(
         history=history,
@@ -105,17 +115,29 @@ async def prepare_turn(
         page_context=page_context(page),
         keep_full_observations=config.keep_full_observations,
     )
+    deadline = time.monotonic() + config.turn_timeout_s if config.turn_timeout_s else None
+    timings: defaultdict[str, list[float]] = defaultdict(list)
+    steps_context = StepContext(
+        registry=registry,
+        tool_ctx=ToolContext(tabs=tabs, sink=sink, uploads=uploads, action_timeout_ms=config.action_timeout_ms),
+        report=AgentReport(config),
+        policy=SafetyPolicy(config.safety),
+        asking=Asking(limit_s=config.confirm_timeout_s),
+        loops=LoopGuard(config.loop_repeat_limit),
+        tool_timeout_s=config.tool_timeout_s,
+        deadline=deadline,
+        page=page,
+        timings=timings,
+    )
     return TurnState(
         config=config,
         sink=sink,
-        tabs=tabs,
         registry=registry,
-        policy=SafetyPolicy(config.safety),
         transcript=transcript,
-        tool_ctx=ToolContext(tabs=tabs, sink=sink, uploads=uploads, action_timeout_ms=config.action_timeout_ms),
         clients=clients,
-        page=page,
-        deadline=time.monotonic() + config.turn_timeout_s if config.turn_timeout_s else None,
+        steps_context=steps_context,
+        deadline=deadline,
+        timings=timings,
     )
 
 
@@ -125,6 +147,8 @@ async def _loop(state: TurnState) -> TurnResult:
             state.check_deadline()
             if state.page_tools is not None:
                 state.registry.replace_dynamic(await state.page_tools())
+            if state.tool_calls >= state.config.long_task_calls:
+                state.registry.reveal(state.config.long_task_tools)  # the task turned out long
             result = await ask_model(state)
             exchange = await record_reply(state, result)
             if exchange is None:

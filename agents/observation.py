@@ -36,6 +36,8 @@ class PageView:
     # The interactive elements in view: the list as the model reads it, and its element lines.
     elements_text: str = ""
     elements: tuple[str, ...] = ()
+    # The indices of every element the list stands for, those its size budget left out included.
+    element_indices: frozenset[int] = frozenset()
     # The summary's entries (address, title, scroll, counts, focus, dialogs, text), to tell what an action changed.
     lines: tuple[str, ...] = ()
 
@@ -74,7 +76,7 @@ def _line_key(line: str) -> tuple[str, str]:
 def elements_change(before: PageView | None, after: PageView) -> str:
     """The interactive elements as the model reads them after an action, so that looking them up again is rare: on
     another page, the whole list; on the same page, the elements that appeared or changed (value, state, text) and
-    the indices gone, or that nothing changed."""
+    the indices gone, or that nothing changed. An element the list's size budget left out this time is not gone."""
     if not after.elements_text:
         return ""
     if before is None or not before.elements_text or before.url != after.url:
@@ -82,7 +84,8 @@ def elements_change(before: PageView | None, after: PageView) -> str:
     old = dict(_line_key(line) for line in before.elements)
     new = dict(_line_key(line) for line in after.elements)
     changed = [line for line in after.elements if old.get(_line_key(line)[0]) != _line_key(line)[1]]
-    gone = [index for index in old if index not in new]
+    still = {str(index) for index in after.element_indices} or new.keys()
+    gone = [index for index in old if index not in still]
     if not changed and not gone:
         return ELEMENTS_AS_BEFORE
     lines = ["Interactive elements in view that appeared or changed:", *changed] if changed else []
@@ -173,6 +176,7 @@ async def observe_page(
         fingerprint=hashlib.sha1(state.encode(), usedforsecurity=False).hexdigest(),
         elements_text=listing.text if listing is not None else "",
         elements=tuple(listing.lines) if listing is not None else (),
+        element_indices=frozenset(listing.indices) if listing is not None else frozenset(),
         lines=tuple(shown.render_lines()),
     )
 

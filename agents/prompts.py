@@ -48,7 +48,7 @@ def system_prompt(
     if "get_elements" in registry:
         rules.append(RULE_LOOK)
     rules += [RULE_FAILURE, RULE_CONFIRM]
-    if "publish_plan" in registry:
+    if any(tool.name == "publish_plan" for tool in registry.offered()):
         rules.append(RULE_PLAN)
     rules.append(RULE_ANSWER)
     parts = [INTRO, "Rules:\n" + "\n".join(f"{n}. {rule}" for n, rule in enumerate(rules, start=1))]

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from agents.config import AgentConfig
 from agents.events import EventSink
 from agents.llm import LLMClient, Usage
-from agents.observation import PageView
-from agents.safety import SafetyPolicy
-from agents.tools.base import Tool, ToolContext, ToolRegistry
+from agents.tools.base import Tool, ToolRegistry
 from agents.transcript import Transcript
-from browser_pool.types import TabControl
+
+if TYPE_CHECKING:
+    from agents.step import StepContext
 
 # The tools the current page offers right now (WebMCP and SKILL tools), asked before every model call.
 PageTools = Callable[[], Awaitable[Sequence[Tool]]]
@@ -44,25 +45,21 @@ class StepRecord:
 class TurnState:
     config: AgentConfig
     sink: EventSink
-    tabs: TabControl
     registry: ToolRegistry
-    policy: SafetyPolicy
     transcript: Transcript
-    tool_ctx: ToolContext
     clients: list[LLMClient]
-    page: PageView
+    # How this turn's tool calls are run (agents.step): its policy, confirmations, loop detector, the page as seen.
+    steps_context: StepContext
     usage: Usage = field(default_factory=Usage)
     model_index: int = 0
     tool_calls: int = 0
     # The reply as streamed so far; a new model reply after tool calls starts a new paragraph.
     reply_parts: list[str] = field(default_factory=list)
     paragraph_pending: bool = False
-    repeats: Counter[str] = field(default_factory=Counter)
     # After the tool-call limit: one more model call without tools, for the final answer.
     final_only: bool = False
     deadline: float | None = None
     steps: list[StepRecord] = field(default_factory=list)
-    checked_origins: set[str] = field(default_factory=set)
     # Milliseconds per phase ("model", "observe", "action", "screenshot", "safety"), for the debug log and bench.
     timings: defaultdict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     page_tools: PageTools | None = None

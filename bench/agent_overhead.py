@@ -1,6 +1,6 @@
 """What the agent itself costs per step, with a model that answers instantly.
 
-Run: .venv/bin/python bench/agent_overhead.py [--turns 6] [--steps 20] [--no-screenshots]
+Run: .venv/bin/python bench/agent_overhead.py [--turns 6] [--steps 20] [--no-screenshots] [--against PATH [--rounds 4]]
 
 A scripted OpenAI-compatible server on 127.0.0.1 answers every request at once (its handler only picks the next
 element from the element list the agent sent). Each turn opens a local page with five text fields and five
@@ -12,13 +12,19 @@ growing conversation), and a sink that records events in memory.
 Per step, "total" is the time from one step's end to the next one's: the model round trip that chose the step,
 the safety check, the action, the fresh page summary and the screenshot, plus the loop's own bookkeeping
 ("other"). The first step of each turn (get_elements) and the final answer are left out.
+
+With `--against PATH` (another checkout of Hive, e.g. the code before a change), the per-step overhead (the step's
+total without the model round trip) and its parts are measured for both in the same run, in alternating rounds of
+--turns turns (each in a process of its own, each checkout first every other round), and printed side by side.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -153,15 +159,59 @@ async def run(turns: int, steps: int, screenshots: bool, elements_chars: int) ->
     return per_kind
 
 
+# Run in a process of its own with another checkout first on the path: its figures per step, as JSON, with the
+# per-step overhead (the step's total without the model round trip).
+_FIGURES_IN = """
+import asyncio, json, sys
+sys.path.insert(0, sys.argv[1])
+from agents import AgentConfig
+from bench.agent_overhead import run
+figures = asyncio.run(run(int(sys.argv[2]), int(sys.argv[3]), True, AgentConfig(model=None).elements_chars))
+for parts in figures.values():
+    parts["overhead"] = [t - m for t, m in zip(parts["total"], parts["model round trip"])]
+print(json.dumps(figures))
+"""
+
+
+def compare(against: Path, rounds: int, turns: int, steps: int) -> None:
+    """This checkout's figures beside another's, measured in alternating rounds."""
+    trees = {"this checkout": Path(__file__).resolve().parents[1], "the other": against.resolve()}
+    figures: dict[str, dict[str, dict[str, list[float]]]] = {label: {} for label in trees}
+    for round_number in range(rounds):
+        # Each goes first every other round, so that neither always follows the other's shutdown.
+        for label, tree in list(trees.items())[:: 1 if round_number % 2 == 0 else -1]:
+            done = subprocess.run(
+                [sys.executable, "-c", _FIGURES_IN, str(tree), str(turns), str(steps)],
+                cwd=tree, capture_output=True, text=True, check=True,
+            )  # fmt: skip
+            for kind, parts in json.loads(done.stdout.strip().splitlines()[-1]).items():
+                for name, values in parts.items():
+                    figures[label].setdefault(kind, {}).setdefault(name, []).extend(values)
+    print(f"p50 in ms per step, {rounds} alternating rounds of {turns} turn(s); the other: {against}")
+    for kind in ("click", "type"):
+        ours, theirs = figures["this checkout"][kind], figures["the other"][kind]
+        print(f"\n{kind} steps ({len(ours['total'])} / {len(theirs['total'])})")
+        print(f"{'part':<28}{'this checkout':>15}{'the other':>11}{'change':>9}")
+        for name in ("overhead", *(name for name in ours if name != "overhead")):
+            mine, other = percentile(ours[name], 0.5), percentile(theirs[name], 0.5)
+            change = f"{(mine / other - 1) * 100:+.1f}%" if other > 0.05 else ""
+            print(f"{name:<28}{mine:>15.1f}{other:>11.1f}{change:>9}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--turns", type=int, default=6)
     parser.add_argument("--steps", type=int, default=20, help="type/click steps per turn")
     parser.add_argument("--no-screenshots", action="store_true", help="AgentConfig(step_screenshots=False)")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes: check that the benchmark still runs")
+    parser.add_argument("--against", type=Path, help="another checkout: compare per-step overhead, side by side")
+    parser.add_argument("--rounds", type=int, default=4, help="with --against: alternating rounds")
     args = parser.parse_args()
     if args.smoke:
         args.turns, args.steps = 1, 4
+    if args.against is not None:
+        compare(args.against, args.rounds, args.turns, args.steps)
+        return
     # The reference in the same run: observations with element counts only (the model looks elements up itself).
     for label, chars in (
         ("with the elements that changed", AgentConfig(model=None).elements_chars),

@@ -5,6 +5,9 @@ turns (one navigate tool call and an answer, instant scripted model); every user
 websocket seeing the run end. 1, 5 and 20 users against one worker, then 20 users against two workers; and the
 same 20-user load against a worker with Celery's old thread count, the reference for the fix.
 
+Beside latency: the CPU every process of the stack spent per run (from /proc, as bench/cpu.py reads it), runs per
+second per core, and how close the throughput comes to its ceiling on this machine, cores ÷ CPU per run.
+
     .venv/bin/python bench/load.py [--actions 5] [--turns 2]
 """
 
@@ -26,7 +29,7 @@ import httpx  # noqa: E402
 import websockets  # noqa: E402
 
 from bench.stack import Stack, cookie_header, running_stack, signed_in_client  # noqa: E402
-from bench.stats import percentile  # noqa: E402
+from bench.stats import percentile, tree_cpu_s  # noqa: E402
 from tests.support.llm_server import Reply, ScriptedLLM  # noqa: E402
 from tests.support.static_server import serve_directory  # noqa: E402
 
@@ -40,6 +43,7 @@ class Figures:
     turn_ms: list[float] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
     actions_per_s: float = 0.0
+    cpu_s_per_run: float = 0.0
 
 
 class User:
@@ -54,12 +58,17 @@ class User:
         self.ended: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self.reader: asyncio.Task[None] | None = None
 
-    async def open(self) -> None:
+    async def open(self, *, keepalive: bool = True) -> None:
+        """The user's conversation and its websocket. `keepalive=False` for a caller that stops its event loop
+        between actions (the client's pings would time out while nothing reads the pongs)."""
         response = await self.client.post("/api/conversations/", json={}, headers=self.headers)
         self.conversation = int(response.json()["id"])
         url = self.base_url.replace("http://", "ws://") + f"/ws/conversations/{self.conversation}/"
         self.ws = await websockets.connect(
-            url, additional_headers={"Cookie": self.cookie, "Origin": self.base_url}, max_size=None
+            url,
+            additional_headers={"Cookie": self.cookie, "Origin": self.base_url},
+            max_size=None,
+            ping_interval=20 if keepalive else None,
         )
         self.reader = asyncio.create_task(self._read())
 
@@ -82,9 +91,12 @@ class User:
         run = await asyncio.wait_for(self._future(int(run_of(response.json())["id"])), 300)
         return (time.monotonic() - started) * 1000, run
 
-    async def navigate(self, url: str) -> tuple[float, dict[str, Any]]:
+    async def action(self, name: str, arguments: dict[str, Any]) -> tuple[float, dict[str, Any]]:
         path = f"/api/conversations/{self.conversation}/actions/"
-        return await self.timed(path, {"action": "navigate", "arguments": {"url": url}}, lambda body: body)
+        return await self.timed(path, {"action": name, "arguments": arguments}, lambda body: body)
+
+    async def navigate(self, url: str) -> tuple[float, dict[str, Any]]:
+        return await self.action("navigate", {"url": url})
 
     async def turn(self) -> tuple[float, dict[str, Any]]:
         path = f"/api/conversations/{self.conversation}/messages/"
@@ -118,9 +130,12 @@ async def load(stack: Stack, pages: str, users: int, actions: int, turns: int, t
             if run["status"] != "succeeded":
                 figures.failed.append(f"turn: {run['status']} {run.get('error', '')}"[:200])
 
-    started = time.monotonic()
+    roots = {role: process.pid for role, process in stack.processes.items()}
+    cpu_before, started = tree_cpu_s(roots), time.monotonic()
     await asyncio.gather(*(work(person, index) for index, person in enumerate(people)))
-    figures.actions_per_s = users * (actions + turns) / (time.monotonic() - started)
+    runs = users * (actions + turns)
+    figures.actions_per_s = runs / (time.monotonic() - started)
+    figures.cpu_s_per_run = (sum(tree_cpu_s(roots).values()) - sum(cpu_before.values())) / runs
     await asyncio.gather(*(person.close() for person in people))
     return figures
 
@@ -132,8 +147,13 @@ def line(label: str, samples: list[float]) -> str:
 
 
 def report(title: str, figures: Figures) -> None:
+    cores = os.cpu_count() or 1
+    ceiling = cores / figures.cpu_s_per_run if figures.cpu_s_per_run else float("nan")
     print(f"{title:<44} {line('navigate', figures.navigate_ms)}   {line('turn', figures.turn_ms)}   "
-          f"{figures.actions_per_s:5.1f} runs/s" + (f"   FAILED {len(figures.failed)}: {figures.failed[:2]}" if figures.failed else ""))  # fmt: skip
+          f"{figures.actions_per_s:5.1f} runs/s   CPU {figures.cpu_s_per_run * 1000:4.0f} ms/run   "
+          f"{figures.actions_per_s / cores:4.2f} runs/s per core   {figures.actions_per_s / ceiling * 100:3.0f} % of "
+          f"cores ÷ CPU per run ({ceiling:.1f} runs/s)"
+          + (f"   FAILED {len(figures.failed)}: {figures.failed[:2]}" if figures.failed else ""))  # fmt: skip
 
 
 def main() -> None:

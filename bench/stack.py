@@ -1,6 +1,8 @@
-"""Start the whole service for a benchmark: Redis, a migrated SQLite database, Celery worker(s), Daphne.
+"""Start the whole service for a benchmark: Redis, a migrated SQLite database, Celery worker(s), Daphne (and beat).
 
-Everything runs on this machine's loopback and is stopped when the `with` block ends.
+Everything runs on this machine's loopback and is stopped when the `with` block ends. By default the services run
+with the test settings (1 s heartbeats, loopback open in the firewall); `settings="local"` runs them as `make run`
+does, with the production periods, and only loopback allowed through the firewall.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ if str(ROOT) not in sys.path:
 
 from tests.support.processes import Managed, service_env, start_daphne, start_redis, start_worker, wait_until  # noqa: E402
 
+LOCAL_SETTINGS = "webapp.settings.local"
+
 
 @dataclass
 class Stack:
@@ -30,6 +34,8 @@ class Stack:
     redis_url: str
     env: dict[str, str]
     workers: list[Managed] = field(default_factory=list)
+    # Every process of the service by role (redis, worker0, daphne, beat), for figures per process.
+    processes: dict[str, Managed] = field(default_factory=dict)
 
 
 def _has_workers(redis_url: str, count: int) -> bool:
@@ -42,15 +48,27 @@ def _has_workers(redis_url: str, count: int) -> bool:
 
 @contextmanager
 def running_stack(
-    *, workers: int = 1, extra_env: dict[str, str] | None = None, concurrency: int | None = None
+    *,
+    workers: int = 1,
+    extra_env: dict[str, str] | None = None,
+    concurrency: int | None = None,
+    settings: str = "test",
+    beat: bool = False,
 ) -> Iterator[Stack]:
     tmp = Path(tempfile.mkdtemp(prefix="hive-bench-"))
-    db_path = str(tmp / "bench.sqlite3")
     redis_server, redis_url = start_redis()
-    env = service_env(
-        redis_url=redis_url, db_path=db_path, extra={"HIVE_MEDIA_ROOT": str(tmp / "media"), **(extra_env or {})}
-    )
+    db_path = str(tmp / "bench.sqlite3")
+    own: dict[str, str] = {"HIVE_MEDIA_ROOT": str(tmp / "media")}
+    if settings == "local":
+        own |= {
+            "DJANGO_SETTINGS_MODULE": LOCAL_SETTINGS,
+            "DATABASE_URL": f"sqlite:///{db_path}",
+            "HIVE_VAR": str(tmp),
+            "HIVE_EGRESS_ALLOW": "127.0.0.1",
+        }
+    env = service_env(redis_url=redis_url, database_url=f"sqlite:///{db_path}", extra={**own, **(extra_env or {})})
     started: list[Managed] = [redis_server]
+    processes = {"redis": redis_server}
     try:
         subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
         stack_workers = []
@@ -58,13 +76,33 @@ def running_stack(
             worker = start_worker(f"bench{n}", env, concurrency=concurrency)
             started.append(worker)
             stack_workers.append(worker)
+            processes[f"worker{n}"] = worker
             wait_until(partial(_has_workers, redis_url, n + 1), 60, f"worker {n}")
-        daphne, base_url = start_daphne(env)
+        daphne, base_url = _daphne(env)
         started.append(daphne)
-        yield Stack(base_url=base_url, redis_url=redis_url, env=env, workers=stack_workers)
+        processes["daphne"] = daphne
+        if beat:
+            scheduler = Managed(
+                "beat", [sys.executable, "-m", "celery", "-A", "workers.celery_app", "beat", "-l", "info",
+                         "-s", str(tmp / "beat-schedule")], env
+            )  # fmt: skip
+            started.append(scheduler)
+            processes["beat"] = scheduler
+        yield Stack(base_url=base_url, redis_url=redis_url, env=env, workers=stack_workers, processes=processes)
     finally:
         for process in reversed(started):
             process.stop()
+
+
+def _daphne(env: dict[str, str], attempts: int = 3) -> tuple[Managed, str]:
+    """Daphne, started again when a machine busy with other work makes it miss the helper's 30 s wait."""
+    for attempt in range(attempts):
+        try:
+            return start_daphne(env)
+        except TimeoutError:
+            if attempt == attempts - 1:
+                raise
+    raise AssertionError("unreachable")
 
 
 def signed_in_client(base_url: str, username: str) -> tuple[httpx.Client, dict[str, str]]:

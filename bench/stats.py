@@ -1,12 +1,19 @@
-"""What the benchmarks share: percentiles, and waiting for a websocket event."""
+"""What the benchmarks share: percentiles, waiting for a websocket event, CPU time of process trees."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.support.procs import process_tree  # noqa: E402
 
 
 def percentile(samples: list[float], q: float) -> float:
@@ -26,3 +33,46 @@ async def next_event(
         event = json.loads(await asyncio.wait_for(ws.recv(), timeout=deadline - time.monotonic()))
         if predicate(event):
             return time.monotonic(), event
+
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_and_name(pid: int) -> tuple[float, str]:
+    """CPU seconds of one process (user + system, with its children that have ended and been waited for) and its
+    command name; (0, "") when it is gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0.0, ""
+    name = stat[stat.find("(") + 1 : stat.rfind(")")]
+    fields = stat[stat.rfind(")") + 2 :].split()
+    # Fields 14-17 of proc(5) (utime, stime, cutime, cstime), counted from the state field (3) here.
+    return sum(int(value) for value in fields[11:15]) / CLOCK_TICKS, name
+
+
+def tree_cpu_s(roots: dict[str, int]) -> dict[str, float]:
+    """CPU seconds so far of each root's whole process tree, by role and command name ("worker0/chromium", …).
+
+    An ended child's time moves to its parent's counters when the parent waits for it, so the sums keep growing
+    as renderers come and go: the difference of two readings is the CPU spent between them."""
+    out: dict[str, float] = {}
+    for role, root in roots.items():
+        for pid in process_tree(root):
+            seconds, name = _cpu_and_name(pid)
+            if name:
+                key = f"{role}/{_kind(name)}"
+                out[key] = out.get(key, 0.0) + seconds
+    return out
+
+
+def _kind(name: str) -> str:
+    if name.startswith(("chrom", "headless_shell")):
+        return "chromium"
+    if name.startswith(("python", "celery", "daphne")):
+        return "python"
+    return name.split("-")[0].split(":")[0].split(" ")[0]  # node-MainThread, redis-server: node, redis
+
+
+def cpu_delta(after: dict[str, float], before: dict[str, float]) -> dict[str, float]:
+    return {key: after[key] - before.get(key, 0.0) for key in after}

@@ -34,6 +34,8 @@ from browser_pool.webmcp import install_bridge, log_webmcp_support
 log = logging.getLogger(__name__)
 
 SessionSavedCallback = Callable[[str, SavedSession], Awaitable[None]]
+# Reads a session's last save; called only when the session is not live (a live one is newer than any save).
+SavedLoader = Callable[[], Awaitable[SavedSession | None]]
 SessionsLostCallback = Callable[[list[str]], Awaitable[None]]
 
 CRASH_REASON = "the browser crashed; this session will be restored from its last save on the next turn"
@@ -175,11 +177,14 @@ class BrowserPool:
 
     # -- sessions --------------------------------------------------------------------------------------------
 
-    async def acquire(self, key: str, saved: SavedSession | None = None) -> Session:
-        """The live session for ``key``, else a new one (restored from ``saved`` when given). Counts as a lease.
+    async def acquire(
+        self, key: str, saved: SavedSession | None = None, *, load_saved: SavedLoader | None = None
+    ) -> Session:
+        """The live session for ``key``, else a new one (restored from ``saved``, or what ``load_saved`` reads, when
+        given). Counts as a lease.
 
-        A live session wins over ``saved``: it is newer. Raises `PoolFullError` when the worker is at capacity
-        and every session is busy.
+        A live session wins over ``saved``: it is newer (and ``load_saved`` is not called). Raises `PoolFullError`
+        when the worker is at capacity and every session is busy.
         """
         await self._wait_ready()
         lock = self._key_locks.get(key)
@@ -188,6 +193,8 @@ class BrowserPool:
         async with lock:
             session = self._sessions.get(key)
             if session is None or session.closed:
+                if saved is None and load_saved is not None:
+                    saved = await load_saved()
                 session = await self._open_in_room(key, saved)
             session.leases += 1
             session.touch()

@@ -16,10 +16,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from playwright.async_api import CDPSession
+from playwright.async_api import CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
 
 from browser_pool.background import BackgroundTasks
+from browser_pool.types import MASK_COLOR, SECRET_FIELDS, secret_masks
 
 log = logging.getLogger(__name__)
 
@@ -255,6 +256,13 @@ class Screencast:
         except PlaywrightError:
             log.debug("stopScreencast failed; the tab is probably closed")
 
+    def frame_since(self, tab_id: str, since_ms: float) -> Frame | None:
+        """The newest frame of `tab_id` captured at or after `since_ms` (time.time() in ms), published or not."""
+        for frame in (self._pending, self.last_frame):
+            if frame is not None and frame.tab_id == tab_id and frame.ts_ms >= since_ms:
+                return frame
+        return None
+
     def _on_frame(self, event: dict[str, Any]) -> None:
         cdp, tab_id = self._cdp, self._tab_id
         if cdp is None or tab_id is None:
@@ -292,3 +300,31 @@ class Screencast:
             await cdp.send("Page.screencastFrameAck", {"sessionId": ack_id})
         except PlaywrightError:
             log.debug("frame ack failed; the tab is probably closed")
+
+
+_HAS_SECRETS = f"() => document.querySelector({SECRET_FIELDS!r}) !== null"
+
+
+async def step_picture(
+    page: Page,
+    *,
+    quality: int = 60,
+    timeout_ms: float = 5_000,
+    live: tuple[Screencast, str] | None = None,
+    since_ms: float | None = None,
+) -> bytes:
+    """The JPEG kept with a step: the live view's own frame of the page when it was captured after the step ended
+    (`live`: the session's screencast and the page's tab id; `since_ms`: when the step ended, time.time() in ms) and
+    the page has no secret field, else a screenshot. The screenshot masks secret fields only where the page has one
+    (the mask costs a restyle and paint even when nothing matches), and leaves the caret as it is (hiding it restyles
+    the page first): about 10-20 ms of the browser's CPU less per step than a masked screenshot."""
+    secrets = bool(await page.evaluate(_HAS_SECRETS))
+    if live is not None and since_ms is not None and not secrets:
+        screencast, tab_id = live
+        frame = screencast.frame_since(tab_id, since_ms)
+        if frame is not None:
+            return frame.data
+    if secrets:
+        return await page.screenshot(type="jpeg", quality=quality, caret="initial", timeout=timeout_ms,
+                                     mask=secret_masks(page), mask_color=MASK_COLOR)  # fmt: skip
+    return await page.screenshot(type="jpeg", quality=quality, caret="initial", timeout=timeout_ms)

@@ -17,8 +17,18 @@ from django.contrib.auth.models import User
 
 from tests.support import network_guard
 from tests.support.llm_server import ScriptedLLM
-from tests.support.processes import Managed, service_env, start_daphne, start_redis, start_worker, wait_until
+from tests.support.postgres import PostgresServer
+from tests.support.processes import (
+    Managed,
+    service_env,
+    start_daphne,
+    start_redis,
+    start_worker,
+    suite_database_url,
+    wait_until,
+)
 from webapp.conversations.models import Conversation
+from webapp.settings.database import database_config
 
 
 @pytest.fixture(autouse=True)
@@ -80,10 +90,37 @@ def llm(scripted_llm_server: ScriptedLLM, settings: object) -> Iterator[Scripted
     scripted_llm_server.reset()
 
 
-def _db_path() -> str:
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> Iterator[None]:
+    """On PostgreSQL (the default), a server of the suite's own for the test database, stopped at the end;
+    unless HIVE_TEST_DATABASE_URL names one. pytest-django makes the test database on it afterwards."""
     from django.conf import settings
 
-    return str(settings.DATABASES["default"]["NAME"])
+    if settings.HIVE_TEST_DB != "postgres" or "HIVE_TEST_DATABASE_URL" in os.environ:
+        yield
+        return
+    server = PostgresServer()
+    try:
+        server.start()
+        # In place: Django's connection handler holds this very dict.
+        settings.DATABASES["default"].update(database_config(server.url))
+        # A transactional test ends by emptying every table (TRUNCATE, table after table) while the suite's web
+        # server and worker may still be in a transaction of their own: when the two wait on each other, the
+        # server's transaction is the one PostgreSQL cancels (it checks after 1 s, this connection after 20 s).
+        settings.DATABASES["default"]["OPTIONS"] = {"options": "-c deadlock_timeout=20s"}
+        yield
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def django_db_keepdb(request: pytest.FixtureRequest) -> bool:
+    """The suite's own server is deleted whole at the end: its test database is not dropped first (a dropped
+    database must have no session left, and threads of the test process keep theirs open)."""
+    from django.conf import settings
+
+    own_server = settings.HIVE_TEST_DB == "postgres" and "HIVE_TEST_DATABASE_URL" not in os.environ
+    return own_server or bool(request.config.getvalue("reuse_db"))
 
 
 # Where the services' e-mails go (one file per message batch), and the address their links name.
@@ -101,7 +138,7 @@ def services_env(
 ) -> dict[str, str]:
     return service_env(
         redis_url=redis_url,
-        db_path=_db_path(),
+        database_url=suite_database_url(),
         extra={
             "HIVE_LLM_BASE_URL": scripted_llm_server.base_url,
             "HIVE_LLM_MODEL": "scripted",

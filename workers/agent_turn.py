@@ -73,7 +73,7 @@ def agent_tools(inputs: TurnInputs, config: AgentConfig) -> list[Tool]:
             budget_tokens=settings.HIVE_AGENT_CHUNK_TOKENS,
             shared=inputs.shared,
         ),
-        *memory_tools(notes=inputs.notes, embed=embed),
+        *(memory_tools(notes=inputs.notes, embed=embed) if inputs.notes else ()),  # nothing to search without notes
         *reply_tools(personas=inputs.personas, model_client_factory=client),
     ]
 

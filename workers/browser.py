@@ -95,6 +95,10 @@ class SessionHost:
         self._lock = asyncio.Lock()
         self._stream_locks: dict[int, asyncio.Lock] = {}
         self._input_locks: dict[int, asyncio.Lock] = {}
+        # What was last written for each held session (its save, its tabs): a run ends with a save and a navigation
+        # announces its tabs more than once, mostly unchanged; the same again is not written (and encrypted) twice.
+        self._last_saved: dict[int, SavedSession] = {}
+        self._last_tabs: dict[int, list[TabInfo]] = {}
 
     async def start(self) -> None:
         await self.pool.start()
@@ -124,12 +128,16 @@ class SessionHost:
         async with self.profiles.choosing(conversation_id):
             live = self.pool.get(key)
             load = await self.profiles.prepare(conversation_id, live, for_run=for_run)
-            saved = SavedSession.from_dict(
-                await database_sync_to_async(browser_session_state)(conversation_id=conversation_id)
-            )
-            if load is not None:  # the profile's storage, in the conversation's tabs
-                saved = dataclasses.replace(saved or SavedSession(), storage_state=load)
-            session = await self.pool.acquire(key, saved)
+
+            async def last_save() -> SavedSession | None:  # read only when the session is not live here
+                saved = SavedSession.from_dict(
+                    await database_sync_to_async(browser_session_state)(conversation_id=conversation_id)
+                )
+                if load is not None:  # the profile's storage, in the conversation's tabs
+                    saved = dataclasses.replace(saved or SavedSession(), storage_state=load)
+                return saved
+
+            session = await self.pool.acquire(key, load_saved=last_save)
             if load is not None and session is live:
                 await session.run(load_storage(session.context, load))  # it was open: the profile replaces its storage
             self.profiles.started(conversation_id, session)
@@ -170,6 +178,8 @@ class SessionHost:
             await stream.close()
         self._stream_locks.pop(conversation_id, None)
         self._input_locks.pop(conversation_id, None)
+        self._last_saved.pop(conversation_id, None)
+        self._last_tabs.pop(conversation_id, None)
         await self.web_tools.forget(conversation_id)
         home_key = placement.session_home_key(conversation_id)
 
@@ -291,11 +301,20 @@ class SessionHost:
             await self._let_go(conversation_id)
 
     async def _saved(self, key: str, saved: SavedSession) -> None:
-        await database_sync_to_async(browser_session_save)(conversation_id=int(key), state=saved.as_dict())
-        await self.profiles.saved(int(key), saved.storage_state)
+        conversation_id = int(key)
+        if conversation_id in self._held and self._last_saved.get(conversation_id) == saved:
+            return
+        await database_sync_to_async(browser_session_save)(conversation_id=conversation_id, state=saved.as_dict())
+        if conversation_id in self._held:
+            self._last_saved[conversation_id] = saved
+        await self.profiles.saved(conversation_id, saved.storage_state)
 
     async def _tabs_changed(self, key: str, tabs: list[TabInfo]) -> None:
-        await database_sync_to_async(browser_session_set_tabs)(conversation_id=int(key), tabs=tabs)
+        conversation_id = int(key)
+        if self._last_tabs.get(conversation_id) != tabs:
+            await database_sync_to_async(browser_session_set_tabs)(conversation_id=conversation_id, tabs=tabs)
+            if conversation_id in self._held:
+                self._last_tabs[conversation_id] = tabs
         # The inspector shows the active tab's tools: a switch or a navigation changes them.
         await self.web_tools.publish(int(key))
 

@@ -1,183 +1,87 @@
-"""An action the user runs by hand on the conversation's browser (the URL bar, back, reload ...), or an MCP client
-runs through Hive's MCP endpoint.
+"""An action a person runs by hand on the conversation's browser (the URL bar, back, reload ... from the dashboard or
+the REST API), or an MCP client runs through Hive's MCP endpoint; or a page's WebMCP tool called from the Tool
+Inspector or by an MCP client.
 
-It is recorded like an agent's step: arguments, the structured result as the observation, timing and a
-screenshot of the page afterwards. Besides the browser actions, two reads that change nothing: `observe` (the page
-model's summary and the elements in view) and `get_content` (the page's main text), for clients that are not Hive's
-own agent.
+Each is one step for the step executor (`agents.step.run_step`, with `workers.steps`' context): recorded like an
+agent's step, with the structured result as the observation and a screenshot of the page afterwards. An MCP client's
+call is a program's, like the agent's: it waits while a person holds the browser and is judged by the safety policy
+(a confirm-level step asks in the dashboard); a person's own action is theirs to take. Besides the browser actions,
+two reads that change nothing: `observe` (the page model's summary and the elements in view) and `get_content` (the
+page's main text), for clients that are not Hive's own agent.
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
-import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+import dataclasses
 from urllib.parse import urlsplit
 
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from playwright.async_api import Error as PlaywrightError
+from pydantic import Field
 
-from agents.events import ConfirmationRequest
-from agents.safety import PageFacts, SafetyPolicy
-from agents.tools.base import SOURCE_BROWSER
-from agents.tools.browser import target_text
-from browser_pool.actions import ACTIONS, execute_action
-from browser_pool.errors import BrowserCrashedError
+from agents.step import StepCall, run_step
+from agents.tools.base import SOURCE_BROWSER, Tool, ToolContext, ToolError, ToolOutput
+from agents.tools.browser import browser_tool
+from browser_pool.actions import ACTIONS
+from browser_pool.actions.params import NoArguments, Params, UploadFile, schema_of
 from browser_pool.extract import extract_page
 from browser_pool.net.proxy import listener_for
-from browser_pool.observe import ObservationError, get_summary, observe
+from browser_pool.observe import ObservationError, observe
 from browser_pool.session import Session
-from browser_pool.types import MASK_COLOR, secret_masks
+from browser_pool.types import JsonObject
 from browser_pool.webmcp import call_tool
 from webapp.conversations.browser_selectors import conversation_uploads
 from webapp.conversations.browser_services import conversation_file_add
 from webapp.conversations.models import Conversation
-from webapp.runs.models import Run, Step
-from workers.policy import safety_config
+from webapp.runs.models import Run
 from workers.sink import WorkerSink
+from workers.steps import worker_step_context
 from workers.turns import finish
 from workers.webtools import RESULT_LIMIT_BYTES, TOOL_TIMEOUT_S
 
-__all__ = ["READS", "manual_action"]
+__all__ = ["manual_action"]
 
-SCREENSHOT_QUALITY = 60
 CONTENT_LIMIT_CHARS = 100_000
 
 
-async def _observe(session: Session, arguments: dict[str, object]) -> str:
-    return (await observe(session.active_page)).render()
-
-
-async def _get_content(session: Session, arguments: dict[str, object]) -> str:
-    limit = arguments.get("limit_chars")
-    content = await extract_page(
-        session.active_page, limit=min(int(limit), CONTENT_LIMIT_CHARS) if isinstance(limit, int) else 20_000
+class GetContent(Params):
+    limit_chars: int = Field(
+        20_000, ge=100, le=CONTENT_LIMIT_CHARS, description="Cut the text at this many characters."
     )
-    if not content.ok:
-        raise ObservationError(content.reason or "the page has no readable text")
-    more = f" (cut at {len(content.text)} of {content.length} characters)" if content.truncated else ""
-    return f"{content.title}\n{content.url}{more}\n\n{content.text}"
 
 
-# Reads by name: what they return is the step's observation.
-READS = {"observe": _observe, "get_content": _get_content}
+class UploadByAddress(UploadFile):
+    """upload_file as an MCP client may send it: the file fetched from an address instead of one already uploaded
+    (its bytes sent inline are stored by the web process before the run)."""
+
+    file_id: str | None = Field(None, min_length=1, description="An uploaded file's id.")  # type: ignore[assignment]
+    url: str | None = Field(None, min_length=1, description="An http(s) address to fetch the file from.")
+    name: str | None = Field(None, min_length=1, max_length=200, description="The file's name.")
 
 
-async def _page_facts(session: Session) -> PageFacts:
-    try:
-        summary = await get_summary(session.active_page)
-        return PageFacts(url=summary.url, text=summary.visible_text)
-    except Exception:
-        return PageFacts(url=session.active_page.url)
-
-
-@dataclass(frozen=True, slots=True)
-class Asking:
-    """How a confirm-level step asks for the user's yes: `refuse` says why it is not asked at all; otherwise it waits
-    `timeout_s` (HIVE_CONFIRM_TIMEOUT_S when 0) after `tell` told someone it waits."""
-
-    refuse: str = ""
-    timeout_s: float = 0.0
-    tell: Callable[[ConfirmationRequest, float], Awaitable[None]] | None = None
-
-
-async def policy_refusal(
-    run: Run, session: Session, sink: WorkerSink, step_id: int, name: str, arguments: dict[str, object], *,
-    source: str, read_only: bool, asking: Asking | None = None,
-) -> str:  # fmt: skip
-    """For an MCP client's call, the agent's safety policy: "" when it may go ahead, else why not. A confirm-level
-    call asks in the dashboard (pending confirmation, as for the agent) and is refused without a yes in time;
-    `asking` changes how (a scheduled replay: refuse at once, or wait longer and tell the owner)."""
-    conversation = await database_sync_to_async(Conversation.objects.get)(pk=run.conversation_id)
-    policy = SafetyPolicy(safety_config(conversation))
-    page = await _page_facts(session)
-    decision = await policy.assess(
-        tool=name,
-        read_only=read_only,
-        source=source,
-        arguments=dict(arguments),
-        page=page,
-        target_text=lambda: target_text(session, dict(arguments)),
-    )
-    if decision.level == "block":
-        return f"Blocked by Hive's safety policy: {decision.reason}"
-    if decision.level != "confirm":
-        return ""
-    request = ConfirmationRequest(
-        step_id=step_id, action=name, arguments=dict(arguments), reason=decision.reason, url=page.url
-    )
-    asking = asking or Asking()
-    if asking.refuse:
-        return f"Not done: it needs the user's yes ({decision.reason}), and {asking.refuse}."
-    timeout_s = asking.timeout_s or settings.HIVE_CONFIRM_TIMEOUT_S
-    if asking.tell is not None:
-        await asking.tell(request, timeout_s)
-    try:
-        async with asyncio.timeout(timeout_s + 30):
-            if await sink.confirm(request, timeout_s):
-                return ""
-    except TimeoutError:
-        pass
-    return f"Not done: it needs the user's yes ({decision.reason}), and they declined or did not answer in time."
-
-
-async def page_screenshot(session: Session) -> bytes | None:
-    try:
-        page = session.active_page
-        return await page.screenshot(type="jpeg", quality=SCREENSHOT_QUALITY, timeout=5_000,
-                                     mask=secret_masks(page), mask_color=MASK_COLOR)  # fmt: skip
-    except Exception:
-        return None
-
-
-async def manual_action(run: Run, session: Session, sink: WorkerSink) -> None:
-    if run.metadata.get("source") == "mcp":
-        # An MCP client is a program, like the agent: it waits while a person holds the browser (the person's own
-        # actions by hand do not).
-        await sink.checkpoint()
-    if run.kind == Run.Kind.TOOL:
-        await manual_tool_call(run, session, sink)
-        return
-    name = str(run.metadata.get("action", ""))
-    arguments = dict(run.metadata.get("arguments") or {})
-    if name in READS:
-        await manual_read(run, session, sink, name, arguments)
-        return
-    step_id = await sink.step_started(kind=Step.Kind.ACTION, action=name, arguments=arguments)
-    started = time.monotonic()
-    if run.metadata.get("source") == "mcp":
-        spec = ACTIONS.get(name)
-        refusal = await policy_refusal(
-            run, session, sink, step_id, name, arguments, source=SOURCE_BROWSER, read_only=bool(spec and spec.read_only)
-        )
-        if refusal:
-            await _refused(run, sink, step_id, refusal, started)
-            return
-    if name == "upload_file" and "url" in arguments:
+def _read_tools(session: Session) -> dict[str, Tool]:
+    async def observe_page(arguments: JsonObject, ctx: ToolContext) -> ToolOutput:
         try:
-            arguments = await fetched_upload(run, session, arguments)
-        except UploadFetchError as exc:
-            await _refused(run, sink, step_id, str(exc), started)
-            return
-    uploads = await database_sync_to_async(conversation_uploads)(conversation_id=run.conversation_id)
-    result = await execute_action(session, name, arguments, uploads=uploads)
-    if not result.ok and await session.lost_within(1.0):
-        raise BrowserCrashedError(session.lost_reason or "the browser crashed")
-    screenshot = result.screenshot or await page_screenshot(session)
-    await sink.step_finished(
-        step_id,
-        ok=result.ok,
-        observation=json.dumps(result.as_dict(), ensure_ascii=False, default=str),
-        error=result.error,
-        duration_ms=int((time.monotonic() - started) * 1000),
-        screenshot=screenshot,
-        target=result.target,
-    )
-    await finish(run.pk, Run.Status.SUCCEEDED if result.ok else Run.Status.FAILED, result.error)
+            return ToolOutput(text=(await observe(session.active_page)).render())
+        except ObservationError as exc:
+            raise ToolError(str(exc)) from exc
+
+    async def get_content(arguments: JsonObject, ctx: ToolContext) -> ToolOutput:
+        limit = GetContent.model_validate(arguments).limit_chars
+        content = await extract_page(session.active_page, limit=limit)
+        if not content.ok:
+            raise ToolError(content.reason or "the page has no readable text")
+        more = f" (cut at {len(content.text)} of {content.length} characters)" if content.truncated else ""
+        return ToolOutput(text=f"{content.title}\n{content.url}{more}\n\n{content.text}")
+
+    return {
+        "observe": Tool("observe", "The page's summary and elements in view.", schema_of(NoArguments), observe_page,
+                        read_only=True, source=SOURCE_BROWSER),
+        "get_content": Tool("get_content", "The page's main text.", schema_of(GetContent), get_content,
+                            read_only=True, source=SOURCE_BROWSER),
+    }  # fmt: skip
 
 
 class UploadFetchError(Exception):
@@ -190,7 +94,7 @@ def _store_upload(conversation_id: int, name: str, body: bytes) -> str:
     return str(stored.pk)
 
 
-async def fetched_upload(run: Run, session: Session, arguments: dict[str, object]) -> dict[str, object]:
+async def fetched_upload(run: Run, session: Session, arguments: JsonObject) -> JsonObject:
     """`upload_file` from an address: fetched by the browser's own context, so through its network firewall, and
     kept as the conversation's file; the action then puts that file into the page."""
     arguments = dict(arguments)
@@ -219,57 +123,67 @@ async def fetched_upload(run: Run, session: Session, arguments: dict[str, object
     return {**arguments, "file_id": file_id}
 
 
-async def _refused(run: Run, sink: WorkerSink, step_id: int, refusal: str, started: float) -> None:
-    duration_ms = int((time.monotonic() - started) * 1000)
-    await sink.step_finished(step_id, ok=False, observation="", error=refusal, duration_ms=duration_ms)
-    await finish(run.pk, Run.Status.FAILED, refusal)
+def _upload_tool(run: Run, session: Session) -> Tool:
+    """The upload_file action, fetching its file first when it names an address."""
+    action = browser_tool("upload_file")
 
+    async def upload(arguments: JsonObject, ctx: ToolContext) -> ToolOutput:
+        if "url" in arguments:
+            try:
+                arguments = await fetched_upload(run, session, arguments)
+            except UploadFetchError as exc:
+                raise ToolError(str(exc), "check the address, or upload the file to the conversation") from exc
+            # The file fetched just now is one of the conversation's files from now on.
+            uploads = await database_sync_to_async(conversation_uploads)(conversation_id=run.conversation_id)
+            ctx = dataclasses.replace(ctx, uploads=uploads)
+        return await action.handler(arguments, ctx)
 
-async def manual_read(run: Run, session: Session, sink: WorkerSink, name: str, arguments: dict[str, object]) -> None:
-    step_id = await sink.step_started(kind=Step.Kind.ACTION, action=name, arguments=arguments)
-    started = time.monotonic()
-    text, error = "", ""
-    try:
-        text = await READS[name](session, arguments)
-    except ObservationError as exc:
-        error = str(exc)
-    except Exception as exc:
-        if await session.lost_within(1.0):
-            raise BrowserCrashedError(session.lost_reason or "the browser crashed") from exc
-        error = f"Could not read the page: {exc}"
-    await sink.step_finished(
-        step_id,
-        ok=not error,
-        observation=text,
-        error=error,
-        duration_ms=int((time.monotonic() - started) * 1000),
-        screenshot=None,  # a read changes nothing on the page
+    return Tool(
+        action.name,
+        action.description,
+        schema_of(UploadByAddress),
+        upload,
+        read_only=action.read_only,
+        source=action.source,
     )
-    await finish(run.pk, Run.Status.FAILED if error else Run.Status.SUCCEEDED, error)
 
 
-async def manual_tool_call(run: Run, session: Session, sink: WorkerSink) -> None:
-    """A WebMCP tool called from the Tool Inspector: its result (or the page's real error) and the page after."""
-    name = str(run.metadata.get("tool", ""))
-    arguments = dict(run.metadata.get("arguments") or {})
-    step_id = await sink.step_started(kind=Step.Kind.ACTION, action=f"tool:{name}", arguments=arguments)
-    started = time.monotonic()
-    if run.metadata.get("source") == "mcp":
-        refusal = await policy_refusal(
-            run, session, sink, step_id, name, arguments, source="page", read_only=bool(run.metadata.get("read_only"))
+def _page_tool(session: Session, name: str, read_only: bool) -> Tool:
+    """A tool of the page open now, called by name; the page checks the arguments against its own schema."""
+
+    async def call(arguments: JsonObject, ctx: ToolContext) -> ToolOutput:
+        result = await call_tool(
+            session.active_page, name, arguments, timeout_s=TOOL_TIMEOUT_S, max_result_bytes=RESULT_LIMIT_BYTES
         )
-        if refusal:
-            await _refused(run, sink, step_id, refusal, started)
-            return
-    result = await call_tool(
-        session.active_page, name, arguments, timeout_s=TOOL_TIMEOUT_S, max_result_bytes=RESULT_LIMIT_BYTES
-    )
-    await sink.step_finished(
-        step_id,
-        ok=result.ok,
-        observation=result.result_text if result.ok else "",
-        error=result.error,
-        duration_ms=int((time.monotonic() - started) * 1000),
-        screenshot=await page_screenshot(session),
-    )
-    await finish(run.pk, Run.Status.SUCCEEDED if result.ok else Run.Status.FAILED, result.error)
+        # The picture after it shows what the tool did to the page, as the Tool Inspector shows it.
+        return ToolOutput(ok=result.ok, text=result.result_text if result.ok else "", error=result.error,
+                          page_changed=True)  # fmt: skip
+
+    return Tool(name, "", {"type": "object"}, call, read_only=read_only, source="webmcp", timeout_s=TOOL_TIMEOUT_S + 5)
+
+
+def _tool(run: Run, session: Session) -> tuple[Tool | None, StepCall]:
+    arguments = dict(run.metadata.get("arguments") or {})
+    if run.kind == Run.Kind.TOOL:
+        name = str(run.metadata.get("tool", ""))
+        tool = _page_tool(session, name, bool(run.metadata.get("read_only")))
+        return tool, StepCall(name, arguments, recorded_as=f"tool:{name}")
+    name = str(run.metadata.get("action", ""))
+    reads = _read_tools(session)
+    if name in reads:
+        return reads[name], StepCall(name, arguments)
+    if name == "upload_file":
+        return _upload_tool(run, session), StepCall(name, arguments)
+    return (browser_tool(name) if name in ACTIONS else None), StepCall(name, arguments)
+
+
+async def manual_action(run: Run, session: Session, sink: WorkerSink) -> None:
+    mcp = run.metadata.get("source") == "mcp"
+    if mcp:
+        # An MCP client is a program, like the agent: it waits while a person holds the browser (the person's own
+        # actions by hand do not).
+        await sink.checkpoint()
+    tool, call = _tool(run, session)
+    context = await worker_step_context(run, session, sink, tools=[tool] if tool else [], judged=mcp)
+    outcome = await run_step(call, context)
+    await finish(run.pk, Run.Status.SUCCEEDED if outcome.ok else Run.Status.FAILED, outcome.error)

@@ -45,7 +45,7 @@ def agent_config(
 
 
 def run_dialog_answerer(
-    conversation: Conversation, confirm: Callable[[ConfirmationRequest, float], Awaitable[bool]]
+    conversation: Conversation, confirm: Callable[[ConfirmationRequest], Awaitable[bool]]
 ) -> DialogAnswerer:
     """During a run, a page's confirm, prompt or beforeunload on a sensitive page asks the user, as a step would:
     a confirmation with the dialog's text, no yes in time being a no."""
@@ -54,8 +54,9 @@ def run_dialog_answerer(
     async def ask(dialog: DialogInfo, reason: str) -> bool:
         arguments = {"dialog": dialog.kind, "message": dialog.message}
         return await confirm(
-            ConfirmationRequest(step_id=0, action="page_dialog", arguments=arguments, reason=reason, url=dialog.url),
-            timeout_s,
+            ConfirmationRequest(
+                step_id=0, action="page_dialog", arguments=arguments, reason=reason, url=dialog.url, timeout_s=timeout_s
+            )
         )
 
     return dialog_answerer(SafetyPolicy(safety_config(conversation)), ask, timeout_s=timeout_s + 5)

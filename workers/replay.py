@@ -1,28 +1,30 @@
-"""Replaying a saved workflow in a conversation's browser, without a model while the page allows it.
+"""Replaying a saved workflow in a conversation's browser, without a model while the page allows it: for each step,
+find it, run it, check it; heal it when it no longer fits.
 
-Each recorded step is found again on the page as it is now (browser_pool.replay: the recorded selector, stable
-attributes, role and name, label, text, XPath, in that order, accepting only an element that agrees with the
-record, displayed and enabled) on the page its URL check names, and done with its parameters filled in, recorded as
-a step with a screenshot like any other; its effect is checked after (webapp.workflows.steps: navigated, value
-held, element gone). An extraction step asks the model to read the page and keeps the result as the run's output.
+Each recorded step is one step for the step executor (`agents.step.run_step`, with `workers.steps`' context), so it
+is judged, confirmed, done, masked and recorded like the agent's: before it acts, its element is found again on the
+page as it is now (browser_pool.replay: the recorded selector, stable attributes, role and name, label, text, XPath,
+in that order, accepting only an element that agrees with the record, displayed and enabled) on the page its URL
+check names; its parameters are filled in (secret ones at the moment of typing, masked in everything shown); after it,
+its effect is checked (webapp.workflows.steps: navigated, value held, element gone). An extraction step asks the
+model to read the page and keeps the result as the run's output.
 
 Each step follows the agent's safety policy: a blocked address is refused, and a confirm-level step (execute_js,
-upload_file, a submit on a sensitive page) waits for the user's yes in the dashboard; no answer in time is a no.
+upload_file, a submit on a sensitive page) waits for the user's yes in the dashboard (a scheduled replay refuses it,
+or waits longer and tells the owner, as its schedule says); no answer in time is a no, and a no ends the replay.
 
-A step whose element cannot be found, or whose action fails, is healed: the agent (the conversation's model) gets
-the step's intent, the parameters and the page as it is, and does that one step; the replay goes on after it. The
-steps the agent took replace the broken one in a new version of the workflow, so the next replay needs no model.
+A step whose element cannot be found, or whose action or check fails, is healed: the agent (the conversation's model)
+gets the step's intent, the parameters and the page as it is, and does that one step; the replay goes on after it.
+The steps the agent took replace the broken one in a new version of the workflow, so the next replay needs no model.
 When healing fails (no model configured, or the agent says it cannot), the replay fails with the step and why.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import fnmatch
 import json
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from channels.db import database_sync_to_async
@@ -30,16 +32,16 @@ from django.conf import settings
 from playwright.async_api import Error as PlaywrightError
 
 from agents.events import ConfirmationRequest
-from agents.llm import LLMClient, LLMError, NoModelConfiguredError, Usage
+from agents.llm import LLMClient, LLMError, NoModelConfiguredError
 from agents.loop import run_agent_turn
-from agents.tools.base import SOURCE_BROWSER, Tool, ToolContext, ToolError
-from agents.tools.browser import fill, without_secrets
+from agents.secrets import PlaceholderSecrets, fill
+from agents.step import Aim, Asking, Check, StepCall, StepContext, run_step
+from agents.tools.base import Tool, ToolOutput
+from agents.tools.browser import browser_tools
 from agents.tools.content import content_tools
-from browser_pool.actions import ACTIONS, execute_action
-from browser_pool.errors import BrowserCrashedError
 from browser_pool.replay import find_target
 from browser_pool.session import Session
-from browser_pool.types import ActionResult
+from browser_pool.types import JsonObject
 from webapp.conversations.browser_selectors import conversation_uploads
 from webapp.conversations.models import Conversation
 from webapp.core.exceptions import ApplicationError
@@ -49,6 +51,7 @@ from webapp.workflows.models import WorkflowVersion
 from webapp.workflows.notify import confirmation_wanted
 from webapp.workflows.services import masked, run_output_set, secret_names, secrets_resolve, workflow_version_add
 from webapp.workflows.steps import (
+    AIMS,
     EXTRACT,
     WorkflowStep,
     as_steps,
@@ -57,9 +60,9 @@ from webapp.workflows.steps import (
     is_secret_field,
     value_held,
 )
-from workers.manual import Asking, page_screenshot, policy_refusal
 from workers.policy import agent_config
 from workers.sink import WorkerSink
+from workers.steps import conversation_asking, worker_step_context
 from workers.turns import finish
 
 # After the page has loaded, an element drawn by its scripts gets this long to appear before the step is healed.
@@ -120,19 +123,38 @@ async def _find(session: Session, recorded: WorkflowStep) -> tuple[int | None, s
         await page.wait_for_timeout(FIND_POLL_S * 1000)
 
 
-def _effect_missing(recorded: WorkflowStep, arguments: dict[str, object], result: ActionResult) -> str:
-    """Why the step did not have the effect it had when recorded, or ""."""
-    checks = checks_of(recorded)
-    action = str(recorded["action"])
-    if checks.get("navigated") and not result.navigated:
-        return "it did not lead to another page, as it did when recorded"
-    if checks.get("value"):
-        password = is_secret_field(recorded["target"] or {})
-        if not value_held(action, arguments, result.data, password):
-            return "the field does not hold the value afterwards, as it did when recorded"
-    if checks.get("gone") and not (result.navigated or (result.target or {}).get("gone_after")):
-        return "the element is still there afterwards; when recorded, it went away"
-    return ""
+def _aim(session: Session, recorded: WorkflowStep) -> Aim:
+    """Before the step: its page and element (`_find`); the element found replaces however the step was aimed."""
+
+    async def aim(arguments: JsonObject) -> tuple[JsonObject, str]:
+        index, problem = await _find(session, recorded)
+        if problem or index is None:
+            return arguments, problem
+        unaimed = {key: value for key, value in arguments.items() if key not in AIMS}
+        return {**unaimed, "index": index}, ""
+
+    return aim
+
+
+def _effect(recorded: WorkflowStep) -> Check:
+    """After the step: why it did not have the effect it had when recorded, or ""."""
+
+    def missing(arguments: JsonObject, output: ToolOutput) -> str:
+        result = output.action
+        if result is None:
+            return ""
+        checks = checks_of(recorded)
+        if checks.get("navigated") and not result.navigated:
+            return "it did not lead to another page, as it did when recorded"
+        if checks.get("value"):
+            password = is_secret_field(recorded["target"] or {})
+            if not value_held(str(recorded["action"]), arguments, result.data, password):
+                return "the field does not hold the value afterwards, as it did when recorded"
+        if checks.get("gone") and not (result.navigated or (result.target or {}).get("gone_after")):
+            return "the element is still there afterwards; when recorded, it went away"
+        return ""
+
+    return missing
 
 
 def _last_index(run_id: int) -> int:
@@ -174,7 +196,8 @@ async def heal(
     uploads = await database_sync_to_async(conversation_uploads)(conversation_id=run.conversation_id)
     try:
         result = await run_agent_turn(config=config, history=[("user", prompt)], tabs=session, sink=sink,
-                                      uploads=uploads, page_tools=page_tools, secrets=secrets)  # fmt: skip
+                                      uploads=uploads, page_tools=page_tools,
+                                      secrets=PlaceholderSecrets(secrets))  # fmt: skip
     except LLMError as exc:
         return Healing([], f"healing it failed: {exc}")
     tokens = {"prompt_tokens": result.usage.prompt_tokens, "completion_tokens": result.usage.completion_tokens}
@@ -187,49 +210,55 @@ async def heal(
     return Healing(steps, **tokens)  # type: ignore[arg-type]
 
 
-def _asking(run: Run, mask: Callable[[str], str]) -> Asking | None:
+def _asking(run: Run) -> Asking:
     """A scheduled replay: nobody watches it, so its schedule says whether a step that needs a yes waits for the
-    owner (who is told by e-mail and the webhook) or is refused at once."""
+    owner (who is told by e-mail and the webhook) or is refused at once. Any other replay asks in the dashboard."""
     if not run.metadata.get("schedule"):
-        return None
+        return conversation_asking()
     if run.metadata.get("confirmations") == "refuse":
-        return Asking(refuse="this scheduled replay does not wait for one (its schedule says refuse)")
+        return Asking(refuse="this scheduled replay does not wait for one (its schedule says refuse)", notices=False)
 
-    async def tell(request: ConfirmationRequest, timeout_s: float) -> None:
+    async def tell(request: ConfirmationRequest) -> None:
         await database_sync_to_async(confirmation_wanted)(
-            run_id=run.pk, action=request.action, reason=mask(request.reason), url=request.url, timeout_s=timeout_s
-        )
+            run_id=run.pk, action=request.action, reason=request.reason, url=request.url,
+            timeout_s=request.timeout_s or wait_s,
+        )  # fmt: skip
 
-    return Asking(timeout_s=settings.HIVE_SCHEDULED_CONFIRM_TIMEOUT_S, tell=tell)
+    wait_s = settings.HIVE_SCHEDULED_CONFIRM_TIMEOUT_S
+    return Asking(wait_s=wait_s, limit_s=wait_s + 30, tell=tell, notices=False)
 
 
-async def extract(run: Run, session: Session, sink: WorkerSink, recorded: WorkflowStep) -> tuple[object, Usage]:
-    """An extraction step: the agent's extract_data with the step's instruction, its result made to fit the kept
-    schema. The one kind of step that asks the model: reading meaning off a page is what it is for."""
+async def _extract_tool(run: Run) -> Tool:
+    """The agent's extract_data, with the conversation's model: the one kind of step that asks the model, since
+    reading meaning off a page is what it is for."""
     conversation = await database_sync_to_async(Conversation.objects.get)(pk=run.conversation_id)
     model, _ = await database_sync_to_async(models_for_conversation)(profile_id=conversation.model_profile_id)
-    tool = next(
-        t
-        for t in content_tools(
-            page_chars=settings.HIVE_CONTENT_LIMIT,
-            model_client_factory=lambda: LLMClient(model),
-            budget_tokens=settings.HIVE_AGENT_CHUNK_TOKENS,
-        )
-        if t.name == EXTRACT
+    tools = content_tools(
+        page_chars=settings.HIVE_CONTENT_LIMIT,
+        model_client_factory=lambda: LLMClient(model),
+        budget_tokens=settings.HIVE_AGENT_CHUNK_TOKENS,
     )
+    return next(t for t in tools if t.name == EXTRACT)
+
+
+def _extraction(recorded: WorkflowStep, shown: dict[str, str]) -> StepCall:
+    """An extraction step: the step's instruction, its result made to fit the kept schema."""
     arguments = dict(recorded["arguments"])
     kept = recorded.get("output")
-    schema = kept["schema"] if kept else None
-    if schema and arguments.get("format", "json") == "json":
-        arguments["schema"] = schema
-    ctx = ToolContext(tabs=session, sink=sink, uploads={}, action_timeout_ms=5000)
-    async with asyncio.timeout(tool.timeout_s or 120):
-        output = await tool.handler(arguments, ctx)
-    used = output.data.get("usage") or {}
-    return output.data.get("value"), Usage(int(used.get("prompt_tokens", 0)), int(used.get("completion_tokens", 0)))
+    if kept and kept["schema"] and arguments.get("format", "json") == "json":
+        arguments["schema"] = kept["schema"]
+    return StepCall(EXTRACT, arguments, shown=fill(dict(recorded["arguments"]), shown))
+
+
+def _replayed(session: Session, recorded: WorkflowStep, public: dict[str, str], shown: dict[str, str]) -> StepCall:
+    """A browser step with its parameters filled in; secret ones stay placeholders until the moment of acting."""
+    arguments = dict(recorded.get("arguments") or {})
+    return StepCall(str(recorded["action"]), fill(arguments, public), shown=fill(arguments, shown),
+                    aim=_aim(session, recorded), check=_effect(recorded))  # fmt: skip
 
 
 async def replay_workflow(run: Run, session: Session, sink: WorkerSink) -> None:
+    """For each step: find its element, run it (agents.step), check its effect; heal it when it no longer fits."""
     version = await database_sync_to_async(WorkflowVersion.objects.select_related("workflow").get)(
         pk=run.metadata["version_id"]
     )
@@ -243,12 +272,9 @@ async def replay_workflow(run: Run, session: Session, sink: WorkerSink) -> None:
         return
     shown = masked(given, version)
     secrets = {name: values[name] for name in secret_names(version)}
-
-    def mask(text: str) -> str:
-        return without_secrets(text, secrets)
-
-    uploads = await database_sync_to_async(conversation_uploads)(conversation_id=run.conversation_id)
-    asking = _asking(run, mask)
+    public = {name: value for name, value in values.items() if name not in secrets}
+    context = await worker_step_context(run, session, sink, tools=browser_tools(), judged=True, asking=_asking(run),
+                                        secrets=PlaceholderSecrets(secrets))  # fmt: skip
     total = len(version.steps)
     kept: list[WorkflowStep] = []
     healed: list[int] = []
@@ -258,79 +284,29 @@ async def replay_workflow(run: Run, session: Session, sink: WorkerSink) -> None:
         await finish(run.pk, Run.Status.FAILED, error, prompt=tokens[0], completion=tokens[1])
 
     for number, recorded in enumerate(as_steps(version.steps), 1):
-        action = str(recorded["action"])
-        arguments = fill(dict(recorded.get("arguments") or {}), values)
-        intent = recorded.get("intent") or action
-        step_id = await sink.step_started(
-            kind=Step.Kind.ACTION, action=action, arguments=fill(dict(recorded.get("arguments") or {}), shown)
-        )
-        started = time.monotonic()
-
-        def took() -> int:
-            return int((time.monotonic() - started) * 1000)  # noqa: B023 (called within the iteration)
-
-        if action == EXTRACT:
-            try:
-                value, usage = await extract(run, session, sink, recorded)
-            except (ToolError, LLMError, NoModelConfiguredError, TimeoutError) as exc:
-                error = f"Step {number} of {total} ({intent}): the extraction failed: {getattr(exc, 'error', exc)}"
-                await sink.step_finished(step_id, ok=False, error=mask(error), duration_ms=took())
-                await fail(mask(error))
+        where = f"Step {number} of {total} ({recorded.get('intent') or recorded['action']})"
+        if recorded["action"] == EXTRACT:
+            error = await _extract(run, context, recorded, shown, number, tokens)
+            if error:
+                await fail(f"{where}: the extraction failed: {error}")
                 return
-            tokens[0] += usage.prompt_tokens
-            tokens[1] += usage.completion_tokens
-            output = recorded.get("output")
-            name = output["name"] if output else f"step_{number}"
-            await database_sync_to_async(run_output_set)(run_id=run.pk, name=name, value=value)
-            observation = json.dumps({"ok": True, "action": action, "output": name, "value": value},
-                                     ensure_ascii=False, default=str)  # fmt: skip
-            await sink.step_finished(step_id, ok=True, observation=mask(observation), duration_ms=took())
             kept.append(recorded)
             continue
-        index, problem = await _find(session, recorded)
-        if index is not None:
-            arguments = {**arguments, "index": index}
-        if not problem:
-            spec = ACTIONS.get(action)
-            refusal = await policy_refusal(
-                run, session, sink, step_id, action, arguments, source=SOURCE_BROWSER,
-                read_only=bool(spec and spec.read_only), asking=asking,
-            )  # fmt: skip
-            if refusal:
-                # A "no" from the user (or the policy) is an answer, not a page change: nothing to heal.
-                error = f"Step {number} of {total} ({intent}): {mask(refusal)}"
-                await sink.step_finished(step_id, ok=False, error=error, duration_ms=took())
-                await fail(error)
-                return
-            result = await execute_action(session, action, arguments, uploads=uploads)
-            if not result.ok and await session.lost_within(1.0):
-                raise BrowserCrashedError(session.lost_reason or "the browser crashed")
-            problem = f"it failed: {mask(result.error)}" if not result.ok else _effect_missing(recorded, arguments,
-                                                                                               result)  # fmt: skip
-            await sink.step_finished(
-                step_id,
-                ok=not problem,
-                observation=mask(json.dumps(result.as_dict(), ensure_ascii=False, default=str)),
-                error=f"Step {number} of {total} ({intent}): {problem}" if problem else "",
-                duration_ms=took(),
-                screenshot=result.screenshot or await page_screenshot(session),
-                target=result.target,
-            )
-            if not problem:
-                kept.append(recorded)
-                continue
-        else:
-            await sink.step_finished(
-                step_id, ok=False, error=f"Step {number} of {total} ({intent}): {problem}", duration_ms=took(),
-                screenshot=await page_screenshot(session),
-            )  # fmt: skip
-        await sink.notify(f"Step {number} ({intent}) no longer fits the page; the agent heals it.")
-        healing = await heal(run, session, sink, recorded, shown, number=number, total=total, reason=problem,
+        outcome = await run_step(_replayed(session, recorded, public, shown), context)
+        if outcome.ok:
+            kept.append(recorded)
+            continue
+        if outcome.refused:  # a "no" from the user (or the policy) is an answer, not a page change: nothing to heal
+            await fail(f"{where}: {outcome.error}")
+            return
+        await sink.notify(f"Step {number} ({recorded.get('intent') or recorded['action']}) no longer fits the page; "
+                          "the agent heals it.")  # fmt: skip
+        healing = await heal(run, session, sink, recorded, shown, number=number, total=total, reason=outcome.error,
                              secrets=secrets)  # fmt: skip
         tokens[0] += healing.prompt_tokens
         tokens[1] += healing.completion_tokens
         if healing.error:
-            await fail(f"Step {number} of {total} ({intent}): {problem}; {healing.error}")
+            await fail(f"{where}: {outcome.error}; {healing.error}")
             return
         kept.extend(healing.steps)
         healed.append(number)
@@ -338,3 +314,24 @@ async def replay_workflow(run: Run, session: Session, sink: WorkerSink) -> None:
         note = f"Healed step{'s' if len(healed) > 1 else ''} {', '.join(map(str, healed))} in run {run.pk}"
         await database_sync_to_async(workflow_version_add)(version=version, steps=kept, note=note)
     await finish(run.pk, Run.Status.SUCCEEDED, prompt=tokens[0], completion=tokens[1])
+
+
+async def _extract(
+    run: Run, context: StepContext, recorded: WorkflowStep, shown: dict[str, str], number: int, tokens: list[int]
+) -> str:
+    """An extraction step through the executor; its result kept as the run's output. "" when it worked, else why."""
+    if EXTRACT not in context.registry:
+        try:
+            context.registry.add(await _extract_tool(run))
+        except NoModelConfiguredError as exc:
+            return str(exc)
+    outcome = await run_step(_extraction(recorded, shown), context)
+    used = outcome.output.data.get("usage") or {}
+    tokens[0] += int(used.get("prompt_tokens", 0))
+    tokens[1] += int(used.get("completion_tokens", 0))
+    if not outcome.ok:
+        return outcome.error
+    output = recorded.get("output")
+    name = output["name"] if output else f"step_{number}"
+    await database_sync_to_async(run_output_set)(run_id=run.pk, name=name, value=outcome.output.data.get("value"))
+    return ""

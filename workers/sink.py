@@ -135,11 +135,11 @@ class WorkerSink:
         ]
         await database_sync_to_async(run_plan_set)(run_id=self.run_id, steps=payload)
 
-    async def confirm(self, request: ConfirmationRequest, timeout_s: float | None = None) -> bool:
+    async def confirm(self, request: ConfirmationRequest) -> bool:
         """Ask, then wait for the answer: pushed by the web over the command channel, or read back from the
-        database. No answer before the timeout (HIVE_CONFIRM_TIMEOUT_S unless given) is a no."""
+        database. No answer before the request's timeout (HIVE_CONFIRM_TIMEOUT_S unless it has one) is a no."""
         await self.flush()
-        timeout_s = timeout_s or settings.HIVE_CONFIRM_TIMEOUT_S
+        timeout_s = request.timeout_s or settings.HIVE_CONFIRM_TIMEOUT_S
         confirmation = await database_sync_to_async(confirmation_request)(
             run_id=self.run_id,
             step_id=request.step_id or None,

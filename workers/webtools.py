@@ -115,6 +115,9 @@ class WebTools:
         self._sessions: dict[int, Session] = {}
         self._hooked: set[int] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
+        # What each conversation's Tool Inspector was last sent: a navigation prompts several publishes (the tab
+        # changed, the tools were read, the SKILLs injected) that mostly find the same snapshot.
+        self._published: dict[int, PageTools] = {}
 
     async def follow(self, conversation_id: int, session: Session) -> None:
         if self._sessions.get(conversation_id) is session:
@@ -142,6 +145,7 @@ class WebTools:
     async def forget(self, conversation_id: int) -> None:
         discovery = self._discovery.pop(conversation_id, None)
         self._sessions.pop(conversation_id, None)
+        self._published.pop(conversation_id, None)
         if discovery is not None:
             await discovery.close()
         for key in [k for k in self._tabs if k[0] == conversation_id]:
@@ -225,8 +229,16 @@ class WebTools:
         return {"tab": tab_id, "tools": tools + list(state.shadowed), "skills": list(state.skills)}
 
     async def publish(self, conversation_id: int) -> None:
+        """Store and announce the active tab's tools, unless that is what was stored last."""
         snapshot = self.snapshot(conversation_id)
-        await database_sync_to_async(browser_session_set_tools)(conversation_id=conversation_id, snapshot=snapshot)
+        if self._published.get(conversation_id) == snapshot:
+            return
+        self._published[conversation_id] = snapshot
+        try:
+            await database_sync_to_async(browser_session_set_tools)(conversation_id=conversation_id, snapshot=snapshot)
+        except BaseException:
+            self._published.pop(conversation_id, None)  # not stored: the next publish tries again
+            raise
 
     def agent_tools(self, conversation_id: int) -> list[Tool]:
         """The active tab's tools as the agent's own: namespaced, with the page's schema and annotations."""

@@ -19,8 +19,8 @@ from jsonschema.protocols import Validator
 
 from agents.llm.fenced import describe_parameters
 from agents.llm.messages import FunctionTool
-from browser_pool.actions.schemas import SHARED_DESCRIPTIONS
-from browser_pool.types import JsonObject
+from browser_pool.actions.params import SHARED_DESCRIPTIONS
+from browser_pool.types import ActionResult, JsonObject
 from browser_pool.webmcp.schema import untrusted_validator
 
 if TYPE_CHECKING:
@@ -59,6 +59,12 @@ class ToolOutput:
     page_changed: bool = False
     # Structured extras for the step log (not sent to the model).
     data: dict[str, Any] = field(default_factory=dict)
+    # A browser action's structured result (what it did, what changed, the element it aimed at).
+    action: ActionResult | None = None
+
+    @property
+    def navigated(self) -> bool:
+        return self.action is not None and self.action.navigated
 
     def for_model(self) -> str:
         if self.ok:
@@ -80,9 +86,6 @@ class ToolContext:
     action_timeout_ms: int
     # Per-turn values tools share (the plan lives here); keyed by the owning module's name.
     state: dict[str, Any] = field(default_factory=dict)
-    # Values the model may type without seeing them: `{{name}}` in a browser action's text becomes the value, and the
-    # value is masked in what the action reports (a workflow's secret parameters while the agent heals a step).
-    secrets: Mapping[str, str] = field(default_factory=dict)
 
 
 ToolHandler = Callable[[dict[str, Any], ToolContext], Awaitable[ToolOutput]]
@@ -101,6 +104,9 @@ class Tool:
     timeout_s: float | None = None
     # Offered only once this other tool has run without error (update_plan after publish_plan); it runs if called.
     offered_after: str | None = None
+    # The description says what the parameters mean and their defaults: the model gets the parameters without their
+    # own descriptions and defaults (one short description per tool; the full schema stays for MCP clients).
+    terse: bool = False
 
     def as_function(self) -> FunctionTool:
         """The OpenAI-style function tool."""
@@ -115,17 +121,20 @@ _VALIDATION_ONLY = frozenset({"minimum", "maximum", "minLength", "maxLength", "m
                               "additionalProperties"})  # fmt: skip
 
 
-def lean_schema(schema: Any, said: frozenset[str] = frozenset()) -> Any:
+def lean_schema(schema: Any, said: frozenset[str] = frozenset(), *, terse: bool = False) -> Any:
     """A tool's parameters as the model needs them: what to send, without the limits the registry checks anyway, nor
-    the descriptions in `said` (the system prompt defines them once)."""
+    the descriptions in `said` (the system prompt defines them once); `terse` also leaves out every description and
+    default inside (the tool's own description gives them)."""
     if isinstance(schema, dict):
         return {
-            key: lean_schema(value, said)
+            key: lean_schema(value, said, terse=terse)
             for key, value in schema.items()
-            if key not in _VALIDATION_ONLY and not (key == "description" and value in said)
+            if key not in _VALIDATION_ONLY
+            and not (key == "description" and (terse or value in said))
+            and not (terse and key == "default")
         }
     if isinstance(schema, list):
-        return [lean_schema(value, said) for value in schema]
+        return [lean_schema(value, said, terse=terse) for value in schema]
     return schema
 
 
@@ -159,10 +168,11 @@ class ToolRegistry:
     def deferred(self) -> list[str]:
         return [name for name in self._tools if name in self._deferred]
 
-    def reveal(self) -> list[Tool]:
-        """Offer the deferred tools from now on; returns them."""
-        shown = [self._tools[name] for name in self.deferred]
-        self._deferred = set()
+    def reveal(self, names: Iterable[str] | None = None) -> list[Tool]:
+        """Offer the deferred tools (or those of `names` among them) from now on; returns the ones newly offered."""
+        wanted = self._deferred if names is None else self._deferred & set(names)
+        shown = [self._tools[name] for name in self.deferred if name in wanted]
+        self._deferred -= wanted
         return shown
 
     def offered(self) -> list[Tool]:
@@ -210,7 +220,7 @@ class ToolRegistry:
         """The offered tools as OpenAI function tools, their schemas lean."""
         return [
             {"type": "function", "function": {"name": t.name, "description": t.description,
-                                              "parameters": lean_schema(t.parameters, _said(t))}}
+                                              "parameters": lean_schema(t.parameters, _said(t), terse=t.terse)}}
             for t in self.offered()
         ]  # fmt: skip
 
@@ -237,6 +247,10 @@ class ToolRegistry:
         invalid = self.check(name, arguments)
         if invalid is not None:
             return invalid
+        return await self.invoke(name, arguments, ctx)
+
+    async def invoke(self, name: str, arguments: JsonObject, ctx: ToolContext) -> ToolOutput:
+        """Run a call already checked (`check`), turning the tool's failures into outputs."""
         try:
             output = await self._tools[name].handler(arguments, ctx)
         except ToolError as exc:

@@ -4,15 +4,13 @@ single tool with an `action` switch)."""
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Mapping
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 
 from agents.events import TargetFacts
 from agents.tools.base import SOURCE_BROWSER, Tool, ToolContext, ToolError, ToolHandler, ToolOutput
-from browser_pool.actions import ACTIONS, ActionSpec, execute_action
+from browser_pool.actions import ACTIONS, ActionSpec, perform
 from browser_pool.errors import PoolError
 from browser_pool.observe import ObservationError, get_element_details
 from browser_pool.types import ActionResult, JsonObject, TabControl
@@ -24,6 +22,8 @@ BROWSER_GONE_SUGGESTION = (
     "the browser session is restored on the next turn; tell the user the browser is unavailable right now"
 )
 
+# How much of a field's value the policy reads to tell what a target says.
+TARGET_VALUE_CHARS = 60
 # What a click or key press would press: its text, and whether Space or Enter activates it like a click. At a point,
 # the control around what is there; for a key press without a target, the focused element (inside shadow roots).
 _PRESSABLE = (
@@ -65,43 +65,14 @@ def _render(result: ActionResult, page_follows: bool) -> str:
     return _json(report) if report else ""
 
 
-SECRET_MASK = "••••••••"
-# `{{name}}`: a value filled in by Hive, never by the model (a workflow's parameters, a secret while healing).
-PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
-
-
-def fill(arguments: JsonObject, values: Mapping[str, str]) -> dict[str, Any]:
-    """`{{name}}` in string arguments replaced by its value (placeholders without one stay as they are)."""
-
-    def one(value: Any) -> Any:
-        if isinstance(value, str):
-            return PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), value)
-        return value
-
-    return {key: one(value) for key, value in arguments.items()}
-
-
-def without_secrets(text: str, secrets: Mapping[str, str]) -> str:
-    for value in secrets.values():
-        if value:
-            text = text.replace(value, SECRET_MASK)
-    return text
-
-
-def _handler(spec: ActionSpec) -> ToolHandler:
+def _handler(spec: ActionSpec[Any]) -> ToolHandler:
     async def run(arguments: JsonObject, ctx: ToolContext) -> ToolOutput:
-        if ctx.secrets:
-            output = await act(fill(arguments, ctx.secrets), ctx)
-            output.text = without_secrets(output.text, ctx.secrets)
-            output.error = without_secrets(output.error, ctx.secrets)
-            return output
-        return await act(arguments, ctx)
-
-    async def act(arguments: JsonObject, ctx: ToolContext) -> ToolOutput:
+        # The registry checked the arguments against the action's schema; typing them only converts.
+        params = spec.typed(arguments)
+        if isinstance(params, ActionResult):
+            return ToolOutput(ok=False, error=params.error, suggestion=params.suggestion, action=params)
         try:
-            result = await execute_action(
-                ctx.tabs, spec.name, arguments, uploads=ctx.uploads, timeout_ms=ctx.action_timeout_ms
-            )
+            result = await perform(ctx.tabs, spec, params, uploads=ctx.uploads, timeout_ms=ctx.action_timeout_ms)
         except PoolError as exc:
             raise ToolError(f"the browser is not available: {exc}", BROWSER_GONE_SUGGESTION) from exc
         except (PlaywrightError, ObservationError) as exc:
@@ -113,24 +84,50 @@ def _handler(spec: ActionSpec) -> ToolHandler:
             suggestion=result.suggestion,
             screenshot=result.screenshot,
             page_changed=spec.name not in OBSERVING_ACTIONS,
-            data={"navigated": result.navigated, "url": result.url, "target": result.target},
+            action=result,
         )
 
     return run
 
 
+# One description per action as the agent's model reads it, saying what its parameters' own descriptions say
+# (those are left out of every request; MCP clients and the Tool Inspector get the actions' full schemas).
+MODEL_DESCRIPTIONS = {
+    "click": "Click an element or a point; button, double, modifiers (keys held) optional.",
+    "type": "Type into a field, replacing its text (clear=false appends; human_like=true: key by key).",
+    "scroll": "Scroll the page, or the element's container; amount in px (80% of the view by default).",
+    "wait": "Wait ms (10000 at most), or until a selector or text shows (timeout_ms, 5000 by default).",
+    "select": "Choose <select> options by value, label or labels (multi-select).",
+    "press_key": "Press a key (Enter, Tab, Escape, ArrowDown, a …) on the focused element or the one given.",
+    "get_elements": "List interactive elements; visible_only=false: the whole page.",
+    "screenshot": "A picture of the viewport (full_page=true: the whole page).",
+    "drag_drop": "Drag one element or point (from) onto another (to); each by index, selector, or x and y.",
+    "upload_file": "Put an uploaded file (file_id) into a file input or upload button.",
+    "switch_tab": "Make a tab current (tab_id from list_tabs).",
+    "open_tab": "Open a tab, at url or blank, and make it current.",
+    "close_tab": "Close a tab (tab_id from list_tabs).",
+    "execute_js": "Run JavaScript in the page (an expression, a function, or statements ending in return); its value "
+    "comes back as JSON.",
+    "get_element_details": "Whole values, all options, attributes, CSS selector, XPath of elements (indices).",
+}
+
+
+def browser_tool(name: str) -> Tool:
+    """The tool of one browser action."""
+    spec = ACTIONS[name]
+    return Tool(
+        name=spec.name,
+        description=MODEL_DESCRIPTIONS.get(spec.name, spec.description),
+        parameters=spec.schema,
+        handler=_handler(spec),
+        read_only=spec.read_only,
+        source=SOURCE_BROWSER,
+        terse=True,
+    )
+
+
 def browser_tools() -> list[Tool]:
-    return [
-        Tool(
-            name=spec.name,
-            description=spec.description,
-            parameters=spec.schema,
-            handler=_handler(spec),
-            read_only=spec.read_only,
-            source=SOURCE_BROWSER,
-        )
-        for spec in ACTIONS.values()
-    ]
+    return [browser_tool(name) for name in ACTIONS]
 
 
 async def target_text(tabs: TabControl, arguments: JsonObject) -> TargetFacts | None:
@@ -139,7 +136,8 @@ async def target_text(tabs: TabControl, arguments: JsonObject) -> TargetFacts | 
     try:
         page = tabs.active_page
         if isinstance(arguments.get("index"), int):
-            details = await get_element_details(page, [arguments["index"]])
+            # The start of a field's value is enough to tell a button's words; a whole letter in a textarea is not.
+            details = await get_element_details(page, [arguments["index"]], value_chars=TARGET_VALUE_CHARS)
             if not details.found:
                 return TargetFacts()  # nothing there to press: the action itself fails
             info = details.found[0].info

@@ -166,14 +166,14 @@ def _get_page_content(page_chars: int, budget_tokens: int, shared: list[_SharedT
     return Tool(
         name="get_page_content",
         description=(
-            "Read the main text of the active tab (navigation, ads and other page furniture removed), with its "
-            f"title and URL. A long text comes in pages of at most {page_chars} characters; the result says which "
-            "page it is and how to read the next one (page=2, ...)."
+            f"Read the active tab's main text (page furniture removed), in pages of {page_chars} characters: page=2 "
+            "and on for more" + ("; tab=N reads shared tab N instead." if shared else ".")
         ),
         parameters={"type": "object", "properties": properties, "additionalProperties": False},
         handler=run,
         read_only=True,
         source=SOURCE_AGENT,
+        terse=True,
     )
 
 

@@ -26,6 +26,8 @@ class ActionContext:
     expects_popup: bool = False
     # The element a click aimed at, so the result can say whether it was gone afterwards (a workflow's check).
     handle: ElementHandle | None = None
+    # The element the arguments named, found before the action to record it (for a point: the element there).
+    aimed: ElementHandle | None = None
 
 
 @dataclass(slots=True)

@@ -11,12 +11,12 @@ from playwright.async_api import ElementHandle
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
+from browser_pool.actions import params as p
 from browser_pool.actions.context import ActionContext, Outcome
 from browser_pool.actions.errors import REFRESH_HINT, ActionError
-from browser_pool.actions.schemas import MODIFIER_KEYS
-from browser_pool.actions.targets import ElementTarget, Need, has_target, resolve_element
+from browser_pool.actions.params import MODIFIER_KEYS, Modifier
+from browser_pool.actions.targets import ElementTarget, Need, resolve_element
 from browser_pool.sandbox import file_for_the_browser
-from browser_pool.types import JsonObject
 
 HUMAN_DELAY_S = (0.05, 0.15)
 
@@ -43,13 +43,12 @@ _VALUE = (
 )
 
 
-async def type_text(ctx: ActionContext, args: JsonObject) -> Outcome:
+async def type_text(ctx: ActionContext, args: p.TypeText) -> Outcome:
     target = await resolve_element(ctx.page, args, Need.TEXT)
     ctx.subject = target.subject
-    text: str = args["text"]
-    clear = args.get("clear", True)
+    text, clear = args.text, args.clear
     handle = target.handle
-    if args.get("human_like", False):
+    if args.human_like:
         if clear:
             await handle.fill("", timeout=ctx.timeout_ms)
         await handle.evaluate(_CARET_TO_END)
@@ -112,7 +111,7 @@ _KEY_ALIASES = {
 }  # fmt: skip
 
 
-def key_combination(key: str, modifiers: list[str]) -> str:
+def key_combination(key: str, modifiers: tuple[Modifier, ...]) -> str:
     """'a' with [ctrl, shift] -> 'Control+Shift+a'; also accepts 'Ctrl+A' written as the key itself."""
     parts = [part for part in key.split("+") if part] if len(key) > 1 else [key]
     *held, main = parts or [key]
@@ -125,9 +124,9 @@ def key_combination(key: str, modifiers: list[str]) -> str:
     return "+".join([*names, main])
 
 
-async def press_key(ctx: ActionContext, args: JsonObject) -> Outcome:
-    combo = key_combination(args["key"], args.get("modifiers", []))
-    if has_target(args):
+async def press_key(ctx: ActionContext, args: p.PressKey) -> Outcome:
+    combo = key_combination(args.key, args.modifiers)
+    if args.aimed:
         target = await resolve_element(ctx.page, args, Need.FOCUS)
         ctx.subject = target.subject
         ctx.expects_popup = target.state["opensWindow"]
@@ -136,18 +135,18 @@ async def press_key(ctx: ActionContext, args: JsonObject) -> Outcome:
     return Outcome({"pressed": combo})
 
 
-async def select(ctx: ActionContext, args: JsonObject) -> Outcome:
-    if sum(key in args for key in ("value", "label", "labels")) != 1:
+async def select(ctx: ActionContext, args: p.Select) -> Outcome:
+    if sum(value is not None for value in (args.value, args.label, args.labels)) != 1:
         raise ActionError(
             "give exactly one of value, label or labels", "the option's visible text is its label; labels for several"
         )
     target = await resolve_element(ctx.page, args, Need.SELECT)
     ctx.subject = target.subject
     options: list[dict[str, str]] = target.state["options"]
-    wanted: list[dict[str, Any]] = (
-        [{"label": label} for label in args["labels"]]
-        if "labels" in args
-        else [{k: args[k] for k in ("value", "label") if k in args}]
+    wanted: list[dict[str, str]] = (
+        [{"label": label} for label in args.labels]
+        if args.labels is not None
+        else [{"value": args.value} if args.value is not None else {"label": str(args.label)}]
     )
     if len(wanted) > 1 and not target.state["multiple"]:
         raise ActionError(f"{target.subject} takes one option, not {len(wanted)}", "choose one with label")
@@ -160,7 +159,7 @@ async def select(ctx: ActionContext, args: JsonObject) -> Outcome:
             )
         chosen.append(option)
     await target.handle.select_option(value=[o["value"] for o in chosen], timeout=ctx.timeout_ms)
-    if "labels" in args:
+    if args.labels is not None:
         return Outcome({"target": target.subject, "selected": [o["label"] for o in chosen]})
     return Outcome({"target": target.subject, "selected": chosen[0]["label"], "value": chosen[0]["value"]})
 
@@ -175,12 +174,12 @@ def _list_options(options: list[dict[str, str]]) -> str:
     return f"its {len(options)} options begin: {shown}; get_element_details lists them all"
 
 
-def _find_option(options: list[dict[str, str]], args: JsonObject) -> dict[str, str] | None:
-    if "value" in args:
-        exact = [o for o in options if o["value"] == args["value"]]
+def _find_option(options: list[dict[str, str]], want: dict[str, str]) -> dict[str, str] | None:
+    if "value" in want:
+        exact = [o for o in options if o["value"] == want["value"]]
         # Models often pass the visible text as the value; accept it when no value matches.
-        return exact[0] if exact else _find_option(options, {"label": args["value"]})
-    label = " ".join(str(args["label"]).split())
+        return exact[0] if exact else _find_option(options, {"label": want["value"]})
+    label = " ".join(want["label"].split())
 
     def exactly(option: dict[str, str]) -> bool:
         return option["label"] == label
@@ -193,12 +192,12 @@ def _find_option(options: list[dict[str, str]], args: JsonObject) -> dict[str, s
         if found:
             return found[0]
     # And the other way round: a label that is in fact an option's value.
-    exact = [o for o in options if o["value"] == args["label"]]
+    exact = [o for o in options if o["value"] == want["label"]]
     return exact[0] if exact else None
 
 
-async def upload_file(ctx: ActionContext, args: JsonObject) -> Outcome:
-    file_id: str = args["file_id"]
+async def upload_file(ctx: ActionContext, args: p.UploadFile) -> Outcome:
+    file_id = args.file_id
     path = ctx.uploads.get(file_id)
     if path is None:
         available = ", ".join(sorted(ctx.uploads)) or "none"

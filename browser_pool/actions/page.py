@@ -13,10 +13,11 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import FloatRect, Page, Response
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
+from browser_pool.actions import params as p
 from browser_pool.actions.context import ActionContext, Outcome
 from browser_pool.actions.errors import ActionError
 from browser_pool.actions.watch import stop_page_scripts
-from browser_pool.types import MASK_COLOR, JsonObject, secret_masks
+from browser_pool.types import MASK_COLOR, secret_masks
 
 NAVIGATION_TIMEOUT_MS = 15_000
 WAIT_CAP_MS = 10_000
@@ -61,50 +62,50 @@ async def _page_state(page: Page, response: Response | None) -> dict[str, Any]:
     return data
 
 
-async def navigate(ctx: ActionContext, args: JsonObject) -> Outcome:
-    url = checked_url(args["url"])
+async def navigate(ctx: ActionContext, args: p.Navigate) -> Outcome:
+    url = checked_url(args.url)
     ctx.subject = url
     response = await ctx.page.goto(url, wait_until="commit", timeout=_navigation_timeout(ctx))
     return Outcome(await _page_state(ctx.page, response))
 
 
-async def go_back(ctx: ActionContext, args: JsonObject) -> Outcome:
+async def go_back(ctx: ActionContext, args: p.NoArguments) -> Outcome:
     response = await ctx.page.go_back(wait_until="commit", timeout=_navigation_timeout(ctx))
     if response is None and not ctx.watch.navigated:
         raise ActionError("there is no earlier page in this tab's history")
     return Outcome(await _page_state(ctx.page, response))
 
 
-async def go_forward(ctx: ActionContext, args: JsonObject) -> Outcome:
+async def go_forward(ctx: ActionContext, args: p.NoArguments) -> Outcome:
     response = await ctx.page.go_forward(wait_until="commit", timeout=_navigation_timeout(ctx))
     if response is None and not ctx.watch.navigated:
         raise ActionError("there is no later page in this tab's history (go_forward only undoes go_back)")
     return Outcome(await _page_state(ctx.page, response))
 
 
-async def refresh(ctx: ActionContext, args: JsonObject) -> Outcome:
+async def refresh(ctx: ActionContext, args: p.NoArguments) -> Outcome:
     response = await ctx.page.reload(wait_until="commit", timeout=_navigation_timeout(ctx))
     return Outcome(await _page_state(ctx.page, response))
 
 
-async def wait(ctx: ActionContext, args: JsonObject) -> Outcome:
-    conditions = [key for key in ("ms", "selector", "text") if key in args]
+async def wait(ctx: ActionContext, args: p.Wait) -> Outcome:
+    conditions = [value for value in (args.ms, args.selector, args.text) if value is not None]
     if len(conditions) != 1:
         raise ActionError("give exactly one of ms, selector or text", 'e.g. {"ms": 1000} or {"text": "Results"}')
-    if "ms" in args:
-        waited = min(int(args["ms"]), WAIT_CAP_MS)
+    if args.ms is not None:
+        waited = min(args.ms, WAIT_CAP_MS)
         await asyncio.sleep(waited / 1000)
         data: dict[str, Any] = {"waited_ms": waited}
-        if waited < args["ms"]:
+        if waited < args.ms:
             data["note"] = f"waits are capped at {WAIT_CAP_MS / 1000:g} s"
         return Outcome(data)
-    limit = min(int(args.get("timeout_ms", ctx.timeout_ms)), WAIT_CAP_MS)
-    if "selector" in args:
-        what = f"an element matching {args['selector']!r}"
-        locator = ctx.page.locator(args["selector"]).first
+    limit = min(args.timeout_ms if args.timeout_ms is not None else ctx.timeout_ms, WAIT_CAP_MS)
+    if args.selector is not None:
+        what = f"an element matching {args.selector!r}"
+        locator = ctx.page.locator(args.selector).first
     else:
-        what = f"the text {args['text']!r}"
-        locator = ctx.page.get_by_text(args["text"]).first
+        what = f"the text {args.text!r}"
+        locator = ctx.page.get_by_text(str(args.text)).first
     try:
         await locator.wait_for(state="visible", timeout=limit)
     except PlaywrightTimeoutError as exc:
@@ -112,12 +113,12 @@ async def wait(ctx: ActionContext, args: JsonObject) -> Outcome:
             f"{what} did not appear within {limit / 1000:g} s", "look at the page (get_elements)"
         ) from exc
     except PlaywrightError as exc:
-        raise ActionError(f"{args.get('selector')!r} is not a valid selector", "use a CSS selector") from exc
+        raise ActionError(f"{args.selector!r} is not a valid selector", "use a CSS selector") from exc
     return Outcome({"appeared": what})
 
 
-async def screenshot(ctx: ActionContext, args: JsonObject) -> Outcome:
-    full_page = bool(args.get("full_page", False))
+async def screenshot(ctx: ActionContext, args: p.Screenshot) -> Outcome:
+    full_page = args.full_page
     clip: FloatRect | None = None
     if full_page:
         width, height = await ctx.page.evaluate(
@@ -135,8 +136,8 @@ async def screenshot(ctx: ActionContext, args: JsonObject) -> Outcome:
     return Outcome(data, screenshot=image)
 
 
-async def execute_js(ctx: ActionContext, args: JsonObject) -> Outcome:
-    code: str = args["code"]
+async def execute_js(ctx: ActionContext, args: p.ExecuteJs) -> Outcome:
+    code = args.code
     try:
         value = await _evaluate(ctx, code)
     except PlaywrightError as exc:

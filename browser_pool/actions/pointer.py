@@ -5,19 +5,11 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any, Literal, cast
 
+from browser_pool.actions import params as p
 from browser_pool.actions.context import ActionContext, Outcome
 from browser_pool.actions.errors import ActionError
-from browser_pool.actions.schemas import MODIFIER_KEYS
-from browser_pool.actions.targets import (
-    ElementTarget,
-    Need,
-    PointTarget,
-    has_target,
-    resolve,
-    resolve_element,
-    viewport_size,
-)
-from browser_pool.types import JsonObject
+from browser_pool.actions.params import MODIFIER_KEYS
+from browser_pool.actions.targets import ElementTarget, Need, PointTarget, resolve, resolve_element, viewport_size
 
 _SCROLL_SOURCE = resources.files(__package__).joinpath("scroll.js").read_text(encoding="utf-8")
 _SCROLL_PAGE = f"([dx, dy]) => ({_SCROLL_SOURCE})(null, [dx, dy])"
@@ -27,12 +19,13 @@ _SCROLL_PAGE = f"([dx, dy]) => ({_SCROLL_SOURCE})(null, [dx, dy])"
 _DRAG_STEPS = 12
 
 
-async def click(ctx: ActionContext, args: JsonObject) -> Outcome:
+async def click(ctx: ActionContext, args: p.Click) -> Outcome:
     target = await resolve(ctx.page, args, Need.POINTER)
-    button: Literal["left", "middle", "right"] = args.get("button", "left")
-    count = 2 if args.get("double", False) else 1
-    held = [MODIFIER_KEYS[name] for name in args.get("modifiers", [])]
+    button = args.button
+    count = 2 if args.double else 1
+    held = [MODIFIER_KEYS[name] for name in args.modifiers]
     if isinstance(target, PointTarget):
+        ctx.handle = ctx.aimed  # the element at the point, found before the click
         await _click_point(ctx, target, button, count, held)
     else:
         ctx.subject = target.subject
@@ -63,7 +56,7 @@ async def _click_point(
             await keyboard.up(key)
 
 
-async def hover(ctx: ActionContext, args: JsonObject) -> Outcome:
+async def hover(ctx: ActionContext, args: p.Hover) -> Outcome:
     target = await resolve(ctx.page, args, Need.HOVER)
     if isinstance(target, PointTarget):
         await ctx.page.mouse.move(target.x, target.y)
@@ -84,9 +77,9 @@ async def _center(ctx: ActionContext, target: ElementTarget | PointTarget, role:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
-async def drag_drop(ctx: ActionContext, args: JsonObject) -> Outcome:
-    source = await resolve(ctx.page, args["from"], Need.POINTER)
-    dest = await resolve(ctx.page, args["to"], Need.HOVER)
+async def drag_drop(ctx: ActionContext, args: p.DragDrop) -> Outcome:
+    source = await resolve(ctx.page, args.source, Need.POINTER)
+    dest = await resolve(ctx.page, args.to, Need.HOVER)
     start = await _center(ctx, source, "drag source")
     end = await _center(ctx, dest, "drop target")
     width, height = await viewport_size(ctx.page)
@@ -104,13 +97,13 @@ async def drag_drop(ctx: ActionContext, args: JsonObject) -> Outcome:
 _DIRECTIONS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
 
 
-async def scroll(ctx: ActionContext, args: JsonObject) -> Outcome:
-    ux, uy = _DIRECTIONS[args["direction"]]
+async def scroll(ctx: ActionContext, args: p.Scroll) -> Outcome:
+    ux, uy = _DIRECTIONS[args.direction]
     width, height = await viewport_size(ctx.page)
     # By default most of a screen, keeping a strip of the previous view for context.
-    amount = int(args.get("amount") or (height if uy else width) * 0.8)
+    amount = args.amount or int((height if uy else width) * 0.8)
     delta = [ux * amount, uy * amount]
-    if has_target(args):
+    if args.aimed:
         target = await resolve_element(ctx.page, args, Need.HOVER)
         ctx.subject = target.subject
         moved = await target.handle.evaluate(_SCROLL_SOURCE, delta)
@@ -123,7 +116,7 @@ async def scroll(ctx: ActionContext, args: JsonObject) -> Outcome:
         "scroll_size": moved["size"],
     }
     if moved["moved"] == [0, 0]:
-        data["note"] = f"nothing moved: already at the {args['direction']} end"
+        data["note"] = f"nothing moved: already at the {args.direction} end"
     elif moved["atEnd"]:
-        data["note"] = f"reached the {args['direction']} end"
+        data["note"] = f"reached the {args.direction} end"
     return Outcome(data)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 from urllib.parse import urlsplit
 
 from jsonschema import Draft202012Validator
@@ -15,20 +15,23 @@ from jsonschema.exceptions import ValidationError, best_match
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
+from pydantic import ValidationError as ParamsError
 
-from browser_pool.actions import forms, page, pointer, schemas
+from browser_pool.actions import forms, page, pointer
+from browser_pool.actions import params as p
 from browser_pool.actions import tabs as tab_actions
 from browser_pool.actions.context import ActionContext, Outcome
 from browser_pool.actions.errors import REFRESH_HINT, ActionError, explain_playwright_error
+from browser_pool.actions.targets import describe_aim
 from browser_pool.actions.watch import PageWatch, prepare_script_stopper, stop_page_scripts, take_dialogs
 from browser_pool.errors import TabLimitError
 from browser_pool.net.proxy import BlockedRequest, listener_for
 from browser_pool.notices import take_notices
 from browser_pool.observe import ObservationError
-from browser_pool.replay import describe_target, element_gone
+from browser_pool.replay import element_gone
 from browser_pool.types import ActionResult, JsonObject, TabControl, TabInfo
 
-Handler = Callable[[ActionContext, dict[str, Any]], Awaitable[Outcome]]
+P = TypeVar("P", bound=p.Params)
 
 # How long to wait after an action for a popup it may have opened: a link to another window opens its tab a few
 # milliseconds after the click returns; a script's window.open usually before.
@@ -37,15 +40,33 @@ POPUP_GRACE_ANY_S = 0.05
 
 
 @dataclass(frozen=True, slots=True)
-class ActionSpec:
+class ActionSpec(Generic[P]):
+    """One action: its name and description for models, the typed arguments its handler takes (its JSON schema is
+    generated from them), and what it may do to the page."""
+
     name: str
     description: str
-    schema: JsonObject
+    params: type[P]
+    handler: Callable[[ActionContext, P], Awaitable[Outcome]]
     # True when the action cannot change a site's data or the page's content (looking, scrolling, waiting).
-    read_only: bool
-    handler: Handler
+    read_only: bool = False
     # Whether the action can make the page open a popup, so tabs are compared before and after.
     may_open_tab: bool = False
+    schema: JsonObject = field(init=False)
+
+    def __post_init__(self) -> None:
+        schema = p.schema_of(self.params)
+        Draft202012Validator.check_schema(schema)
+        object.__setattr__(self, "schema", schema)
+
+    def typed(self, args: JsonObject) -> P | ActionResult:
+        """Arguments that fit the schema, as this action's typed arguments (or a failed result in the rare case the
+        schema lets through what the type refuses)."""
+        try:
+            return self.params.model_validate(args)
+        except ParamsError as exc:
+            error = f"invalid arguments for {self.name}: {exc.errors()[0]['msg']}"
+            return ActionResult(ok=False, action=self.name, error=error, suggestion=_describe_parameters(self.schema))
 
     def as_tool(self) -> dict[str, Any]:
         """The OpenAI-style function-tool description."""
@@ -53,48 +74,41 @@ class ActionSpec:
                                                  "parameters": self.schema}}  # fmt: skip
 
 
-def _spec(name: str, description: str, schema: JsonObject, handler: Handler, *, read_only: bool = False,
-          may_open_tab: bool = False) -> ActionSpec:  # fmt: skip
-    Draft202012Validator.check_schema(schema)
-    return ActionSpec(name, description, schema, read_only, handler, may_open_tab)
-
-
-ACTIONS: dict[str, ActionSpec] = {
+ACTIONS: dict[str, ActionSpec[Any]] = {
     spec.name: spec
     for spec in (
-        _spec("click", "Click an element or a point: right, double, with keys held.", schemas.CLICK, pointer.click, may_open_tab=True),
-        _spec("type", "Type into a text field.", schemas.TYPE, forms.type_text, may_open_tab=True),
-        _spec("scroll", "Scroll the page, or the container of the element given.",
-              schemas.SCROLL, pointer.scroll, read_only=True),
-        _spec("navigate", "Open an http(s) address in this tab.", schemas.NAVIGATE, page.navigate),
-        _spec("screenshot", "A picture of the viewport or the whole page.", schemas.SCREENSHOT,
-              page.screenshot, read_only=True),
-        _spec("wait", "Wait some ms, or until a selector or text shows (10 s at most).",
-              schemas.WAIT, page.wait, read_only=True),
-        _spec("hover", "Move the mouse over an element or a point (menus).",
-              schemas.HOVER, pointer.hover, read_only=True),
-        _spec("select", "Choose <select> options by value, label or labels.",
-              schemas.SELECT, forms.select),
-        _spec("press_key", "Press a key on the focused element, or on the one given.", schemas.PRESS_KEY, forms.press_key, may_open_tab=True),
-        _spec("go_back", "Back to the previous page.", schemas.EMPTY, page.go_back),
-        _spec("go_forward", "Forward again after go_back.", schemas.EMPTY, page.go_forward),
-        _spec("refresh", "Reload the current page.", schemas.EMPTY, page.refresh),
-        _spec("drag_drop", "Drag one element or point onto another.", schemas.DRAG_DROP,
-              pointer.drag_drop),
-        _spec("upload_file", "Put an uploaded file into a file input or upload button.", schemas.UPLOAD_FILE, forms.upload_file),
-        _spec("switch_tab", "Make a tab current.", schemas.SWITCH_TAB, tab_actions.switch_tab,
-              read_only=True),
-        _spec("open_tab", "Open a tab (at an address) and make it current.", schemas.OPEN_TAB,
-              tab_actions.open_tab),
-        _spec("close_tab", "Close a tab.", schemas.CLOSE_TAB, tab_actions.close_tab),
-        _spec("list_tabs", "The open tabs: ids, titles, addresses.", schemas.EMPTY,
-              tab_actions.list_tabs, read_only=True),
-        _spec("execute_js", "Run JavaScript in the page; its value comes back as JSON.", schemas.EXECUTE_JS,
-              page.execute_js, may_open_tab=True),
-        _spec("get_elements", "List interactive elements: [index], kind, name, value, states.",
-              schemas.GET_ELEMENTS, tab_actions.get_elements, read_only=True),
-        _spec("get_element_details", "Attributes, CSS selector, XPath, all options, surroundings of elements.",
-              schemas.GET_ELEMENT_DETAILS, tab_actions.get_element_details, read_only=True),
+        ActionSpec("click", "Click an element or a point: right, double, with keys held.", p.Click, pointer.click,
+                   may_open_tab=True),
+        ActionSpec("type", "Type into a text field.", p.TypeText, forms.type_text, may_open_tab=True),
+        ActionSpec("scroll", "Scroll the page, or the container of the element given.", p.Scroll, pointer.scroll,
+                   read_only=True),
+        ActionSpec("navigate", "Open an http(s) address in this tab.", p.Navigate, page.navigate),
+        ActionSpec("screenshot", "A picture of the viewport or the whole page.", p.Screenshot, page.screenshot,
+                   read_only=True),
+        ActionSpec("wait", "Wait some ms, or until a selector or text shows (10 s at most).", p.Wait, page.wait,
+                   read_only=True),
+        ActionSpec("hover", "Move the mouse over an element or a point (menus).", p.Hover, pointer.hover,
+                   read_only=True),
+        ActionSpec("select", "Choose <select> options by value, label or labels.", p.Select, forms.select),
+        ActionSpec("press_key", "Press a key on the focused element, or on the one given.", p.PressKey,
+                   forms.press_key, may_open_tab=True),
+        ActionSpec("go_back", "Back to the previous page.", p.NoArguments, page.go_back),
+        ActionSpec("go_forward", "Forward again after go_back.", p.NoArguments, page.go_forward),
+        ActionSpec("refresh", "Reload the current page.", p.NoArguments, page.refresh),
+        ActionSpec("drag_drop", "Drag one element or point onto another.", p.DragDrop, pointer.drag_drop),
+        ActionSpec("upload_file", "Put an uploaded file into a file input or upload button.", p.UploadFile,
+                   forms.upload_file),
+        ActionSpec("switch_tab", "Make a tab current.", p.TabRef, tab_actions.switch_tab, read_only=True),
+        ActionSpec("open_tab", "Open a tab (at an address) and make it current.", p.OpenTab, tab_actions.open_tab),
+        ActionSpec("close_tab", "Close a tab.", p.TabRef, tab_actions.close_tab),
+        ActionSpec("list_tabs", "The open tabs: ids, titles, addresses.", p.NoArguments, tab_actions.list_tabs,
+                   read_only=True),
+        ActionSpec("execute_js", "Run JavaScript in the page; its value comes back as JSON.", p.ExecuteJs,
+                   page.execute_js, may_open_tab=True),
+        ActionSpec("get_elements", "List interactive elements: [index], kind, name, value, states.",
+                   p.GetElements, tab_actions.get_elements, read_only=True),
+        ActionSpec("get_element_details", "Whole values, all options, attributes, CSS selector, XPath of elements.",
+                   p.GetElementDetails, tab_actions.get_element_details, read_only=True),
     )
 }  # fmt: skip
 
@@ -125,16 +139,24 @@ def validate_arguments(name: str, args: Any) -> ActionResult | None:
     return ActionResult(ok=False, action=name, error=message, suggestion=_describe_parameters(spec.schema))
 
 
-def _time_budget_s(name: str, args: JsonObject, timeout_ms: int) -> float:
+def parse_arguments(name: str, args: Any) -> p.Params | ActionResult:
+    """The action's typed arguments, or a failed result saying what is wrong with them. The schema is the contract
+    models and clients read, so it decides; the typed model then only converts."""
+    invalid = validate_arguments(name, args)
+    if invalid is not None:
+        return invalid
+    typed: p.Params | ActionResult = ACTIONS[name].typed(args)
+    return typed
+
+
+def _time_budget_s(params: p.Params, timeout_ms: int) -> float:
     """A hard ceiling on the whole action, well above its own timeouts, so nothing can hang a turn."""
     budget = 3 * timeout_ms / 1000 + page.NAVIGATION_TIMEOUT_MS / 1000 + 5
-    if name == "type" and args.get("human_like"):
-        budget += len(args["text"]) * 0.2
+    if isinstance(params, p.TypeText) and params.human_like:
+        budget += len(params.text) * 0.2
     return budget
 
 
-# Actions whose index is only looked at: nothing to record for a replay.
-RECORDLESS_ACTIONS = frozenset({"get_element_details"})
 # Actions that load a page: when the firewall refuses that page itself, the action failed.
 NAVIGATING_ACTIONS = frozenset({"navigate", "open_tab", "refresh", "go_back", "go_forward", "click", "press_key"})
 
@@ -148,10 +170,22 @@ async def execute_action(
     timeout_ms: int = 5000,
 ) -> ActionResult:
     """Run one action on the active tab. User-level problems come back as ok=False with a suggestion."""
-    invalid = validate_arguments(name, args)
-    if invalid is not None:
-        return invalid
-    spec = ACTIONS[name]
+    params = parse_arguments(name, args)
+    if isinstance(params, ActionResult):
+        return params
+    return await perform(tabs, ACTIONS[name], params, uploads=uploads, timeout_ms=timeout_ms)
+
+
+async def perform(
+    tabs: TabControl,
+    spec: ActionSpec[P],
+    params: P,
+    *,
+    uploads: Mapping[str, Path] | None = None,
+    timeout_ms: int = 5000,
+) -> ActionResult:
+    """Run an action with arguments already typed (`parse_arguments`)."""
+    name = spec.name
     active: Page = tabs.active_page
     watch = PageWatch(active)
     ctx = ActionContext(tabs, active, watch, uploads or {}, timeout_ms)
@@ -160,12 +194,13 @@ async def execute_action(
     blocked_before = firewall.blocked_count if firewall is not None else 0
     await prepare_script_stopper(active)
     result = ActionResult(ok=True, action=name)
-    if isinstance(args.get("index"), int) and name not in RECORDLESS_ACTIONS:
-        result.target = await describe_target(active, args["index"])
+    if isinstance(params, p.ElementAim) and params.aimed:
+        # However it was aimed (index, selector, a point), the element is recorded so a workflow finds it again.
+        result.target, ctx.aimed = await describe_aim(active, params)
     watch.start()
     try:
-        async with asyncio.timeout(_time_budget_s(name, args, timeout_ms)):
-            outcome = await spec.handler(ctx, args)
+        async with asyncio.timeout(_time_budget_s(params, timeout_ms)):
+            outcome = await spec.handler(ctx, params)
             if spec.may_open_tab:
                 await watch.wait_for_popup(POPUP_GRACE_S if ctx.expects_popup else POPUP_GRACE_ANY_S)
             await watch.dialogs_settled()  # a dialog the action caused is answered before it reports

@@ -14,14 +14,17 @@ from playwright.async_api import ElementHandle, Page
 from playwright.async_api import Error as PlaywrightError
 
 from browser_pool.actions.errors import REFRESH_HINT, ActionError
+from browser_pool.actions.params import ElementAim, PointAim
 from browser_pool.observe.bridge import (
     ObservationError,
     StaleElementError,
     check_element,
     element_handle,
+    index_for,
     target_info,
 )
-from browser_pool.types import JsonObject
+from browser_pool.replay import describe_target
+from browser_pool.types import RecordedTarget
 
 
 class Need(Enum):
@@ -60,36 +63,68 @@ def _named(base: str, state: dict[str, Any]) -> str:
 _PREFER_INDEX = "an index from get_elements is the most reliable"
 
 
-def has_target(args: JsonObject) -> bool:
-    return any(key in args for key in ("index", "selector", "x", "y"))
+# What a point lands on, as a person would name it: the control around the spot (a button's icon is the button), or
+# the element itself. Open shadow roots are entered, as a click at that point would be.
+_AT_POINT = """([x, y]) => {
+  let el = document.elementFromPoint(x, y);
+  while (el && el.shadowRoot) {
+    const inner = el.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === el) break;
+    el = inner;
+  }
+  const control = "a[href], button, input, select, textarea, summary, label, [contenteditable=true], [onclick], " +
+    "[role=button], [role=link], [role=checkbox], [role=radio], [role=tab], [role=menuitem], [role=option], " +
+    "[role=switch], [role=treeitem], [role=textbox], [role=combobox]";
+  return el ? el.closest(control) || el : null;
+}"""
 
 
-async def resolve(page: Page, args: JsonObject, need: Need) -> ElementTarget | PointTarget:
-    """The target named by exactly one of `index`, `selector` or `x`+`y` in `args`."""
-    has_point = "x" in args or "y" in args
-    given = [key for key in ("index", "selector") if key in args]
-    if len(given) + has_point != 1:
+async def describe_aim(page: Page, aim: ElementAim) -> tuple[RecordedTarget | None, ElementHandle | None]:
+    """The record of the element the arguments name (browser_pool.replay), however they name it, and a handle to it;
+    (None, None) when nothing can be told (no single match, nothing at the point, an element in a frame)."""
+    try:
+        if aim.index is not None:
+            return await describe_target(page, aim.index), None
+        handle: ElementHandle | None = None
+        if aim.selector is not None:
+            locator = page.locator(aim.selector)
+            if await locator.count() != 1:
+                return None, None
+            handle = await locator.element_handle(timeout=1000)
+        elif isinstance(aim, PointAim) and aim.x is not None and aim.y is not None:
+            handle = (await page.evaluate_handle(_AT_POINT, [aim.x, aim.y])).as_element()
+        if handle is None:
+            return None, None
+        return await describe_target(page, await index_for(page, handle)), handle
+    except (PlaywrightError, ObservationError):  # the action itself then says what is wrong with its aim
+        return None, None
+
+
+async def resolve(page: Page, aim: PointAim, need: Need) -> ElementTarget | PointTarget:
+    """The target named by exactly one of `index`, `selector` or `x`+`y`."""
+    has_point = aim.x is not None or aim.y is not None
+    given = (aim.index is not None) + (aim.selector is not None)
+    if given + has_point != 1:
         raise ActionError("give exactly one target: index, selector, or x and y", _PREFER_INDEX)
     if has_point:
-        return await _point(page, args)
-    return await resolve_element(page, args, need)
+        return await _point(page, aim)
+    return await resolve_element(page, aim, need)
 
 
-async def resolve_element(page: Page, args: JsonObject, need: Need) -> ElementTarget:
-    """The element named by exactly one of `index` or `selector` in `args`."""
-    given = [key for key in ("index", "selector") if key in args]
-    if len(given) != 1:
-        raise ActionError("give exactly one target: index or selector", _PREFER_INDEX)
-    if "index" in args:
-        return await _by_index(page, int(args["index"]), need)
-    return await _by_selector(page, str(args["selector"]), need)
+async def resolve_element(page: Page, aim: ElementAim, need: Need) -> ElementTarget:
+    """The element named by exactly one of `index` or `selector`."""
+    if aim.index is not None and aim.selector is None:
+        return await _by_index(page, aim.index, need)
+    if aim.selector is not None and aim.index is None:
+        return await _by_selector(page, aim.selector, need)
+    raise ActionError("give exactly one target: index or selector", _PREFER_INDEX)
 
 
-async def _point(page: Page, args: JsonObject) -> PointTarget:
-    if "x" not in args or "y" not in args:
+async def _point(page: Page, aim: PointAim) -> PointTarget:
+    if aim.x is None or aim.y is None:
         raise ActionError("give both x and y")
     width, height = await viewport_size(page)
-    x, y = float(args["x"]), float(args["y"])
+    x, y = aim.x, aim.y
     if not (0 <= x < width and 0 <= y < height):
         raise ActionError(
             f"point ({x:g}, {y:g}) is outside the {width}x{height} viewport",

@@ -6,6 +6,7 @@ lives on the page; actions resolve them back to the element (in its shadow root 
 
 from browser_pool.observe.api import (
     DEFAULT_BUDGET_CHARS,
+    DETAILS_VALUE_CHARS,
     get_element_details,
     get_elements,
     get_summary,
@@ -26,6 +27,7 @@ from browser_pool.observe.types import (
 
 __all__ = [
     "DEFAULT_BUDGET_CHARS",
+    "DETAILS_VALUE_CHARS",
     "ELEMENT_KINDS",
     "DetailsResult",
     "ElementDetails",

@@ -22,6 +22,9 @@ from browser_pool.observe.types import (
 
 DEFAULT_BUDGET_CHARS = 12_000
 SUMMARY_TEXT_CHARS = 500
+# The most characters of field values one details answer carries, counted as the model reads them (JSON-quoted); a
+# longer value comes in parts. The size of get_page_content's pages, and within what the agent keeps of one result.
+DETAILS_VALUE_CHARS = 10_000
 
 
 async def get_summary(page: Page, *, text_chars: int = SUMMARY_TEXT_CHARS) -> PageSummary:
@@ -50,7 +53,9 @@ async def get_elements(
     outside the viewport are marked `offscreen`. With `whole_page_up_to`, a page that has at most that many (and
     whose list fits the budget) is listed whole even when `visible_only`, so a target below the fold needs no
     look-up. Elements that are not rendered (display:none, zero size, visibility:hidden) are never listed.
-    Listing records a watermark: the next list marks later elements new.
+    Listing records a watermark: the next list marks later elements new and, when it is over the budget, keeps them
+    first (a menu an action opened is often last in the document). `indices` holds every element the list stands
+    for, those the budget left out included.
     """
     if type not in ELEMENT_KINDS:
         raise ObservationError(f"unknown element type {type!r}; use one of {', '.join(ELEMENT_KINDS)}")
@@ -71,13 +76,26 @@ async def get_elements(
         total=raw["total"],
         kind=type,
         visible_only=not raw["whole"],
+        indices=list(raw["indices"]),
     )
 
 
-async def get_element_details(page: Page, indices: Sequence[int]) -> DetailsResult:
-    """Layer 3: attributes, a unique CSS selector (within the element's document or shadow root), XPath,
-    the parent's text and the number of children, for each index still alive."""
-    raw = await call_model(page, "details", {"base": index_base(page), "indices": list(indices)})
+async def get_element_details(
+    page: Page, indices: Sequence[int], *, value_from: int = 1, value_chars: int = DETAILS_VALUE_CHARS
+) -> DetailsResult:
+    """Layer 3: the whole value, attributes, a unique CSS selector (within the element's document or shadow root),
+    XPath, the parent's text and the number of children, for each index still alive.
+
+    Values (a password's excepted, which stays masked) are exact and whole while together they fit `value_chars`
+    characters as JSON quotes them; a longer one comes as the part that fits, from character `value_from` (counted
+    from 1 in code points), with `value_part` saying which characters it holds and how to ask for the next part."""
+    if value_from < 1 or value_chars < 1:
+        raise ObservationError("value_from and value_chars count from 1")
+    raw = await call_model(
+        page,
+        "details",
+        {"base": index_base(page), "indices": list(indices), "valueFrom": value_from, "valueChars": value_chars},
+    )
     found: list[ElementDetails] = []
     missing: dict[int, str] = {}
     for entry in raw:

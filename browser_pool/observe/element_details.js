@@ -65,19 +65,61 @@
     return { frames, hosts };
   }
 
+  // What one character of a value takes once quoted as JSON, as the model reads it: an escaped quote, backslash or
+  // line break two, another control character six.
+  function quotedSize(ch) {
+    if (ch === '"' || ch === "\\") return 2;
+    const code = ch.codePointAt(0);
+    if (code < 0x20) return code === 8 || code === 9 || code === 10 || code === 12 || code === 13 ? 2 : 6;
+    return code >= 0xd800 && code <= 0xdfff ? 6 : 1;  // a lone surrogate is escaped
+  }
+
+  // The part of `value` from code point `from` (1-based) that fits `room` characters as the model reads it.
+  function valuePart(value, from, room) {
+    const points = Array.from(value);
+    const start = Math.min(from, points.length + 1) - 1;
+    let end = start, size = 0;
+    while (end < points.length && size + quotedSize(points[end]) <= room) size += quotedSize(points[end++]);
+    return { text: points.slice(start, end).join(""), start, end, length: points.length, size };
+  }
+
+  // A field's value in details: whole while the call's values fit `opts.valueChars` characters (shared in the
+  // order asked; a value no longer than a list line shows is always whole), else the part that fits, saying which
+  // characters it holds and how to read the next part.
+  function pageValue(info, opts, room) {
+    const part = valuePart(info.value, opts.valueFrom, Math.max(room, VALUE_MAX * 6));
+    if (part.start === 0 && part.end === part.length) return part.size;
+    info.value = part.text;
+    info.value_length = part.length;
+    const next = "get_element_details with indices [" + info.index + "] and value_from " + (part.end + 1);
+    if (part.end === part.start) {
+      info.value_part = part.start >= part.length
+        ? "nothing from character " + (part.start + 1) + " on: the value has " + part.length + " characters"
+        : "none of its characters in this answer (the values before it filled it); read them with " + next;
+    } else {
+      info.value_part = "characters " + (part.start + 1) + "–" + part.end + " of " + part.length +
+        (part.end < part.length ? "; the next part: " + next : " (the end)");
+    }
+    return part.size;
+  }
+
   function details(opts) {
     setBase(opts.base);
     const found = scan(false);
     const byIndex = new Map(found.records.map((rec) => [rec.index, rec]));
+    let room = opts.valueChars;
     return opts.indices.map((index) => {
       const hit = lookup(index);
       if (hit.status !== "ok") return { index, status: hit.status };
       const el = hit.el;
       const rec = byIndex.get(index) || { el, index, kind: kindOf(el) || "other", inView: false, frame: null,
         rect: [0, 0, 0, 0] };
-      const info = describe(rec, false, deepActiveElement(), true);
+      const info = describe(rec, false, deepActiveElement(), true, null);
+      if (info.value) room -= pageValue(info, opts, room);
       const attributes = {};
       for (const a of el.attributes) attributes[a.name] = cut(a.value, ATTR_MAX);
+      // The value attribute a password field was given is as secret as what was typed into it.
+      if (el.localName === "input" && el.type === "password" && attributes.value) attributes.value = "•••";
       const parent = parentOf(el);
       const { frames, hosts } = hostChain(el);
       const selector = uniqueSelector(el);

@@ -139,6 +139,24 @@
 
   // What a list item may hold for the item itself not to be the target.
   const ITEM_TARGETS = "a[href],button,input,select,textarea,[role=button],[role=link],[role=option],[role=menuitem]";
+  const MENU_ROLES = new Set(["menu", "menubar"]);
+
+  // A menu or a list of choices the page made clickable as a whole (an autocomplete's `ul` that is focusable and
+  // handles its items' clicks with one listener, a menu with tabindex): its items are the targets, each with its
+  // own index, and the container is not one (its name would be every item's text run together). Adds the bare
+  // items to `items`; false when `el` is not such a container.
+  function choiceItems(el, cursors, items) {
+    const role = el.getAttribute("role");
+    if (MENU_ROLES.has(role) && el.querySelector("[role^=menuitem]")) return true;
+    if (el.localName !== "ul" && el.localName !== "ol" && el.localName !== "menu") return false;
+    const entries = Array.from(el.children).filter((child) => child.localName === "li");
+    if (entries.length === 0) return false;
+    const pointer = (e) => cursorOf(e, cursors) === "pointer";
+    const handled = el[LISTENS] || el.hasAttribute("onclick") || MENU_ROLES.has(role);
+    if (!handled && !pointer(el) && !entries.some(pointer)) return false;
+    for (const item of entries) if (!item.querySelector(ITEM_TARGETS)) items.add(item);
+    return true;
+  }
 
   function candidates(root) {
     const marked = new Set(root.querySelectorAll(INTERACTIVE));
@@ -149,14 +167,9 @@
     for (const el of root.querySelectorAll("*")) {
       let kind = marked.has(el) ? kindOf(el) : null;
       if (!kind && items.has(el)) kind = "button";
-      if (!kind && !TEXT_SKIP.has(el.localName) && clickableByScript(el, cursors) && !insideTarget(el, targets)) {
-        // A list that handles clicks for its items (delegation, as autocomplete menus do): the items are the targets.
-        if ((el.localName === "ul" || el.localName === "ol") && el.querySelector(":scope > li")) {
-          for (const item of el.children) if (item.localName === "li" && !item.querySelector(ITEM_TARGETS)) items.add(item);
-          continue;
-        }
-        kind = "button";
-      }
+      const scripted = !kind && !TEXT_SKIP.has(el.localName) && clickableByScript(el, cursors) && !insideTarget(el, targets);
+      if ((kind === "other" || scripted) && choiceItems(el, cursors, items)) continue;
+      if (scripted) kind = "button";
       if (!kind) continue;
       targets.add(el);
       found.push([el, kind]);
@@ -299,8 +312,12 @@
     return v === "true" ? true : v === "false" ? false : undefined;
   };
 
-  // `full`: every option (for details) instead of the first few a list line shows.
-  function describe(rec, isNew, active, full) {
+  // Code points, not UTF-16 units: what a person (and Python) counts as characters, and no emoji cut in half.
+  const lengthOf = (s) => s.length - (s.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g) || []).length;
+
+  // `full` (details): the whole value and every option, instead of what a list line shows. `listed`: the elements
+  // listed with this one, so a listbox whose options have lines of their own does not repeat them.
+  function describe(rec, isNew, active, full, listed) {
     const el = rec.el, tag = el.localName;
     const info = {
       index: rec.index, tag, kind: rec.kind, text: cut(nameOf(el, rec.kind), TEXT_MAX),
@@ -315,16 +332,17 @@
     if (placeholder) info.placeholder = cut(clean(placeholder), TEXT_MAX);
     if (tag === "a" || tag === "area") { const h = hrefOf(el); if (h) info.href = h; }
     const value = valueOf(el);
-    if (value.length > VALUE_MAX) {
-      info.value = value.slice(0, VALUE_MAX - 1) + "…";
-      info.value_length = value.length;
+    if (!full && value.length > VALUE_MAX && lengthOf(value) > VALUE_MAX) {
+      info.value = Array.from(value.slice(0, 2 * VALUE_MAX)).slice(0, VALUE_MAX - 1).join("") + "…";
+      info.value_length = lengthOf(value);
     } else if (value) info.value = value;
     if (tag === "input" && (el.type === "checkbox" || el.type === "radio")) info.checked = el.checked;
     else if (el.hasAttribute("aria-checked")) info.checked = el.getAttribute("aria-checked") === "true";
     if (el.indeterminate || el.getAttribute("aria-checked") === "mixed") info.mixed = true;
     if (tag === "select" || role === "listbox") {
-      const { labels, count } = optionsOf(el, full ? OPTIONS_DETAILS : 40);
-      info.options = labels;
+      const ownLines = !full && tag !== "select" && listed && Array.from(el.querySelectorAll("[role=option]")).some((o) => listed.has(o));
+      const { labels, count } = optionsOf(el, ownLines ? 0 : full ? OPTIONS_DETAILS : 40);
+      if (!ownLines) info.options = labels;
       info.option_count = count;
       if (el.multiple || el.getAttribute("aria-multiselectable") === "true") info.multiple = true;
     }
@@ -368,8 +386,12 @@
     if (info.name) line += " name=" + quote(info.name);
     if (info.placeholder && info.placeholder !== info.text) line += " placeholder=" + quote(info.placeholder);
     if (info.editable) line += " editable";
-    if (info.value) line += " value=" + quote(info.value) + (info.value_length ? " (" + info.value_length + " chars)" : "");
+    if (info.value) {
+      line += " value=" + quote(info.value);
+      if (info.value_length) line += " (" + info.value_length + " chars; get_element_details shows all)";
+    }
     if (info.options) line += renderOptions(info);
+    else if (info.option_count) line += " options(" + info.option_count + ")";
     if (info.href) line += " href=" + info.href;
     if (info.checked) line += " checked";
     if (info.mixed) line += " mixed";
@@ -501,18 +523,26 @@
       opts.kind === "all" ? rec.kind !== "image" || listedImage(rec.el) : rec.kind === opts.kind);
     const inView = ofKind.filter((rec) => rec.inView);
     const active = deepActiveElement();
+    const isNew = (rec) => watermark !== null && rec.index >= watermark;
+    // Within the budget, what appeared since the last list comes first (a menu or a dialog an action opened is what
+    // the model needs next, and is often at the end of the page), then the rest in document order; lines keep the
+    // document's order.
     const list = (records, offscreen) => {
-      const lines = [], items = [];
+      const listed = new Set(records.map((rec) => rec.el));
+      const shown = new Map();
       let size = 0;
-      for (const rec of records) {
-        const info = describe(rec, watermark !== null && rec.index >= watermark, active, false);
+      for (const rec of [...records.filter(isNew), ...records.filter((rec) => !isNew(rec))]) {
+        const info = describe(rec, isNew(rec), active, false, listed);
         const line = renderLine(info, offscreen);
-        if (size + line.length + 1 > opts.budget && items.length) break;
-        lines.push(line);
-        items.push(info);
+        if (size + line.length + 1 > opts.budget && shown.size) break;
+        shown.set(rec, [line, info]);
         size += line.length + 1;
       }
-      return { lines, items, total: records.length };
+      const kept = records.filter((rec) => shown.has(rec)).map((rec) => shown.get(rec));
+      return {
+        lines: kept.map(([line]) => line), items: kept.map(([, info]) => info), total: records.length,
+        indices: records.map((rec) => rec.index),
+      };
     };
     // In view only, unless asked for the whole page, or the whole page is small enough to list (wholeUpTo) and
     // fits the budget: then nothing needs looking up.

@@ -113,7 +113,8 @@ class ElementInfo:
     placeholder: str = ""
     href: str = ""
     value: str = ""
-    # The value's whole length when `value` is elided ("abc…"); 0 when `value` is the whole of it.
+    # The value's whole length in characters when `value` is not all of it (elided "abc…" in a list, one part of it
+    # in details); 0 when `value` is the whole of it.
     value_length: int = 0
     name: str = ""
     checked: bool | None = None
@@ -188,6 +189,8 @@ class ElementList:
     total: int
     kind: str
     visible_only: bool
+    # The indices of all `total` elements, those the budget left out included: an index missing here is gone.
+    indices: list[int] = field(default_factory=list)
 
     @property
     def omitted(self) -> int:
@@ -228,6 +231,8 @@ class ElementDetails:
     # within the innermost of them.
     frames: list[str] = field(default_factory=list)
     shadow_hosts: list[str] = field(default_factory=list)
+    # When `info.value` is one part of a long value: which characters, and how to read the next part.
+    value_part: str = ""
 
     @classmethod
     def from_page(cls, raw: dict[str, Any]) -> ElementDetails:
@@ -242,6 +247,7 @@ class ElementDetails:
             rendered=raw["rendered"],
             frames=list(raw["frames"]),
             shadow_hosts=list(raw["shadow_hosts"]),
+            value_part=raw.get("value_part", ""),
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -259,6 +265,8 @@ class ElementDetails:
             out["frames"] = self.frames
         if self.shadow_hosts:
             out["shadow_hosts"] = self.shadow_hosts
+        if self.value_part:
+            out["value_part"] = self.value_part
         return out
 
 

@@ -1,12 +1,15 @@
 // The signed-in dashboard: sidebar | chat with steps | live view + tabs (or the settings page), and the
 // wiring between them. The open conversation and what the reader's role allows in it live in
-// app/conversation.ts; the lists and their refreshes in app/lists.ts; the settings bar in app/settingsbar.ts.
+// app/conversation.ts; the lists and their refreshes in app/lists.ts; the settings bar in app/settingsbar.ts; how
+// the chat and the browser share the window (split, focus mode, one pane at a time on a phone) in app/layout.ts.
 
 import type { ApiClient } from "./api/client";
 import type { Permissions } from "./access";
 import type { Conversation, ConversationSettings, Run } from "./api/types";
 import { OpenConversation } from "./app/conversation";
+import { LiveLayout } from "./app/layout";
 import { ListRefresher, upsertConversation } from "./app/lists";
+import { UserChannel } from "./app/userchannel";
 import { saveRunAsWorkflow } from "./app/saveworkflow";
 import { SettingsBar } from "./app/settingsbar";
 import { h } from "./dom";
@@ -21,6 +24,7 @@ import { patchConversation } from "./reducer";
 import type { Route } from "./router";
 import type { ConversationSession } from "./session";
 import type { AppState, Store } from "./state";
+import { browserStorage } from "./theme";
 
 export interface AppOptions {
   api: ApiClient;
@@ -42,6 +46,8 @@ export class App {
   private readonly settings: SettingsPanel;
   private readonly conversation: OpenConversation;
   private readonly lists: ListRefresher;
+  private readonly userChannel: UserChannel;
+  private readonly layout: LiveLayout;
   private lastConversationPath = "/";
   private readonly unsubscribeApp: () => void;
 
@@ -62,8 +68,8 @@ export class App {
       runActions: {
         answer: (id, approve) =>
           this.permissions.confirm ? (this.session?.answer(id, approve) ?? Promise.resolve()) : Promise.resolve(),
-        openDebug: (runId) => openRunDebug(runId, (id) => this.options.api.getRunDebug(id)),
-        saveWorkflow: (runId) => saveRunAsWorkflow(this.options.api, runId),
+        openDebug: (runId, label) => openRunDebug(runId, (id) => this.options.api.getRunDebug(id), label),
+        saveWorkflow: (runId, label) => saveRunAsWorkflow(this.options.api, runId, label),
       },
       settingsBar: this.settingsBar.el,
       onShare: () => this.conversation.openShare(),
@@ -100,6 +106,8 @@ export class App {
       tabBar: this.tabBar.el,
       inspector: this.inspector.el,
       onControl: (take) => void this.session?.control.set(take ? "take" : "release"),
+      onFocus: (on) => this.layout.setFocused(on),
+      onPopout: () => this.popOut(),
     });
     this.el = h(
       "div",
@@ -110,6 +118,16 @@ export class App {
       this.settings.el,
       h("div", { class: "scrim", onclick: () => this.el.classList.remove("sidebar-open") }),
     );
+    this.layout = new LiveLayout({
+      shell: this.el,
+      live: this.live.el,
+      user: () => this.store.get().user?.username ?? "",
+      controlling: () => this.live.isControlling,
+      onFocusChange: (on) => this.live.setFocused(on),
+      storage: browserStorage(),
+    });
+    this.el.appendChild(this.layout.paneTabs);
+    this.layout.restore();
     const panels = { el: this.el, chat: this.chat, tabBar: this.tabBar, inspector: this.inspector, live: this.live };
     this.conversation = new OpenConversation(options.api, options.store, panels, {
       onRun: (run) => this.lists.noteRun(run),
@@ -125,11 +143,14 @@ export class App {
       if (state.models !== previous.models || state === previous) this.renderBar();
     }, true);
     this.lists = new ListRefresher(options.api, options.store);
+    this.userChannel = new UserChannel(options.store, () => this.lists.conversations());
   }
 
   show(route: Route): void {
     this.el.classList.remove("sidebar-open");
     this.el.classList.toggle("settings-open", route.name === "settings");
+    this.el.classList.toggle("popout", route.name === "conversation" && !!route.popout);
+    if (route.name !== "conversation" || this.session?.id !== route.id) this.layout.showPane("chat");
     if (route.name === "settings") {
       this.conversation.close();
       this.settings.show();
@@ -148,6 +169,8 @@ export class App {
     this.unsubscribeApp();
     this.sidebar.destroy();
     this.lists.destroy();
+    this.userChannel.dispose();
+    this.layout.dispose();
     this.el.remove();
   }
 
@@ -179,6 +202,14 @@ export class App {
     }
     const conversation = await session.updateSettings(patch);
     this.upsertConversation(conversation);
+  }
+
+  /** The live browser in a window of its own (the same conversation, its browser alone). */
+  private popOut(): void {
+    const session = this.session;
+    if (!session) return;
+    const opened = window.open(`/c/${session.id}/live`, `hive-live-${session.id}`, "popup,width=1320,height=900");
+    if (!opened) session.showNotice("The browser blocked the new window: allow pop-ups for Hive and try again.");
   }
 
   private upsertConversation(conversation: Conversation): void {

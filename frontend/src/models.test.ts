@@ -36,6 +36,7 @@ function profile(id: number, name: string, extra: Partial<ModelProfile> = {}): M
     supports_tools: true,
     supports_vision: true,
     parallel_tool_calls: true,
+    embedding_model: "",
     fallback: null,
     created_at: "2025-01-01T00:00:00Z",
     updated_at: "2025-01-01T00:00:00Z",
@@ -54,11 +55,12 @@ describe("profile form defaults", () => {
       supports_tools: true,
       supports_vision: true,
       parallel_tool_calls: true,
+      embedding_model: "",
       fallback: null,
     });
     expect(newProfileForm(PROVIDERS, "ollama")).toMatchObject({ provider: "ollama", base_url: "http://localhost:11434/v1", supports_tools: false });
-    // No presets (not loaded yet): a custom, empty form.
-    expect(newProfileForm([])).toMatchObject({ provider: "custom", base_url: "", supports_tools: false });
+    // No presets (not loaded yet): a custom, empty form, which asks with tool calling on.
+    expect(newProfileForm([])).toMatchObject({ provider: "custom", base_url: "", supports_tools: true });
   });
 
   it("edits a stored profile without its key", () => {
@@ -78,6 +80,19 @@ describe("profile form defaults", () => {
     });
     // Custom has no default URL: a preset's URL is cleared, so nobody sends to the wrong service by accident.
     expect(withProvider(deepseek, "custom", PROVIDERS).base_url).toBe("");
+    // Every preset ticks what its provider can do; a custom server starts with tool calling on (the preset says
+    // nothing), vision and parallel calls off.
+    expect(withProvider(form, "ollama", PROVIDERS)).toMatchObject({ supports_tools: false, supports_vision: false });
+    expect(withProvider(deepseek, "custom", PROVIDERS)).toMatchObject({
+      supports_tools: true,
+      supports_vision: false,
+      parallel_tool_calls: false,
+    });
+    expect(withProvider(withProvider(form, "custom", PROVIDERS), "openai", PROVIDERS)).toMatchObject({
+      supports_tools: true,
+      supports_vision: true,
+      parallel_tool_calls: true,
+    });
     const typed = { ...form, base_url: "https://proxy.example/v1" };
     expect(withProvider(typed, "deepseek", PROVIDERS).base_url).toBe("https://proxy.example/v1");
     expect(withProvider({ ...form, base_url: "  " }, "ollama", PROVIDERS).base_url).toBe("http://localhost:11434/v1");
@@ -101,9 +116,13 @@ describe("profile request bodies", () => {
       supports_tools: true,
       supports_vision: true,
       parallel_tool_calls: true,
+      embedding_model: "",
       fallback: null,
     });
     expect(profileBody({ ...form, api_key: "sk-1" }).api_key).toBe("sk-1");
+    expect(profileBody({ ...form, embedding_model: " text-embedding-3-small " }).embedding_model).toBe(
+      "text-embedding-3-small",
+    );
   });
 
   it("edits only what changed; an empty key field keeps the stored key", () => {

@@ -18,10 +18,21 @@ export interface ProfileForm extends ModelCapabilities {
   base_url: string;
   model: string;
   api_key: string;
+  /** The provider's embeddings model, to rank saved notes by meaning ("" ranks them by their words). */
+  embedding_model: string;
   fallback: Id | null;
 }
 
-const NO_CAPABILITIES: ModelCapabilities = { supports_tools: false, supports_vision: false, parallel_tool_calls: false };
+/**
+ * An unknown server is asked, not assumed blind: tool calling starts on (most OpenAI-compatible servers take
+ * tools, and the agent works far better with them), and the form says how to tell when it must be turned off.
+ */
+export const CUSTOM_CAPABILITIES: ModelCapabilities = {
+  supports_tools: true,
+  supports_vision: false,
+  parallel_tool_calls: false,
+};
+export const CUSTOM_PROVIDER = "custom";
 
 export const PREFERRED_PROVIDER = "openai";
 
@@ -31,6 +42,11 @@ export function findProvider(providers: readonly ModelProvider[], id: string): M
 
 export function providerLabel(providers: readonly ModelProvider[], id: string): string {
   return findProvider(providers, id)?.label ?? id;
+}
+
+/** What a provider's models can do: its preset, except that a custom server starts with tool calling on. */
+function presetCapabilities(provider: ModelProvider): ModelCapabilities {
+  return provider.id === CUSTOM_PROVIDER ? CUSTOM_CAPABILITIES : capabilitiesOf(provider);
 }
 
 function capabilitiesOf(source: ModelCapabilities): ModelCapabilities {
@@ -46,11 +62,12 @@ export function newProfileForm(providers: readonly ModelProvider[], preferred: s
   const provider = findProvider(providers, preferred) ?? providers[0];
   return {
     name: "",
-    provider: provider?.id ?? "custom",
+    provider: provider?.id ?? CUSTOM_PROVIDER,
     base_url: provider?.base_url ?? "",
     model: "",
     api_key: "",
-    ...(provider ? capabilitiesOf(provider) : NO_CAPABILITIES),
+    ...(provider ? presetCapabilities(provider) : CUSTOM_CAPABILITIES),
+    embedding_model: "",
     fallback: null,
   };
 }
@@ -64,6 +81,7 @@ export function profileFormFrom(profile: ModelProfile): ProfileForm {
     model: profile.model,
     api_key: "",
     ...capabilitiesOf(profile),
+    embedding_model: profile.embedding_model ?? "",
     fallback: profile.fallback,
   };
 }
@@ -81,7 +99,7 @@ export function withProvider(form: ProfileForm, providerId: string, providers: r
     ...form,
     provider: provider.id,
     base_url: untouched ? provider.base_url : form.base_url,
-    ...capabilitiesOf(provider),
+    ...presetCapabilities(provider),
   };
 }
 
@@ -102,6 +120,7 @@ const EDITABLE = [
   "supports_tools",
   "supports_vision",
   "parallel_tool_calls",
+  "embedding_model",
   "fallback",
 ] as const;
 
@@ -116,6 +135,7 @@ export function profileBody(form: ProfileForm, original?: ModelProfile): ModelPr
     base_url: form.base_url.trim(),
     model: form.model.trim(),
     api_key: form.api_key.trim(),
+    embedding_model: form.embedding_model.trim(),
   };
   const body: ModelProfileInput = {};
   const out = body as Record<string, unknown>;

@@ -6,6 +6,9 @@ describe("routes", () => {
     expect(parseRoute("/")).toEqual({ name: "home" });
     expect(parseRoute("/c/42")).toEqual({ name: "conversation", id: 42 });
     expect(parseRoute("/c/42/")).toEqual({ name: "conversation", id: 42 });
+    // The live browser alone, in a window of its own.
+    expect(parseRoute("/c/42/live")).toEqual({ name: "conversation", id: 42, popout: true });
+    expect(routePath({ name: "conversation", id: 42, popout: true })).toBe("/c/42/live");
     expect(parseRoute("/login", "?next=%2Fc%2F7")).toEqual({ name: "login", next: "/c/7" });
     expect(parseRoute("/signup")).toEqual({ name: "signup", next: null });
     expect(parseRoute("/c/abc")).toEqual({ name: "not-found", path: "/c/abc" });

@@ -1,5 +1,5 @@
-// History-API routing: /login, /signup, / (conversation list), /c/<id> (one conversation), /settings,
-// /share/<token> (a share link's page).
+// History-API routing: /login, /signup, / (conversation list), /c/<id> (one conversation), /c/<id>/live (its live
+// browser alone, in a window of its own), /settings, /share/<token> (a share link's page).
 
 import type { Id } from "./api/types";
 
@@ -7,7 +7,7 @@ export type Route =
   | { name: "login"; next: string | null }
   | { name: "signup"; next: string | null }
   | { name: "home" }
-  | { name: "conversation"; id: Id }
+  | { name: "conversation"; id: Id; popout?: boolean }
   | { name: "settings" }
   | { name: "share"; token: string }
   | { name: "not-found"; path: string };
@@ -19,8 +19,8 @@ export function parseRoute(pathname: string, search = ""): Route {
   if (path === "/signup") return { name: "signup", next };
   if (path === "/") return { name: "home" };
   if (path === "/settings") return { name: "settings" };
-  const match = /^\/c\/(\d+)$/.exec(path);
-  if (match) return { name: "conversation", id: Number(match[1]) };
+  const match = /^\/c\/(\d+)(\/live)?$/.exec(path);
+  if (match) return match[2] ? { name: "conversation", id: Number(match[1]), popout: true } : { name: "conversation", id: Number(match[1]) };
   const share = /^\/share\/([A-Za-z0-9_-]+)$/.exec(path);
   if (share?.[1]) return { name: "share", token: share[1] };
   return { name: "not-found", path };
@@ -34,7 +34,7 @@ export function routePath(route: Route): string {
     case "home":
       return "/";
     case "conversation":
-      return `/c/${route.id}`;
+      return `/c/${route.id}${route.popout ? "/live" : ""}`;
     case "settings":
       return "/settings";
     case "share":

@@ -1,5 +1,5 @@
-// A conversation's view as the chat's timeline: user messages, each run's block after the message that
-// started it, replies, and replies still streaming. Pure, unit-tested.
+// A conversation's view as the chat's timeline: user messages (with who wrote them), each run's block after the
+// message that started it, replies, and replies still streaming. Pure, unit-tested.
 
 import type { Confirmation, Id, Message, PlanStep, Run, Step } from "./api/types";
 import { byCreated, hasAssistantMessage, isActiveStatus, time } from "./reducer";
@@ -26,7 +26,13 @@ export function manualAction(
 const NONE: never[] = [];
 
 export type TimelineItem =
-  | { kind: "message"; key: string; message: Message }
+  | {
+      kind: "message";
+      key: string;
+      message: Message;
+      /** Who wrote it: its author, else (a message from before authors were kept) the conversation's owner. */
+      author: string | null;
+    }
   | {
       kind: "run";
       key: string;
@@ -35,6 +41,8 @@ export type TimelineItem =
       manual: string | null;
       confirmations: Confirmation[];
       plan: PlanStep[];
+      /** The reader owns the conversation: what the model saw and "Save as workflow" are theirs to open. */
+      ownerReads: boolean;
     }
   | { kind: "streaming"; key: string; runId: Id; text: string; active: boolean };
 
@@ -44,8 +52,10 @@ export type TimelineItem =
  */
 export function buildTimeline(
   view: Pick<ConversationView, "messages" | "runs" | "steps" | "streaming"> &
-    Partial<Pick<ConversationView, "manualRuns" | "confirmations" | "plans">>,
+    Partial<Pick<ConversationView, "manualRuns" | "confirmations" | "plans" | "conversation">>,
+  ownerReads = false,
 ): TimelineItem[] {
+  const owner = view.conversation?.owner ?? null;
   const runs = [...view.runs].sort(byCreated);
   const runById = new Map(runs.map((r) => [r.id, r]));
   const anchored = new Set<Id>();
@@ -60,7 +70,7 @@ export function buildTimeline(
     const manual = manualAction(run, steps, view.messages, view.manualRuns);
     const confirmations = view.confirmations?.[run.id] ?? NONE;
     const plan = view.plans?.[run.id] ?? NONE;
-    out.push({ kind: "run", key: `r${run.id}`, run, steps, manual, confirmations, plan });
+    out.push({ kind: "run", key: `r${run.id}`, run, steps, manual, confirmations, plan, ownerReads });
     const text = view.streaming[run.id];
     if (text !== undefined && !hasAssistantMessage(view.messages, run.id)) {
       out.push({ kind: "streaming", key: `s${run.id}`, runId: run.id, text, active: isActiveStatus(run.status) });
@@ -73,7 +83,8 @@ export function buildTimeline(
     for (let run = loose[next]; run && time(run.created_at) < time(message.created_at); run = loose[++next]) placeRun(run);
     const ownRun = message.run !== null ? runById.get(message.run) : undefined;
     if (ownRun && message.role !== "user") placeRun(ownRun);
-    out.push({ kind: "message", key: `m${message.id}`, message });
+    const author = message.role === "user" ? (message.author ?? owner) : null;
+    out.push({ kind: "message", key: `m${message.id}`, message, author });
     if (ownRun && message.role === "user") placeRun(ownRun);
   }
   for (const run of loose) placeRun(run);

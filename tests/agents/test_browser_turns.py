@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 from agents import AgentConfig, run_agent_turn
 from agents.prompts import PAGE_CONTEXT_INTRO
 from agents.safety import SafetyConfig
+from agents.secrets import SECRET_MASK, PlaceholderSecrets
 from browser_pool.session import Session
 from tests.agents.support import (
     RecordingSink,
@@ -114,7 +116,8 @@ async def test_paying_on_a_checkout_page_needs_the_users_yes(
     pay = sink.actions()[2]
     assert pay.ok is approve
     if not approve:
-        assert "the user did not allow this step" in pay.error
+        assert "it needs the user's yes" in pay.error
+        assert "they declined or did not answer in time" in pay.error
         assert pay.screenshot is None
 
 
@@ -218,3 +221,32 @@ async def test_each_action_shows_what_changed_so_a_form_needs_no_look_up(
     assert "Order your flight club card" not in typed  # nor the page's text, title and address
     assert "Title:" not in typed
     assert "Order number HX-42" in steps[-1].observation
+
+
+async def test_a_secret_typed_by_its_placeholder_reaches_the_page_and_never_the_model(
+    model_server: ScriptedLLM, sink: RecordingSink, session: Session, site: str
+) -> None:
+    secret = "correct-horse-battery-staple"
+
+    def handler(request: dict[str, Any]) -> Reply:
+        made = calls_made(request)
+        if not made:
+            return Reply(tool_calls=[{"name": "navigate", "arguments": {"url": f"{site}/order.html"}}])
+        if len(made) == 1:  # typed into a plain text field: its value shows in the page after the step
+            return Reply(tool_calls=[{"name": "type", "arguments": {"index": find_index(request, "Name"),
+                                                                       "text": "{{pw}}"}}])  # fmt: skip
+        return Reply(content="Typed it.")
+
+    model_server.script(handler)
+    await run_agent_turn(
+        config=config(model_server.base_url, safety=safe_for(site)), history=[("user", "Type my secret.")],
+        tabs=session, sink=sink, secrets=PlaceholderSecrets({"pw": secret}),
+    )  # fmt: skip
+    assert await session.active_page.input_value("#name") == secret
+    typed = sink.actions()[1]
+    assert typed.ok
+    assert typed.arguments is not None
+    assert typed.arguments["text"] == "{{pw}}"  # recorded as the model wrote it
+    assert SECRET_MASK in typed.observation
+    assert secret not in json.dumps([[s.arguments, s.observation, s.error] for s in sink.steps])
+    assert secret not in json.dumps(model_server.requests)

@@ -3,6 +3,8 @@ same page."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from agents.observation import PageView, elements_change
 
 
@@ -37,3 +39,15 @@ def test_on_the_same_page_only_what_appeared_changed_or_went_is_shown() -> None:
 def test_nothing_changed_is_said_in_one_line_and_the_new_star_alone_is_no_change() -> None:
     again = view("https://shop.example/", '*[1] input "Name"', '[2] input "Email"', '[3] button "Submit"')
     assert elements_change(BEFORE, again) == "Interactive elements in view: as before."
+
+
+def test_an_element_the_lists_budget_left_out_is_not_gone() -> None:
+    # A menu appeared and took the budget's room: [2] and [3] are on the page still, only not listed this time.
+    after = dataclasses.replace(
+        view("https://shop.example/", '[1] input "Name"', '*[4] li "Paris"'), element_indices=frozenset({1, 2, 3, 4})
+    )
+    assert elements_change(BEFORE, after) == "\n".join(
+        ["Interactive elements in view that appeared or changed:", '*[4] li "Paris"']
+    )
+    went = dataclasses.replace(after, element_indices=frozenset({1, 3, 4}))
+    assert elements_change(BEFORE, went).endswith("Gone from view: [2]")

@@ -355,8 +355,8 @@ async def test_confirm_mode_asks_before_a_page_tool_changes_things(
     assert (ran == ["tea"]) is runs
     assert step.ok is runs
     if not runs:
-        assert "the user did not allow this step" in step.error
-        assert "did not allow" in result.reply
+        assert step.error.startswith("Not done: it needs the user's yes")
+        assert "declined or did not answer" in result.reply
 
 
 async def test_read_only_page_tools_and_auto_mode_do_not_ask(model_server: ScriptedLLM, sink: RecordingSink) -> None:
@@ -551,7 +551,22 @@ async def test_rarer_tools_wait_behind_more_tools_and_are_offered_once_asked_for
     assert "Aim at an element by its [index]" in first["messages"][0]["content"]
 
 
-async def test_update_plan_is_offered_once_a_plan_is_published(model_server: ScriptedLLM, sink: RecordingSink) -> None:
+LONG_TASK = [("user", "Plan my trip: " + "compare the fares of every airline flying to Lisbon in May, " * 8)]
+
+
+def offered_names(request: dict[str, Any]) -> set[str]:
+    return {tool["function"]["name"] for tool in request["tools"]}
+
+
+async def test_a_short_task_gets_no_planning_tools_and_a_long_one_gets_them_with_update_plan_after_publishing(
+    model_server: ScriptedLLM, sink: RecordingSink
+) -> None:
+    model_server.script(lambda request: Reply(content="Hello."))
+    await turn(config(model_server.base_url), sink)
+    short = model_server.requests[0]
+    assert not {"publish_plan", "summarize_page", "extract_data"} & offered_names(short)
+    assert "publish_plan" not in short["messages"][0]["content"]  # no rule about a tool the model does not have
+
     replies = iter(
         [
             Reply(tool_calls=[{"name": "publish_plan", "arguments": {"steps": [{"id": "a", "title": "Look"}]}}]),
@@ -559,14 +574,36 @@ async def test_update_plan_is_offered_once_a_plan_is_published(model_server: Scr
             Reply(content="Done."),
         ]
     )
+    model_server.requests.clear()
     model_server.script(lambda request: next(replies))
-    await turn(config(model_server.base_url), sink)
+    await turn(config(model_server.base_url), sink, history=LONG_TASK)
 
-    offered = [{tool["function"]["name"] for tool in request["tools"]} for request in model_server.requests]
+    offered = [offered_names(request) for request in model_server.requests]
     assert "publish_plan" in offered[0]
+    assert "publish_plan" in model_server.requests[0]["messages"][0]["content"]
     assert "update_plan" not in offered[0]
     assert "update_plan" in offered[1]
     assert [(step.action, step.ok) for step in sink.actions()] == [("publish_plan", True), ("update_plan", True)]
+
+
+async def test_a_task_that_turns_out_long_gets_the_long_task_tools_without_asking(
+    model_server: ScriptedLLM, sink: RecordingSink
+) -> None:
+    calls: list[dict[str, Any]] = []
+
+    def handler(request: dict[str, Any]) -> Reply:
+        done = sum(1 for message in request["messages"] if message["role"] == "tool")
+        if done < 3:
+            return Reply(tool_calls=[{"name": "lookup", "arguments": {"query": f"q{done}"}}])
+        return Reply(content="Done.")
+
+    model_server.script(handler)
+    await turn(config(model_server.base_url, long_task_calls=2), sink, lookup_tool(calls))
+
+    offered = [offered_names(request) for request in model_server.requests]
+    assert [("publish_plan" in names) for names in offered] == [False, False, True, True]
+    assert "more_tools" in offered[-1]
+    assert "open_tab" not in offered[-1]
 
 
 async def test_steps_older_than_the_last_few_are_kept_as_summaries(

@@ -11,7 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
-from playwright.async_api import Browser, Dialog, Page, expect
+from playwright.async_api import Browser, Page, expect
 
 from tests.agents.support import form_filler
 from tests.factories import UserFactory
@@ -42,11 +42,11 @@ async def test_saving_a_run_as_a_workflow_and_replaying_it_from_settings(
     agent_run = page.locator("section.run[data-status=succeeded]")
     await expect(agent_run).to_have_count(1, timeout=30_000)
 
-    async def name_it(dialog: Dialog) -> None:
-        await dialog.accept("Order a card")
-
-    page.once("dialog", name_it)
     await agent_run.get_by_test_id("run-save-workflow").click()
+    naming = page.get_by_test_id("save-workflow-dialog")
+    await naming.get_by_test_id("save-workflow-dialog-input").fill("Order a card")
+    await naming.get_by_test_id("save-workflow-dialog-submit").click()
+    await expect(naming).to_have_count(0)
     await expect(agent_run.get_by_test_id("run-saved")).to_have_text(
         "Saved as “Order a card” (parameters: name, email). Run it from Settings → Workflows."
     )

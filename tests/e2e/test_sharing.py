@@ -234,12 +234,13 @@ async def test_owner_shares_teammate_watches_takes_over_hands_back_and_is_revoke
     await expect(mate.get_by_test_id("chat-input")).to_be_visible()
     await expect(mate.get_by_test_id("control-holder")).to_have_text("")
 
-    # Bob takes over: everyone sees he holds the browser.
+    # Bob takes over: everyone sees he holds the browser (he reads it as his own).
     take = mate.get_by_test_id("take-control")
     await expect(take).to_be_enabled()
     await take.click()
-    for page in (owner, mate):
-        await expect(page.get_by_test_id("control-holder")).to_have_text("bob")
+    for page, said in ((owner, "bob has control"), (mate, "You have control")):
+        await expect(page.get_by_test_id("control-status")).to_have_attribute("data-holder", "bob")
+        await expect(page.get_by_test_id("control-status")).to_have_text(said)
     await expect(take).to_be_checked()
     await expect(owner.get_by_test_id("take-control")).not_to_be_checked()
 

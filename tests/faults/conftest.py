@@ -16,7 +16,15 @@ from knox.models import AuthToken
 from tests.conftest import MainWorker, start_ready_worker
 from tests.factories import UserFactory
 from tests.support.llm_server import ScriptedLLM
-from tests.support.processes import Managed, free_port, service_env, start_daphne, start_redis, wait_until
+from tests.support.processes import (
+    Managed,
+    free_port,
+    service_env,
+    start_daphne,
+    start_redis,
+    suite_database_url,
+    wait_until,
+)
 
 TERMINAL = ("succeeded", "failed", "aborted")
 
@@ -115,8 +123,6 @@ class Api:
 def fault_stack(
     scripted_llm_server: ScriptedLLM, django_db_setup: None, main_worker: MainWorker
 ) -> Iterator[FaultStack]:
-    from django.conf import settings
-
     # The suite's shared worker uses the same database with another Redis: its reaper would take this stack's
     # workers for dead ones. Only this stack's workers may run.
     main_worker.stop()
@@ -125,7 +131,7 @@ def fault_stack(
     redis_server, redis_url = start_redis(redis_port)
     env = service_env(
         redis_url=redis_url,
-        db_path=str(settings.DATABASES["default"]["NAME"]),
+        database_url=suite_database_url(),
         extra={
             "HIVE_LLM_BASE_URL": scripted_llm_server.base_url,
             "HIVE_LLM_MODEL": "scripted",

@@ -39,7 +39,7 @@ def supervised(tmp_path: Path) -> Iterator[tuple[Managed, dict[str, str], str]]:
         **subprocess_env(),
         "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}",
         "DJANGO_SETTINGS_MODULE": "webapp.settings.test",
-        "HIVE_TEST_DB": str(tmp_path / "db.sqlite3"),
+        "HIVE_TEST_DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
         "HIVE_MEDIA_ROOT": str(tmp_path / "media"),
         "HIVE_VAR": str(tmp_path),
         "HIVE_PORT": str(port),

@@ -3,17 +3,24 @@ and a click sent as input from the picture reaches the page."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
+import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 
 from tests.factories import ConversationFactory
 from tests.integration.conftest import signed_in
 from tests.support.runs import act, observation
+from tests.support.waiting import until
+from webapp.conversations.consumers import FRAME_ACK_TIMEOUT_S
+from webapp.conversations.live import viewer_count
+from webapp.core.events import conversation_group
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -84,3 +91,48 @@ async def test_a_second_viewer_of_a_still_page_gets_the_picture_at_once(
     second = await stream_factory(conversation.owner, conversation.pk)
     frame = await second.until(lambda e: e["type"] == "frame", wait_s=5)
     assert frame["width"] > 0
+
+
+async def test_frames_stop_for_a_socket_that_never_acknowledges_and_resume_when_it_does(
+    pages: str, stream_factory: Callable[..., Any]
+) -> None:
+    """A program following a conversation's events never acknowledges frames: the worker stops encoding them (the
+    page keeps changing, yet no frame reaches the conversation's group), and an acknowledgement brings them back."""
+    conversation = await sync_to_async(ConversationFactory)()
+    client = await sync_to_async(signed_in)(conversation.owner)
+    opened = await sync_to_async(act)(client, conversation.pk, "navigate", url=f"{pages}/clicker.html")
+    assert opened.status == "succeeded", opened.error
+    ticking = await sync_to_async(act)(
+        client, conversation.pk, "execute_js", code="setInterval(() => { document.title = String(Date.now()); "
+        "document.body.style.background = `hsl(${Date.now() % 360}, 60%, 80%)`; }, 40)"
+    )  # fmt: skip
+    assert ticking.status == "succeeded", ticking.error
+    layer = get_channel_layer()
+    listener = await layer.new_channel()
+    await layer.group_add(conversation_group(conversation.pk), listener)
+
+    async def frames_reaching_the_group(within_s: float) -> int:
+        count, deadline = 0, time.monotonic() + within_s
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                message = await asyncio.wait_for(layer.receive(listener), timeout=left)
+            except TimeoutError:
+                break
+            count += message.get("type") == "conversation.frame"
+        return count
+
+    stream = await stream_factory(conversation.owner, conversation.pk)
+    await stream.until(lambda e: e["type"] == "frame", wait_s=20)  # and never acknowledged
+
+    async def nobody_takes_frames() -> bool:
+        return await sync_to_async(viewer_count)(conversation_id=conversation.pk) == 0
+
+    await until(nobody_takes_frames, within_s=FRAME_ACK_TIMEOUT_S + 10, what="the socket to stop taking frames")
+    await frames_reaching_the_group(1.0)  # frames already on their way
+    assert await frames_reaching_the_group(2.0) == 0
+
+    before = len(stream.of_type("frame"))
+    await stream.communicator.send_json_to({"type": "frame.ack"})
+    await stream.until(lambda e: e["type"] == "frame" and stream.of_type("frame").index(e) >= before, wait_s=10)
+    assert await frames_reaching_the_group(2.0) > 0
+    await layer.group_discard(conversation_group(conversation.pk), listener)

@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 
 from tests.conftest import start_ready_worker
 from tests.factories import ConversationFactory
-from tests.support.processes import Managed, service_env, start_redis, wait_until
+from tests.support.processes import Managed, service_env, start_redis, suite_database_url, wait_until
 from tests.support.runs import act, observation
 from webapp.core import placement
 from webapp.runs.models import Run
@@ -41,7 +41,7 @@ def isolated_stack(django_db_setup: None, settings: Any, main_worker: Any) -> It
     settings.CHANNEL_LAYERS = {"default": {**settings.CHANNEL_LAYERS["default"], "CONFIG": {**config, "hosts": hosts}}}
     channel_layers.backends.clear()
     queue._producer = None
-    env = service_env(redis_url=url, db_path=str(settings.DATABASES["default"]["NAME"]))
+    env = service_env(redis_url=url, database_url=suite_database_url())
     workers = {name: start_ready_worker(name, env, url) for name in ("alpha", "beta")}
     yield {"workers": workers, "redis_url": url}
     for worker in workers.values():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from rest_framework.test import APIClient
 
 from tests.integration.conftest import open_stream
@@ -64,7 +65,9 @@ def test_rows_stored_before_the_checks_still_render(api: APIClient, conversation
     step_start(run_id=run.pk, kind="action", action="type", arguments={"text": "\ud800"})
     response = api.get(f"/api/conversations/{conversation.pk}/runs/")
     assert response.status_code == 200
-    assert "\\ud800" in response.content.decode("ascii")
+    # SQLite keeps the lone surrogate in JSON (the API escapes it); PostgreSQL cannot hold one and stores U+FFFD.
+    kept = "\ufffd" if connection.vendor == "postgresql" else "\\ud800"
+    assert kept in response.content.decode("utf-8")
 
 
 @pytest.mark.asyncio

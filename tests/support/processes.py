@@ -13,6 +13,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import quote
 
 import redis
 
@@ -105,14 +106,27 @@ def start_redis(port: int | None = None) -> tuple[Managed, str]:
     return server, url
 
 
-def service_env(*, redis_url: str, db_path: str, extra: dict[str, str] | None = None) -> dict[str, str]:
+def suite_database_url() -> str:
+    """The test database the pytest process uses now (after pytest-django made it), as a URL for its servers."""
+    from django.db import connection
+
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
+    credentials = quote(str(db["USER"]), safe="") + (
+        ":" + quote(str(db["PASSWORD"]), safe="") if db["PASSWORD"] else ""
+    )
+    return f"postgres://{credentials}@{db['HOST']}:{db['PORT']}/{quote(str(db['NAME']), safe='')}"
+
+
+def service_env(*, redis_url: str, database_url: str, extra: dict[str, str] | None = None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HIVE_LLM_", "OPENAI_"))}
     env.update(subprocess_env())
     env.update(
         {
             "DJANGO_SETTINGS_MODULE": "webapp.settings.test",
             "REDIS_URL": redis_url,
-            "HIVE_TEST_DB": db_path,
+            "HIVE_TEST_DATABASE_URL": database_url,
             "PYTHONUNBUFFERED": "1",
         }
     )

@@ -4,7 +4,9 @@ It forwards the conversation group's events, keeps the list of who is watching (
 browser's controls to one person at a time and relays only that person's input to the worker holding the
 browser session, and paces live-view frames per viewer: a viewer gets the next frame only after it
 acknowledged the previous one, and frames that arrive meanwhile replace each other (latest frame wins), so a
-slow viewer never slows the agent or the other viewers.
+slow viewer never slows the agent or the other viewers. A socket that leaves a frame unacknowledged past
+FRAME_ACK_TIMEOUT_S (a program that only follows events, a dashboard in a hidden browser tab) stops counting as
+a viewer of frames until it acknowledges again, so the worker does not encode frames nobody looks at.
 
 The owner, controllers and viewers may connect. A teammate whose access ends (the share is revoked, or it
 expires) is disconnected at once with code 4403; a changed role applies at once too. A socket follows its account:
@@ -68,8 +70,8 @@ log = logging.getLogger(__name__)
 
 FORBIDDEN = 4403
 INPUT_KINDS = {"click", "move", "down", "up", "wheel", "key", "text"}
-# A viewer that has not acknowledged a frame for this long gets the next one anyway (a lost ack must not
-# freeze its picture).
+# A viewer that has not acknowledged a frame for this long is not looking at them: it stops taking frames until
+# its next acknowledgement.
 FRAME_ACK_TIMEOUT_S = 2.0
 T = TypeVar("T")
 
@@ -129,6 +131,7 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         self._pending_frame: Frame | None = None
         self._frame_sent_at = 0.0
         self._awaiting_ack = False
+        self._frames_wanted = True
         self._watching = False
         self._live = False
         self._expiry: asyncio.Task[None] | None = None
@@ -399,8 +402,10 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
 
     async def conversation_frame(self, message: FrameMessage) -> None:
         frame = message["frame"]
-        if self._awaiting_ack and time.monotonic() - self._frame_sent_at < FRAME_ACK_TIMEOUT_S:
+        if self._awaiting_ack:
             self._pending_frame = frame
+            if self._frames_wanted and time.monotonic() - self._frame_sent_at >= FRAME_ACK_TIMEOUT_S:
+                await self._want_frames(False)
             return
         await self._send_frame(frame)
 
@@ -410,8 +415,23 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
         await self._send_event({"type": "frame", **frame})
 
     async def _frame_acknowledged(self) -> None:
+        if not self._frames_wanted:
+            await self._want_frames(True)
         frame, self._pending_frame = self._pending_frame, None
         if frame is None:
             self._awaiting_ack = False
             return
         await self._send_frame(frame)
+
+    async def _want_frames(self, wanted: bool) -> None:
+        self._frames_wanted = wanted
+        try:
+            await _redis(
+                live.viewer_frames_set,
+                conversation_id=self.conversation_id,
+                channel_name=self.channel_name,
+                wanted=wanted,
+            )
+        except Exception as exc:  # Redis away: the stream goes on as it was; the next frame or ack tries again
+            self._frames_wanted = not wanted
+            log.warning("could not record frame interest for conversation %s: %r", self.conversation_id, exc)

@@ -11,11 +11,12 @@ from __future__ import annotations
 import json
 import time
 from datetime import UTC, datetime
-from typing import Any, Final
+from typing import Final
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.contrib.auth.models import User
 
 from webapp.conversations.types import PresenceViewer, ViewerEntry
 from webapp.core import placement
@@ -28,7 +29,7 @@ EXTRACT_TAB_TASK = "workers.tasks.extract_tab"
 ACCESS_CHANGED: Final = "access.changed"
 
 
-def viewer_joined(*, conversation_id: int, channel_name: str, user: Any, role: str, live: bool = True) -> None:
+def viewer_joined(*, conversation_id: int, channel_name: str, user: User, role: str, live: bool = True) -> None:
     now = time.time()
     info: ViewerEntry = {
         "user_id": user.pk,
@@ -82,9 +83,24 @@ def viewer_role_set(*, conversation_id: int, channel_name: str, role: str) -> No
         placement.client().hset(key, channel_name, json.dumps({**json.loads(raw), "role": role}))
 
 
+def viewer_frames_set(*, conversation_id: int, channel_name: str, wanted: bool) -> None:
+    """Whether this socket takes live-view frames; the worker holding the session is told to look again."""
+    key = placement.viewers_key(conversation_id)
+    raw = placement.client().hget(key, channel_name)
+    if raw is None:
+        return
+    placement.client().hset(key, channel_name, json.dumps({**json.loads(raw), "frames": wanted}))
+    command_session(conversation_id, {"type": "viewers.changed"})
+
+
 def viewer_count(*, conversation_id: int) -> int:
-    """The sockets that stream the conversation's live browser."""
-    return sum(1 for info in connections(conversation_id=conversation_id).values() if info.get("live", True))
+    """The sockets that stream the conversation's live browser: live (within their owner's quota) and taking frames
+    (encoding frames for nobody costs the browser and every hop after)."""
+    return sum(
+        1
+        for info in connections(conversation_id=conversation_id).values()
+        if info.get("live", True) and info.get("frames", True)
+    )
 
 
 def connections(*, conversation_id: int) -> dict[str, ViewerEntry]:

@@ -17,8 +17,13 @@ from webapp.sharing.selectors import Access, access_of, access_require, conversa
 
 
 def conversation_list(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Conversation]:
-    """Owned and shared conversations, each annotated with `access` and `last_run_status`."""
-    last_status = Run.objects.filter(conversation=OuterRef("pk")).order_by("-created_at", "-id").values("status")[:1]
+    """Owned and shared conversations, each annotated with `access` and `last_run_status` (its agent's latest turn or
+    replay: an action by hand says nothing about how the conversation is going)."""
+    last_status = (
+        Run.objects.filter(conversation=OuterRef("pk"), kind__in=Run.WORK_KINDS)
+        .order_by("-created_at", "-id")
+        .values("status")[:1]
+    )
     return conversations_visible(user=user).select_related("owner").annotate(last_run_status=Subquery(last_status))
 
 

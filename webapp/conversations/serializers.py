@@ -7,6 +7,7 @@ from typing import Any
 from rest_framework import serializers
 
 from webapp.conversations.models import Conversation, Message
+from webapp.runs.models import Run
 
 
 class ConversationOutput(serializers.ModelSerializer[Conversation]):
@@ -25,7 +26,7 @@ class ConversationOutput(serializers.ModelSerializer[Conversation]):
     def get_last_run_status(self, obj: Conversation) -> str | None:
         if hasattr(obj, "last_run_status"):  # annotated by the list selector
             return obj.last_run_status
-        last = obj.runs.order_by("-created_at", "-id").only("status").first()
+        last = obj.runs.filter(kind__in=Run.WORK_KINDS).order_by("-created_at", "-id").only("status").first()
         return last.status if last else None
 
     def get_role(self, obj: Conversation) -> str:

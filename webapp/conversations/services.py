@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
@@ -15,11 +16,12 @@ from webapp.conversations.browser_selectors import tab_contents_for_send
 from webapp.conversations.models import Conversation, ConversationFile, Message
 from webapp.conversations.serializers import ConversationOutput, MessageOutput
 from webapp.core import placement
-from webapp.core.events import command_session, publish_on_commit
+from webapp.core.events import command_session, publish_on_commit, publish_to_user
 from webapp.core.exceptions import ApplicationError
 from webapp.llm.models import ModelProfile
 from webapp.runs.models import Run, Step
 from webapp.runs.services import run_create, run_ensure_idle
+from webapp.sharing.selectors import shares_valid
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +77,9 @@ def conversation_update(*, conversation: Conversation, **changes: Any) -> Conver
 def conversation_delete(*, conversation: Conversation) -> None:
     run_ensure_idle(conversation=conversation, refusal="Stop the running turn before deleting the conversation.")
     conversation_id = conversation.pk
+    teammates = list(
+        shares_valid().filter(conversation=conversation, user__isnull=False).values_list("user_id", flat=True)
+    )
     files = [
         *Step.objects.filter(run__conversation=conversation)
         .exclude(screenshot="")
@@ -82,13 +87,18 @@ def conversation_delete(*, conversation: Conversation) -> None:
         *ConversationFile.objects.filter(conversation=conversation).values_list("file", flat=True),
     ]
     conversation.delete()
-    transaction.on_commit(lambda: conversation_forget(conversation_id=conversation_id, files=files))
+    transaction.on_commit(
+        lambda: conversation_forget(conversation_id=conversation_id, files=files, teammates=teammates)
+    )
 
 
-def conversation_forget(*, conversation_id: int, files: list[str]) -> None:
-    """After a conversation is deleted: close everyone's sockets on it (4403), have its worker drop the browser
-    session unsaved, remove its files (screenshots, uploads) and its keys in Redis. Best effort, each part alone:
-    a part that fails is logged and the rest still happens."""
+def conversation_forget(*, conversation_id: int, files: list[str], teammates: Iterable[int] = ()) -> None:
+    """After a conversation is deleted: close everyone's sockets on it (4403), take it out of the lists of the
+    `teammates` it was shared with, have its worker drop the browser session unsaved, remove its files (screenshots,
+    uploads) and its keys in Redis. Best effort, each part alone: a part that fails is logged and the rest still
+    happens."""
+    for user_id in set(teammates):
+        publish_to_user(user_id, {"type": "conversation.unshared", "conversation": conversation_id})
     for name in files:
         try:
             default_storage.delete(name)

@@ -91,6 +91,9 @@ class ViewerEntry(TypedDict):
     seen: float
     # Whether the socket streams the live browser: one past its owner's live-sessions quota watches messages only.
     live: NotRequired[bool]
+    # False once the socket left a frame unacknowledged past the ack timeout (a program following events, or a
+    # dashboard in a hidden tab): the worker streams frames only while some socket takes them. Absent means True.
+    frames: NotRequired[bool]
 
 
 class PresenceViewer(TypedDict):

@@ -169,6 +169,26 @@ Event = (
 SocketEvent = HelloEvent | AccessUpdatedEvent | LiveUpdatedEvent | FrameEvent | ErrorEvent | PongEvent
 
 
+# -- events: server → one user's own websocket (/ws/me/), about conversations they do not have open -------------
+
+
+class ConversationSharedEvent(TypedDict):
+    """A conversation was shared with the user, or their role in it changed."""
+
+    type: Literal["conversation.shared"]
+    conversation: JsonObject  # ConversationOutput, as the user sees it (role, shared)
+
+
+class ConversationUnsharedEvent(TypedDict):
+    """The user can no longer see a conversation: the share was revoked, or the conversation deleted."""
+
+    type: Literal["conversation.unshared"]
+    conversation: int
+
+
+UserEvent = ConversationSharedEvent | ConversationUnsharedEvent
+
+
 def tools_updated_event(tools: PageTools) -> ToolsUpdatedEvent:
     return {"type": "tools.updated", **tools}
 
@@ -244,6 +264,11 @@ class CommandMessage(TypedDict):
     command: Command
 
 
+class UserEventMessage(TypedDict):
+    type: Literal["user.event"]
+    event: UserEvent
+
+
 class AccessChangedMessage(TypedDict):
     """To one socket's own channel: its user's access changed (None: it ended)."""
 
@@ -265,7 +290,13 @@ class LiveRoomMessage(TypedDict):
 
 
 ChannelMessage = (
-    EventMessage | FrameMessage | CommandMessage | AccessChangedMessage | AccountChangedMessage | LiveRoomMessage
+    EventMessage
+    | FrameMessage
+    | CommandMessage
+    | UserEventMessage
+    | AccessChangedMessage
+    | AccountChangedMessage
+    | LiveRoomMessage
 )
 
 
@@ -344,6 +375,19 @@ def publish(conversation_id: int, event: Event) -> None:
 
 def publish_on_commit(conversation_id: int, event: Event) -> None:
     transaction.on_commit(lambda: publish(conversation_id, event))
+
+
+def user_group(user_id: int) -> str:
+    """Every open /ws/me/ socket of one user listens here."""
+    return f"user-{user_id}"
+
+
+def publish_to_user(user_id: int, event: UserEvent) -> None:
+    """Best effort, like `publish`: the dashboard also re-reads its conversation list now and then."""
+    try:
+        _group_send(user_group(user_id), {"type": "user.event", "event": event})
+    except Exception as exc:
+        log.warning("could not publish %s to user %s: %r", event.get("type"), user_id, exc)
 
 
 def command_session(conversation_id: int, command: Command) -> None:

@@ -26,6 +26,14 @@ def model_profile_get(*, user: AbstractBaseUser | AnonymousUser, profile_id: int
     return get_object_or_404(model_profile_list(user=user), pk=profile_id)
 
 
+def model_profile_default(*, user: AbstractBaseUser | AnonymousUser) -> ModelProfile | None:
+    """The model a conversation the user starts gets, as the dashboard picks it for a new one: the server's default
+    (None) when the operator set one, else the user's first profile, so that it has a model to go to."""
+    if server_default_summary() is not None:
+        return None
+    return model_profile_list(user=user).first()
+
+
 def llm_egress_policy() -> EgressPolicy:
     """What the server may connect to for a model: public addresses, the hosts the operator lists, and the
     server default's own host (the operator configured it)."""

@@ -12,6 +12,6 @@ class StepInline(admin.TabularInline):
 
 @admin.register(Run)
 class RunAdmin(admin.ModelAdmin):
-    list_display = ["id", "conversation", "kind", "started_by", "status", "worker_id", "created_at", "finished_at"]
+    list_display = ["id", "conversation", "number", "kind", "status", "started_by", "worker_id", "created_at"]
     list_filter = ["status"]
     inlines = [StepInline]

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from webapp.conversations.selectors import conversation_get
+from webapp.core.users import request_user
 from webapp.runs.selectors import confirmation_get, model_call_list, run_get, run_list, step_get
 from webapp.runs.serializers import ConfirmationOutput, ModelCallOutput, RunOutput, RunWithStepsOutput
 from webapp.runs.services import confirmation_answer, run_abort
@@ -83,6 +84,6 @@ class ConfirmationAnswerApi(APIView):
         data = ConfirmationAnswerInput(data=request.data)
         data.is_valid(raise_exception=True)
         confirmation = confirmation_answer(
-            confirmation=confirmation, user=request.user, approve=data.validated_data["approve"]
+            confirmation=confirmation, user=request_user(request), approve=data.validated_data["approve"]
         )
         return Response(ConfirmationOutput(confirmation).data)

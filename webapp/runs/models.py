@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import models
@@ -29,6 +29,9 @@ class Run(models.Model):
         ABORTED = "aborted"
 
     ACTIVE = (Status.QUEUED, Status.RUNNING, Status.WAITING)
+    # The runs that say how a conversation is going: the agent's turns and workflow replays. One action or tool
+    # call by hand (a mistyped address) does not make the conversation "failed".
+    WORK_KINDS = (Kind.TURN, Kind.WORKFLOW)
 
     conversation = models.ForeignKey("conversations.Conversation", on_delete=models.CASCADE, related_name="runs")
     # Who started it: a message's author, whoever acted or called a tool by hand or through MCP, a workflow run's
@@ -38,6 +41,8 @@ class Run(models.Model):
     started_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # "Run 1", "Run 2" … within its conversation, as the dashboard names runs.
+    number = models.PositiveIntegerField()
     kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.TURN)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED, db_index=True)
     error = models.TextField(blank=True)
@@ -62,11 +67,18 @@ class Run(models.Model):
                 fields=["conversation"],
                 condition=models.Q(status__in=["queued", "running", "waiting"]),
                 name="one_active_run_per_conversation",
-            )
+            ),
+            models.UniqueConstraint(fields=["conversation", "number"], name="unique_run_number_per_conversation"),
         ]
 
     def __str__(self) -> str:
-        return f"Run {self.pk} ({self.status})"
+        return f"Run {self.number} of conversation {self.conversation_id} ({self.status})"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self._state.adding and not self.number:  # every new run, however made, is the conversation's next
+            last = Run.objects.filter(conversation_id=self.conversation_id).aggregate(last=models.Max("number"))
+            self.number = (last["last"] or 0) + 1
+        super().save(*args, **kwargs)
 
     @property
     def is_active(self) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 from django.http import Http404
 
 from webapp.conversations.models import Conversation
@@ -13,10 +13,17 @@ from webapp.runs.models import Confirmation, ModelCall, Run, Step
 from webapp.sharing.selectors import RANK, Access, access_require, conversation_access
 
 
-def run_list(*, conversation: Conversation) -> QuerySet[Run]:
-    return conversation.runs.prefetch_related(
-        Prefetch("steps", queryset=Step.objects.order_by("index")), "confirmations"
+def _with_details(runs: QuerySet[Run]) -> QuerySet[Run]:
+    """Runs as the API shows them: their steps, confirmations, who started them and how often they called the model."""
+    return (
+        runs.select_related("started_by")
+        .prefetch_related(Prefetch("steps", queryset=Step.objects.order_by("index")), "confirmations")
+        .annotate(model_call_count=Count("model_calls"))
     )
+
+
+def run_list(*, conversation: Conversation) -> QuerySet[Run]:
+    return _with_details(conversation.runs.all())
 
 
 def _conversation_of(rows: QuerySet[Any], field: str = "conversation_id") -> int | None:
@@ -32,9 +39,7 @@ def _require(*, user: AbstractBaseUser | AnonymousUser, conversation_id: int | N
 
 def run_get(*, user: AbstractBaseUser | AnonymousUser, run_id: int, need: Access = "viewer") -> Run:
     _require(user=user, conversation_id=_conversation_of(Run.objects.filter(pk=run_id)), need=need)
-    return Run.objects.prefetch_related(
-        Prefetch("steps", queryset=Step.objects.order_by("index")), "confirmations"
-    ).get(pk=run_id)
+    return _with_details(Run.objects.filter(pk=run_id)).get()
 
 
 def step_get(*, user: AbstractBaseUser | AnonymousUser, step_id: int) -> Step:

@@ -48,13 +48,22 @@ class RunOutput(serializers.ModelSerializer[Run]):
     plan = serializers.SerializerMethodField()
     queue_position = serializers.SerializerMethodField()
     shared_tabs = serializers.SerializerMethodField()
+    started_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    model_calls = serializers.SerializerMethodField()
 
     class Meta:
         model = Run
         fields = [
-            "id", "conversation", "status", "error", "prompt_tokens", "completion_tokens",
+            "id", "conversation", "number", "status", "error", "prompt_tokens", "completion_tokens",
             "created_at", "started_at", "finished_at", "kind", "plan", "shared_tabs", "queue_position",
+            "started_by", "model_calls",
         ]  # fmt: skip
+
+    def get_model_calls(self, obj: Run) -> int:
+        """How many times the run called the model (what "What the model saw" would show)."""
+        if hasattr(obj, "model_call_count"):  # annotated by the list selectors
+            return int(obj.model_call_count)
+        return obj.model_calls.count()
 
     def get_queue_position(self, obj: Run) -> int | None:
         return run_queue_position(run=obj)

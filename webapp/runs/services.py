@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from datetime import timedelta
-from typing import Any, Literal
+from typing import Literal
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -16,6 +16,7 @@ from django.utils import timezone
 from rest_framework import status
 
 from browser_pool.types import RecordedTarget
+from webapp.conversations.models import Conversation
 from webapp.core import placement
 from webapp.core.events import ConfirmationAnswerCommand, command_session, publish_on_commit
 from webapp.core.exceptions import ApplicationError
@@ -77,7 +78,7 @@ def _dispatch(run: Run) -> None:
     transaction.on_commit(send)
 
 
-def run_ensure_idle(*, conversation: Any, refusal: str = BUSY_MESSAGE) -> None:
+def run_ensure_idle(*, conversation: Conversation, refusal: str = BUSY_MESSAGE) -> None:
     """The one check that a conversation has no run in progress (409 otherwise). Inside a transaction it locks the
     conversation's active runs; the database's one-active-run constraint settles a race between two checks."""
     if Run.objects.select_for_update().filter(conversation=conversation, status__in=Run.ACTIVE).exists():
@@ -86,7 +87,7 @@ def run_ensure_idle(*, conversation: Any, refusal: str = BUSY_MESSAGE) -> None:
 
 @transaction.atomic
 def run_create(
-    *, conversation: Any, started_by: User, kind: str = Run.Kind.TURN, metadata: RunMetadata | None = None
+    *, conversation: Conversation, started_by: User, kind: str = Run.Kind.TURN, metadata: RunMetadata | None = None
 ) -> Run:
     """Queue a run; it is sent to a worker after the commit. The caller has checked that the conversation is idle.
     `started_by` is the person who asked for it: the run uses their own stores (credentials), whoever owns the
@@ -113,7 +114,7 @@ def run_create(
 
 @transaction.atomic
 def run_create_for_action(
-    *, conversation: Any, started_by: User, action: str, arguments: JsonObject, source: str = ""
+    *, conversation: Conversation, started_by: User, action: str, arguments: JsonObject, source: str = ""
 ) -> Run:
     """A browser action the user runs by hand; it waits its turn like a message does. `source` "mcp": an MCP
     client's call, which (like the agent) waits while a person holds the browser."""
@@ -127,7 +128,7 @@ def run_create_for_action(
 @transaction.atomic
 def run_create_for_tool_call(
     *,
-    conversation: Any,
+    conversation: Conversation,
     started_by: User,
     name: str,
     arguments: JsonObject,
@@ -342,7 +343,7 @@ def confirmation_request(
     return confirmation
 
 
-def confirmation_answer(*, confirmation: Confirmation, user: Any, approve: bool) -> Confirmation:
+def confirmation_answer(*, confirmation: Confirmation, user: User, approve: bool) -> Confirmation:
     """The owner's (or a controller's) yes or no. An expired confirmation is settled as such and refused."""
     with transaction.atomic():
         confirmation = Confirmation.objects.select_for_update().select_related("run").get(pk=confirmation.pk)

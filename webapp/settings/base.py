@@ -6,12 +6,15 @@ from pathlib import Path
 
 import environ
 
+from webapp.settings.database import database_config
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = BASE_DIR / "var"
 VAR_DIR.mkdir(exist_ok=True)
 
 env = environ.Env()
-environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+if (BASE_DIR / ".env").exists():  # optional: without it django-environ would log that it is missing in every process
+    environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 from webapp.settings.security import kept_secret  # noqa: E402
 
@@ -87,22 +90,7 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'hive.sqlite3'}")}
-# A worker's services run one after another on its database thread: opening a connection per call cost more than
-# the writes themselves under load (bench/load.py). Keep connections, checked before reuse.
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("HIVE_DB_CONN_MAX_AGE", default=60)
-DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Web and worker are separate processes writing the same file: WAL lets readers go on while one
-    # writes, IMMEDIATE transactions avoid the "database is locked" upgrade deadlock, and the timeout
-    # lets a writer wait its turn.
-    DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-            "transaction_mode": "IMMEDIATE",
-            "timeout": 30,
-        }
-    )
+DATABASES = {"default": database_config(env.str("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'hive.sqlite3'}"))}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

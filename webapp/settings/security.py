@@ -53,6 +53,8 @@ AXES_FAILURE_LIMIT = env.int("HIVE_LOGIN_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = env.float("HIVE_LOGIN_COOLOFF_HOURS", default=0.25)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# Not its version banner in every process's start log.
+AXES_VERBOSE = False
 # The sign-in API answers a lockout itself (a JSON 429 saying when to retry); axes' middleware would replace that
 # answer with its own page, so it is left out on purpose.
 SILENCED_SYSTEM_CHECKS = ["axes.W002"]

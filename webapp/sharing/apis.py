@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 
 from webapp.conversations.selectors import conversation_get
 from webapp.conversations.serializers import ConversationOutput
+from webapp.core.users import request_user
 from webapp.sharing.control import control_holder, control_release, control_take
 from webapp.sharing.models import Share
 from webapp.sharing.selectors import access_of, share_get, share_link_get, share_list
@@ -69,7 +70,9 @@ class ShareListApi(APIView):
         conversation = conversation_get(user=request.user, conversation_id=conversation_id, need="owner")
         data = ShareInput(data=request.data)
         data.is_valid(raise_exception=True)
-        share, created = share_create(conversation=conversation, created_by=request.user, **data.validated_data)
+        share, created = share_create(
+            conversation=conversation, created_by=request_user(request), **data.validated_data
+        )
         return Response(ShareOutput(share).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
@@ -95,7 +98,7 @@ class ShareLinkCreateApi(APIView):
         conversation = conversation_get(user=request.user, conversation_id=conversation_id, need="owner")
         data = ShareLinkInput(data=request.data)
         data.is_valid(raise_exception=True)
-        link = share_link_create(conversation=conversation, created_by=request.user, **data.validated_data)
+        link = share_link_create(conversation=conversation, created_by=request_user(request), **data.validated_data)
         return Response(ShareOutput(link).data, status=status.HTTP_201_CREATED)
 
 
@@ -131,7 +134,7 @@ class ShareLinkApi(APIView):
 class ShareLinkAcceptApi(APIView):
     @extend_schema(request=None, responses={200: ConversationOutput})
     def post(self, request: Request, token: str) -> Response:
-        conversation = share_link_accept(token=token, user=request.user)
+        conversation = share_link_accept(token=token, user=request_user(request))
         return Response(ConversationOutput(conversation_get(user=request.user, conversation_id=conversation.pk)).data)
 
 
@@ -158,7 +161,7 @@ class ControlApi(APIView):
         data.is_valid(raise_exception=True)
         access = access_of(conversation)
         if data.validated_data["action"] == "take":
-            holder = control_take(conversation_id=conversation.pk, user=request.user, access=access)
+            holder = control_take(conversation_id=conversation.pk, user=request_user(request), access=access)
             return Response({"holder": holder["username"]})
-        control_release(conversation_id=conversation.pk, user=request.user, access=access)
+        control_release(conversation_id=conversation.pk, user=request_user(request), access=access)
         return Response({"holder": None})

@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from typing import Any, TypedDict
+from typing import TypedDict
 
 import redis
 from django.conf import settings
+from django.contrib.auth.models import User
 from rest_framework import status
 
 from webapp.conversations import live
@@ -50,7 +51,7 @@ def _holder(raw: bytes | str | None) -> Holder | None:
     return holder
 
 
-def control_take(*, conversation_id: int, user: Any, access: str | None) -> Holder:
+def control_take(*, conversation_id: int, user: User, access: str | None) -> Holder:
     """Take the controls. The owner may take them from a controller; anyone else waits until they are free."""
     access_require(access=access, need="controller")
     mine: Holder = {"user_id": user.pk, "username": user.get_username(), "since": time.time()}
@@ -66,7 +67,7 @@ def control_take(*, conversation_id: int, user: Any, access: str | None) -> Hold
     return _compare_and_set(conversation_id, change)  # type: ignore[return-value]
 
 
-def control_release(*, conversation_id: int, user: Any, access: str | None) -> None:
+def control_release(*, conversation_id: int, user: User, access: str | None) -> None:
     """Hand the controls back to the agent. The holder may; so may the owner, whoever holds them."""
     access_require(access=access, need="controller")
 

@@ -1,21 +1,25 @@
 """Writes for shares. Every change that can narrow or widen a teammate's access reaches their open websockets
 right after the commit: a revoked teammate is disconnected at once (4403), a re-roled one told its new role,
-and one who is no longer a controller loses the browser's controls."""
+and one who is no longer a controller loses the browser's controls; their own socket (/ws/me/) is told the
+conversation is shared with them, or no longer, so their conversation list follows."""
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable
 from datetime import timedelta
-from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from rest_framework import status
 
 from webapp.conversations import live
 from webapp.conversations.models import Conversation
+from webapp.conversations.selectors import conversation_get
+from webapp.conversations.serializers import ConversationOutput
+from webapp.core.events import publish_to_user
 from webapp.core.exceptions import ApplicationError
 from webapp.sharing.control import control_release_if_held
 from webapp.sharing.models import Share
@@ -33,12 +37,19 @@ def _access_refresh_on_commit(conversation_id: int, user_ids: Iterable[int]) -> 
             if access is None or RANK[access] < RANK["controller"]:
                 control_release_if_held(conversation_id=conversation_id, user_id=teammate.pk)
             live.access_changed_notify(conversation_id=conversation_id, user_id=teammate.pk, role=access)
+            if access is None:
+                publish_to_user(teammate.pk, {"type": "conversation.unshared", "conversation": conversation_id})
+            else:
+                shown = conversation_get(user=teammate, conversation_id=conversation_id)
+                publish_to_user(
+                    teammate.pk, {"type": "conversation.shared", "conversation": ConversationOutput(shown).data}
+                )
 
     transaction.on_commit(refresh)
 
 
 @transaction.atomic
-def share_create(*, conversation: Conversation, username: str, role: str, created_by: Any) -> tuple[Share, bool]:
+def share_create(*, conversation: Conversation, username: str, role: str, created_by: User) -> tuple[Share, bool]:
     """Share with a teammate by username. Sharing again with the same teammate changes the role instead;
     the second value says whether a share was created."""
     teammate = get_user_model().objects.filter(username=username.strip()).first()
@@ -59,7 +70,7 @@ def share_create(*, conversation: Conversation, username: str, role: str, create
 
 
 @transaction.atomic
-def share_link_create(*, conversation: Conversation, role: str, expires_in_minutes: int, created_by: Any) -> Share:
+def share_link_create(*, conversation: Conversation, role: str, expires_in_minutes: int, created_by: User) -> Share:
     if not 1 <= expires_in_minutes <= LINK_MAX_MINUTES:
         raise ApplicationError(f"A link lasts between 1 minute and {LINK_MAX_MINUTES // (24 * 60)} days.")
     return Share.objects.create(
@@ -72,7 +83,7 @@ def share_link_create(*, conversation: Conversation, role: str, expires_in_minut
 
 
 @transaction.atomic
-def share_link_accept(*, token: str, user: Any) -> Conversation:
+def share_link_accept(*, token: str, user: User) -> Conversation:
     """A signed-in teammate opens a link: they get a share of their own with the link's role and expiry
     (revoking or re-roling the link reaches it too). The owner opening their own link changes nothing; a
     teammate the owner removed cannot come back through the same link."""

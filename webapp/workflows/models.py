@@ -71,6 +71,7 @@ class WebhookDelivery(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        verbose_name_plural = "webhook deliveries"
 
     def __str__(self) -> str:
         return f"{self.workflow} run {self.run_id}: {self.status}"

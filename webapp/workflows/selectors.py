@@ -12,7 +12,7 @@ from django.db.models import Case, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.shortcuts import get_object_or_404
 from rest_framework import status
 
-from agents.tools.browser import SECRET_MASK  # how a secret parameter's value shows anywhere (steps, history, prompts)
+from agents.secrets import SECRET_MASK  # how a secret parameter's value shows anywhere (steps, history, prompts)
 from webapp.core.exceptions import ApplicationError
 from webapp.core.types import JsonObject
 from webapp.sharing.selectors import RANK, Access

@@ -9,12 +9,13 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from rest_framework import status
 
-from agents.tools.browser import PLACEHOLDER
+from agents.secrets import PLACEHOLDER
 from webapp.conversations.models import Conversation
 from webapp.conversations.services import conversation_create
 from webapp.core.crypto import decrypt, encrypt
 from webapp.core.exceptions import ApplicationError
 from webapp.core.types import JsonObject
+from webapp.llm.selectors import model_profile_default
 from webapp.profiles.models import BrowserProfile
 from webapp.profiles.services import profile_use_set
 from webapp.runs.models import Run, Step
@@ -158,7 +159,9 @@ def workflow_run_start(
         raise ApplicationError("This workflow has no steps.", status_code=status.HTTP_409_CONFLICT)
     values = parameters_resolve(version, parameters)
     if conversation is None:
-        conversation = conversation_create(owner=user, title=f"Workflow: {workflow.name}"[:200])
+        conversation = conversation_create(
+            owner=user, title=f"Workflow: {workflow.name}"[:200], model_profile=model_profile_default(user=user)
+        )
     else:  # the one rule, whichever way the run was asked for (REST, MCP): the starter may act in it
         need: Access = "owner" if profile is not None else "controller"
         access_require(access=conversation_access(user=user, conversation_id=conversation.pk), need=need)

@@ -24,7 +24,7 @@ from genson import SchemaBuilder
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-from agents.tools.browser import PLACEHOLDER, SECRET_MASK, fill
+from agents.secrets import PLACEHOLDER, SECRET_MASK, fill
 from browser_pool.actions import ACTIONS
 from browser_pool.actions.registry import NAVIGATING_ACTIONS, validate_arguments
 from browser_pool.types import RecordedTarget
@@ -40,6 +40,8 @@ EXTRACT = "extract_data"
 # The arguments of these actions that hold what the user typed or chose: they become parameters.
 TYPED = {"type": ("text",), "select": ("value", "label")}
 CHECKS = {"url": str, "navigated": bool, "value": bool, "gone": bool}
+# The arguments that say how a step was aimed: its recorded element replaces them in a workflow.
+AIMS = ("index", "selector", "x", "y")
 # Actions that may aim at an element but work on the whole page without one (a new step may use them so).
 WHOLE_PAGE_TOO = frozenset({"press_key", "scroll"})
 _EXTRACTED = re.compile(r'source="extracted json">\n(.*)\n</', re.DOTALL)
@@ -188,6 +190,15 @@ def intent_of(step: Step, thought: str) -> str:
     return f"{what} — {thought}" if thought else what
 
 
+def _unaimed(step: Step) -> JsonObject:
+    """The step's arguments without the way it was aimed, when its element was recorded (a replay finds the element
+    by the record, whatever the step was aimed by); a step aimed by selector or at a point that nothing could record
+    keeps its aim."""
+    arguments = step.arguments or {}
+    dropped = AIMS if step.target else ("index",)
+    return {key: value for key, value in arguments.items() if key not in dropped}
+
+
 def _parameter_name(target: RecordedTarget, taken: set[str]) -> str:
     attributes = target.get("attributes") or {}
     words = attributes.get("name") or target.get("name") or attributes.get("placeholder") or attributes.get("id")
@@ -218,7 +229,7 @@ def steps_from(source: Iterable[Step]) -> tuple[list[WorkflowStep], list[Paramet
             steps.append(extraction(step, intent_of(step, thought), outputs))
             thought = ""
             continue
-        typed = {key: value for key, value in (step.arguments or {}).items() if key != "index"}
+        typed = _unaimed(step)
         arguments = dict(typed)
         if "index" in (step.arguments or {}) and not step.target:
             raise ApplicationError(
@@ -250,7 +261,7 @@ def healed_steps(steps: list[Step], values: dict[str, str], intent: str) -> list
     for step in steps:
         if not replayable(step) or step.action == EXTRACT or ("index" in (step.arguments or {}) and not step.target):
             continue
-        typed = {key: value for key, value in (step.arguments or {}).items() if key != "index"}
+        typed = _unaimed(step)
         arguments = dict(typed)
         for key in TYPED.get(step.action, ()):
             if isinstance(arguments.get(key), str) and arguments[key] in by_value:

@@ -1,7 +1,8 @@
-// Typed client for the websocket /ws/conversations/<id>/ (docs/architecture.md): dispatches server
-// events by `type`, reconnects with exponential backoff, keeps the connection alive with pings.
+// Typed client for the websockets (docs/architecture.md): /ws/conversations/<id>/ and the signed-in user's own
+// /ws/me/. Dispatches server events by `type`, reconnects with exponential backoff, keeps the connection alive
+// with pings.
 
-import type { ClientMessage, Id, ServerEvent, ServerEventOf, ServerEventType } from "./types";
+import type { ClientMessage, Id, ServerEvent } from "./types";
 
 export type SocketStatus = "connecting" | "open" | "reconnecting" | "closed" | "denied";
 
@@ -23,8 +24,13 @@ export function backoffDelay(attempt: number, options: BackoffOptions = DEFAULT_
   return Math.round(exp * (1 - options.jitter * random()));
 }
 
+/** What every server message is: a JSON object with a string `type`. */
+export interface TypedEvent {
+  type: string;
+}
+
 /** Parses one websocket message; anything that isn't a JSON object with a string `type` is dropped. */
-export function parseServerEvent(raw: unknown): ServerEvent | null {
+export function parseServerEvent(raw: unknown): TypedEvent | null {
   if (typeof raw !== "string") return null;
   let value: unknown;
   try {
@@ -33,12 +39,16 @@ export function parseServerEvent(raw: unknown): ServerEvent | null {
     return null;
   }
   if (!value || typeof value !== "object" || typeof (value as { type?: unknown }).type !== "string") return null;
-  return value as ServerEvent;
+  return value as TypedEvent;
 }
 
 export function conversationSocketUrl(conversationId: Id, loc: { protocol: string; host: string } = location): string {
   const scheme = loc.protocol === "https:" ? "wss" : "ws";
   return `${scheme}://${loc.host}/ws/conversations/${conversationId}/`;
+}
+
+export function userSocketUrl(loc: { protocol: string; host: string } = location): string {
+  return `${loc.protocol === "https:" ? "wss" : "ws"}://${loc.host}/ws/me/`;
 }
 
 /** The part of the browser WebSocket this client uses, so tests can pass a fake. */
@@ -60,19 +70,20 @@ export interface SocketOptions {
   clearTimeout?: (handle: unknown) => void;
 }
 
-type Handler<T extends ServerEventType> = (event: ServerEventOf<T>) => void;
-type AnyHandler = (event: ServerEvent) => void;
+type Handler<E extends TypedEvent, T extends E["type"]> = (event: Extract<E, { type: T }>) => void;
+type AnyHandler<E> = (event: E) => void;
 export type StatusHandler = (status: SocketStatus, info: { reconnected: boolean; retryInMs?: number }) => void;
 
 const OPEN = 1;
 
-export class ConversationSocket {
+/** A socket whose server sends events of type `E` (the conversation's protocol unless told otherwise). */
+export class ConversationSocket<E extends TypedEvent = ServerEvent> {
   private readonly createSocket: (url: string) => WebSocketLike;
   private readonly backoff: BackoffOptions;
   private readonly pingIntervalMs: number;
   private readonly setTimer: (fn: () => void, ms: number) => unknown;
   private readonly clearTimer: (handle: unknown) => void;
-  private readonly handlers = new Map<ServerEventType, Set<AnyHandler>>();
+  private readonly handlers = new Map<E["type"], Set<AnyHandler<E>>>();
   private readonly statusHandlers = new Set<StatusHandler>();
   private ws: WebSocketLike | null = null;
   private attempt = 0;
@@ -94,10 +105,10 @@ export class ConversationSocket {
   }
 
   /** Subscribes to one event type; returns the unsubscribe function. */
-  on<T extends ServerEventType>(type: T, handler: Handler<T>): () => void {
+  on<T extends E["type"]>(type: T, handler: Handler<E, T>): () => void {
     let set = this.handlers.get(type);
     if (!set) this.handlers.set(type, (set = new Set()));
-    const anyHandler = handler as AnyHandler;
+    const anyHandler = handler as AnyHandler<E>;
     set.add(anyHandler);
     return () => set.delete(anyHandler);
   }
@@ -151,7 +162,8 @@ export class ConversationSocket {
       this.setStatus("open", { reconnected });
     };
     ws.onmessage = (ev) => {
-      const event = parseServerEvent(ev.data);
+      // The server speaks this socket's protocol: a message of a type nobody handles is dropped in dispatch.
+      const event = parseServerEvent(ev.data) as E | null;
       if (event) this.dispatch(event);
     };
     ws.onclose = (ev) => {
@@ -193,7 +205,7 @@ export class ConversationSocket {
     this.retryTimer = this.pingTimer = null;
   }
 
-  private dispatch(event: ServerEvent): void {
+  private dispatch(event: E): void {
     const set = this.handlers.get(event.type);
     if (!set) return;
     for (const handler of [...set]) {

@@ -20,6 +20,11 @@ export function upsertConversation(store: Store<AppState>, conversation: Convers
   store.update((s) => ({ ...s, conversations: withConversation(s.conversations, conversation) }));
 }
 
+/** Whether a run's status is its conversation's: the agent's turns and workflow replays, as the server counts them. */
+export function saysHowItGoes(run: Pick<Run, "kind">): boolean {
+  return run.kind === undefined || run.kind === "turn" || run.kind === "workflow";
+}
+
 /** Reads the conversation list again (a failure keeps the one shown). */
 export function refreshConversations(api: ApiClient, store: Store<AppState>): void {
   api.listConversations().then(
@@ -90,12 +95,18 @@ export class ListRefresher {
     return refreshModels(this.api, this.store);
   }
 
-  /** A run changed: its conversation's status in the list; titles can change when it ends, so read them soon. */
+  /**
+   * A run changed: the agent's turns and replays set its conversation's status in the list (an action by hand does
+   * not: a mistyped address does not make the conversation "failed"); titles can change when a run ends, so read
+   * them soon.
+   */
   noteRun(run: Run): void {
-    this.store.update((s) => ({
-      ...s,
-      conversations: patchConversation(s.conversations, run.conversation, { last_run_status: run.status }),
-    }));
+    if (saysHowItGoes(run)) {
+      this.store.update((s) => ({
+        ...s,
+        conversations: patchConversation(s.conversations, run.conversation, { last_run_status: run.status }),
+      }));
+    }
     if (isTerminalStatus(run.status)) this.refreshSoon();
   }
 

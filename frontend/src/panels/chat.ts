@@ -147,6 +147,8 @@ export class ChatPanel {
     this.banners.setPresence(access, previous);
     this.renderAccess();
     if (this.view) this.renderHeader(this.view);
+    // The run blocks offer the owner's links (what the model saw, saving a workflow) to the owner alone.
+    if (this.view && previous.permissions.settings !== access.permissions.settings) this.renderTimeline(this.view, false);
   }
 
   /** What the reader's role allows, shown: the composer, the header's buttons, the role badge, the notes. */
@@ -170,7 +172,7 @@ export class ChatPanel {
 
   private renderTimeline(view: ConversationView, switched: boolean): void {
     const stick = switched || this.nearBottom();
-    const items = buildTimeline(view);
+    const items = buildTimeline(view, this.access.permissions.settings && !this.access.revoked);
     this.timeline.update(items);
     let placeholder: HTMLElement | null = null;
     if (view.loadError) {
@@ -178,10 +180,15 @@ export class ChatPanel {
     } else if (!view.loaded && items.length === 0) {
       placeholder = h("div", { class: "chat-loading" }, h("span", { class: "spinner" }), "Loading conversation…");
     } else if (items.length === 0) {
-      placeholder = emptyState(
-        "Start with a task",
-        "Tell the agent what to do. Its steps and a live view of its browser appear as it works.",
-      );
+      placeholder = this.access.permissions.send
+        ? emptyState(
+            "Start with a task",
+            "Tell the agent what to do below. Its steps and a live view of its browser appear as it works.",
+          )
+        : emptyState(
+            "Nothing here yet",
+            `When ${view.conversation?.owner ?? "the owner"} gives the agent a task, its messages and steps appear here as they happen.`,
+          );
       placeholder.classList.add("compact");
     }
     if (placeholder) replaceChildren(this.placeholder, placeholder);

@@ -1,13 +1,14 @@
 // Sidebar: the user's conversations and those shared with them (newest activity first; a shared one says
 // by whom), "New conversation", who is signed in.
 
-import { setCurrentUsername } from "./chat/timeline";
+import { setSignedInUser } from "../people";
 import { ROLE_LABEL, sharedByLabel } from "../access";
 import type { Conversation, Id } from "../api/types";
 import { h, icon, ICONS, KeyedList, present, setAttr, setText, type Component } from "../dom";
 import { RUN_STATUS_LABEL, relativeTime } from "../format";
 import type { AppState } from "../state";
 import { brandMark } from "./brand";
+import { personAvatar, setPersonAvatar } from "./person";
 import { themeSwitch } from "../theme";
 
 export interface ConversationsPanelOptions {
@@ -88,11 +89,11 @@ export class ConversationsPanel {
     this.empty = h(
       "p",
       { class: "conv-empty" },
-      "No conversations yet. Start one and your agent gets its own browser.",
+      "No conversations yet. Press New conversation and tell the agent what to do: it gets a browser of its own.",
     );
     this.list = new KeyedList(this.listEl, (r) => String(r.conversation.id), createItem);
     this.userName = h("span", { class: "user-name", "data-testid": "current-user" });
-    this.avatar = h("span", { class: "avatar", "aria-hidden": "true" });
+    this.avatar = personAvatar(null, "avatar");
     const logout = h(
       "button",
       {
@@ -140,8 +141,8 @@ export class ConversationsPanel {
     this.state = state;
     const name = state.user?.username ?? "";
     setText(this.userName, name);
-    setCurrentUsername(name);
-    setText(this.avatar, name.charAt(0).toUpperCase());
+    setSignedInUser(name);
+    setPersonAvatar(this.avatar, name || null);
     const activeId: Id | null = state.activeConversationId;
     this.list.update(state.conversations.map((c) => ({ conversation: c, active: c.id === activeId })));
     this.empty.hidden = !state.conversationsLoaded || state.conversations.length > 0;

@@ -8,7 +8,7 @@ import { renderDebug } from "./debug/render";
 import { Modal } from "./modal";
 
 /** Opens the modal for one run and loads its calls; Escape, the close button or a click outside closes it. */
-export function openRunDebug(runId: Id, load: (runId: Id) => Promise<RunDebug>): () => void {
+export function openRunDebug(runId: Id, load: (runId: Id) => Promise<RunDebug>, label = ""): () => void {
   const body = h(
     "div",
     { class: "modal-body" },
@@ -18,7 +18,7 @@ export function openRunDebug(runId: Id, load: (runId: Id) => Promise<RunDebug>):
     className: "modal-wide",
     titleId: `debug-title-${runId}`,
     title: "What the model saw",
-    subtitle: `Run ${runId}`,
+    subtitle: label,
     testid: "run-debug-modal",
     closeTestid: "run-debug-close",
     body,

@@ -2,11 +2,12 @@
 // "Take control" takes the browser's controls on the server (one person at a time; the agent pauses after its
 // current step): while you hold them, clicks, drags, moves, wheel and keys on the picture go back over the
 // websocket as `input` commands (liveview/remote.ts); "Hand back" lets the agent continue. The header says who
-// holds them (liveview/control.ts).
+// holds them (liveview/control.ts), and offers a focus mode (the browser in the whole window, at most at its own
+// size) and a window of its own.
 
 import type { ControlUi } from "../access";
 import type { FrameEvent, InputCommand } from "../api/types";
-import { h, setText } from "../dom";
+import { h, icon, ICONS, setAttr, setText } from "../dom";
 import { ControlSwitch, NO_CONTROL } from "./liveview/control";
 import { LivePicture } from "./liveview/picture";
 import { RemoteInput } from "./liveview/remote";
@@ -22,6 +23,10 @@ export interface LiveViewOptions {
   inspector: HTMLElement;
   /** Takes the browser's controls (true) or hands them back (false); `setControl` shows the outcome. */
   onControl: (take: boolean) => void;
+  /** Focus mode on or off; `setFocused` shows the outcome. */
+  onFocus: (on: boolean) => void;
+  /** Opens the live view in a window of its own. */
+  onPopout: () => void;
 }
 
 /** What the panel under the tab bar shows: the live picture, or the Tool Inspector. */
@@ -38,7 +43,10 @@ export class LiveView {
   private readonly modeButtons: Record<LiveMode, HTMLButtonElement>;
   private readonly toolCount: HTMLElement;
   private enabled = false;
+  private focused = false;
   private readonly input: RemoteInput;
+  private readonly focusButton: HTMLButtonElement;
+  private readonly popoutButton: HTMLButtonElement;
 
   constructor(private readonly options: LiveViewOptions) {
     this.picture = new LivePicture(() => this.options.frameDone());
@@ -69,12 +77,34 @@ export class LiveView {
       browser: modeButton("browser", "Browser"),
       tools: modeButton("tools", "Tools", this.toolCount),
     };
+    this.focusButton = h(
+      "button",
+      {
+        class: "btn btn-ghost btn-icon live-focus-button",
+        type: "button",
+        "data-testid": "live-focus",
+        onclick: () => this.options.onFocus(!this.focused),
+      },
+      icon(ICONS.maximize),
+    );
+    this.popoutButton = h(
+      "button",
+      {
+        class: "btn btn-ghost btn-icon",
+        type: "button",
+        "data-testid": "live-popout",
+        title: "Open the browser in a window of its own",
+        "aria-label": "Open the browser in a window of its own",
+        onclick: () => this.options.onPopout(),
+      },
+      icon(ICONS.external),
+    );
     this.el = h(
       "section",
       { class: "live", "aria-label": "Live browser" },
       h(
         "header",
-        { class: "live-head" },
+        { class: "live-head", "data-testid": "live-head" },
         h("h2", { class: "visually-hidden" }, "Live browser"),
         h(
           "div",
@@ -84,6 +114,7 @@ export class LiveView {
         ),
         this.picture.meta,
         this.control.el,
+        h("div", { class: "live-head-views" }, this.focusButton, this.popoutButton),
       ),
       options.tabBar,
       this.picture.stage,
@@ -92,6 +123,22 @@ export class LiveView {
     );
     this.setMode("browser");
     this.setEnabled(false);
+    this.setFocused(false);
+  }
+
+  /** Shows whether focus mode is on (the button then leaves it). */
+  setFocused(on: boolean): void {
+    this.focused = on;
+    const label = on ? "Leave focus mode (Esc)" : "Focus: the browser in the whole window";
+    setAttr(this.focusButton, "title", label);
+    setAttr(this.focusButton, "aria-label", label);
+    setAttr(this.focusButton, "aria-pressed", String(on));
+    this.focusButton.replaceChildren(icon(on ? ICONS.minimize : ICONS.maximize));
+  }
+
+  /** Whether keys and clicks on the picture go to the page now. */
+  get isControlling(): boolean {
+    return this.controlling;
   }
 
   /** Shows the live picture or the Tool Inspector under the tab bar. */
@@ -141,6 +188,7 @@ export class LiveView {
   /** Enabled while a conversation is open; switching conversations clears the picture. */
   setEnabled(enabled: boolean): void {
     this.enabled = enabled;
+    this.focusButton.disabled = this.popoutButton.disabled = !enabled;
     this.picture.reset();
     this.setEmptyMessage(null);
     this.setControl(enabled ? this.control.ui : NO_CONTROL);

@@ -1,5 +1,6 @@
 // A modal dialog over the page: a header with its title and a close button, then its body. Escape, the close
-// button or a press outside closes it, and the focus goes back to where it was before.
+// button or a press outside closes it; Tab keeps the focus inside it while it is open, and the focus goes back to
+// where it was before when it closes.
 
 import { h, icon, ICONS } from "../dom";
 
@@ -14,18 +15,31 @@ export interface ModalOptions {
   testid: string;
   closeTestid: string;
   body: HTMLElement;
+  /** Called once when the dialog closes, however it was closed. */
+  onClose?: () => void;
+}
+
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), ' +
+  'textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/** The elements Tab visits in `root`, in order (hidden ones left out). */
+export function focusables(root: HTMLElement): HTMLElement[] {
+  return [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => !el.closest("[hidden]"));
 }
 
 export class Modal {
   /** The backdrop, holding the dialog. */
   readonly el: HTMLElement;
   readonly closeButton: HTMLButtonElement;
+  private readonly dialog: HTMLElement;
   private readonly previousFocus: HTMLElement | null;
   private readonly onKey = (e: KeyboardEvent): void => {
     if (e.key === "Escape") this.close();
+    else if (e.key === "Tab") this.trapFocus(e);
   };
 
-  constructor(options: ModalOptions) {
+  constructor(private readonly options: ModalOptions) {
     this.previousFocus = document.activeElement as HTMLElement | null;
     this.closeButton = h(
       "button",
@@ -40,7 +54,7 @@ export class Modal {
       icon(ICONS.close, 18),
     );
     const subtitleClass = options.subtitleClass ? `modal-sub ${options.subtitleClass}` : "modal-sub";
-    const dialog = h(
+    const dialog = (this.dialog = h(
       "div",
       {
         class: `modal ${options.className}`,
@@ -58,7 +72,7 @@ export class Modal {
         this.closeButton,
       ),
       options.body,
-    );
+    ));
     this.el = h("div", { class: "modal-backdrop" }, dialog);
     this.el.addEventListener("mousedown", (e) => {
       if (e.target === this.el) this.close();
@@ -77,6 +91,24 @@ export class Modal {
     this.el.remove();
     document.removeEventListener("keydown", this.onKey);
     this.previousFocus?.focus();
+    this.options.onClose?.();
+  }
+
+  /** Tab from the last control goes to the first, Shift+Tab from the first to the last; focus never leaves. */
+  private trapFocus(e: KeyboardEvent): void {
+    const list = focusables(this.dialog);
+    const first = list[0];
+    const last = list.at(-1);
+    if (!first || !last) return;
+    const active = document.activeElement;
+    const inside = active instanceof Node && this.dialog.contains(active);
+    if (e.shiftKey && (active === first || !inside)) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && (active === last || !inside)) {
+      e.preventDefault();
+      first.focus();
+    }
   }
 
   get isOpen(): boolean {

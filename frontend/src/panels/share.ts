@@ -83,7 +83,7 @@ export class ShareDialog {
 
     const peopleList = h("ul", { class: "share-list", "data-testid": "share-list", "aria-label": "People with access" });
     this.people = new KeyedList(peopleList, (s) => String(s.id), (s) => createPersonRow(s, rowActions));
-    this.peopleEmpty = h("p", { class: "share-empty" }, "Only you so far.");
+    this.peopleEmpty = h("p", { class: "share-empty" }, "Only you so far. Add a teammate by their username above, or make a link below.");
     this.loading = h("div", { class: "share-loading" }, h("span", { class: "spinner" }), "Loading who has access…");
 
     const linkForm = new LinkForm({

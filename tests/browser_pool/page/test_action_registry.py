@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from browser_pool.actions import ACTIONS, validate_arguments
+from browser_pool.actions import ACTIONS, parse_arguments, validate_arguments
+from browser_pool.actions.params import DragDrop, PressKey
+from browser_pool.types import ActionResult
 
 SEED_ACTIONS = {
     "click", "type", "scroll", "navigate", "screenshot", "wait", "hover", "select", "press_key", "go_back",
@@ -71,3 +74,20 @@ def test_validation_accepts_good_arguments_and_explains_bad_ones() -> None:
     too_many = validate_arguments("get_element_details", {"indices": list(range(21))})
     assert too_many is not None
     assert too_many.error.startswith("invalid arguments for get_element_details: indices:")
+
+
+def test_each_schema_is_generated_from_the_typed_arguments_the_handler_gets() -> None:
+    for spec in ACTIONS.values():
+        written = json.dumps(spec.schema)
+        # What some providers refuse, and what a model need not read.
+        for word in ('"title"', '"$ref"', '"$defs"', '"null"', '"allOf"'):
+            assert word not in written, (spec.name, word)
+    drag = parse_arguments("drag_drop", {"from": {"index": 1}, "to": {"x": 10, "y": 20}})
+    assert isinstance(drag, DragDrop)
+    assert (drag.source.index, drag.to.x, drag.to.y) == (1, 10.0, 20.0)
+    key = parse_arguments("press_key", {"key": "Enter"})
+    assert isinstance(key, PressKey)
+    assert (key.key, key.modifiers, key.index) == ("Enter", (), None)  # left out: the typed default
+    refused = parse_arguments("press_key", {"key": "a", "modifiers": ["hyper"]})
+    assert isinstance(refused, ActionResult)
+    assert refused.error.startswith("invalid arguments for press_key: modifiers.0: 'hyper' is not one of")

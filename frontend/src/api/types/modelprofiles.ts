@@ -19,6 +19,8 @@ export interface ModelProfile extends ModelCapabilities {
   model: string;
   /** The key itself never comes back. */
   has_api_key: boolean;
+  /** The provider's embeddings model, to find saved notes by meaning; "" finds them by their words. */
+  embedding_model?: string;
   fallback: Id | null;
   created_at: string;
   updated_at: string;
@@ -31,6 +33,7 @@ export interface ModelProfileInput extends Partial<ModelCapabilities> {
   base_url?: string;
   model?: string;
   api_key?: string;
+  embedding_model?: string;
   fallback?: Id | null;
 }
 

@@ -127,6 +127,21 @@ export type ServerEvent =
   | ErrorEvent
   | PongEvent;
 
+// Websocket /ws/me/ — server → client: what concerns the signed-in user beyond the open conversation.
+
+/** A conversation was shared with you, or your role in it changed: as you see it in your list. */
+export interface ConversationSharedEvent {
+  type: "conversation.shared";
+  conversation: Conversation;
+}
+/** You can no longer see a conversation (its share was revoked, or it was deleted). */
+export interface ConversationUnsharedEvent {
+  type: "conversation.unshared";
+  conversation: Id;
+}
+
+export type UserEvent = ConversationSharedEvent | ConversationUnsharedEvent | ErrorEvent | PongEvent;
+
 export type ServerEventType = ServerEvent["type"];
 export type ServerEventOf<T extends ServerEventType> = Extract<ServerEvent, { type: T }>;
 

@@ -55,6 +55,8 @@ export interface Confirmation {
 export interface Run {
   id: Id;
   conversation: Id;
+  /** "Run 1", "Run 2" … within its conversation. */
+  number?: number;
   status: RunStatus;
   error: string;
   prompt_tokens: number;
@@ -69,6 +71,10 @@ export interface Run {
   queue_position?: number | null;
   plan?: PlanStep[];
   shared_tabs?: SharedTab[];
+  /** Who set it going (their message, action, tool call or replay); null when nobody is known. */
+  started_by?: string | null;
+  /** How many times it called the model: "What the model saw" has something to show only when > 0. */
+  model_calls?: number;
   /** Only on runs from the REST API (GET .../runs/, GET /api/runs/<id>/). */
   steps?: Step[];
   confirmations?: Confirmation[];

@@ -37,7 +37,7 @@ export class Composer {
     class: "composer-input",
     "data-testid": "chat-input",
     rows: "1",
-    placeholder: "Ask your agent to do something on the web…",
+    placeholder: "Tell the agent what to do on the web…",
     "aria-label": "Message",
   });
   private readonly sendButton: HTMLButtonElement;

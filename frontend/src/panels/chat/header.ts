@@ -7,6 +7,7 @@ import type { Role, Run } from "../../api/types";
 import { h, icon, iconButton, ICONS, setAttr, setText } from "../../dom";
 import { errorMessages } from "../../errors";
 import { latestRun } from "../../reducer";
+import { confirmAction } from "../dialogs";
 import type { ConversationView } from "../../state";
 
 const CONNECTION_LABEL: Record<SocketStatus, string> = {
@@ -195,12 +196,16 @@ export class ChatHeader {
     }
   }
 
-  private async confirmDelete(): Promise<void> {
-    if (!window.confirm("Delete this conversation, its runs and steps?")) return;
-    try {
-      await this.options.onDelete();
-    } catch (err) {
-      this.options.onError(errorMessages(err));
-    }
+  private confirmDelete(): void {
+    const title = this.view?.conversation?.title.trim() || "New conversation";
+    void confirmAction({
+      title: "Delete this conversation?",
+      subtitle: title,
+      text: "Its messages, runs, steps and screenshots are deleted, and everyone it is shared with loses it.",
+      submitLabel: "Delete conversation",
+      danger: true,
+      testid: "delete-dialog",
+      confirm: () => this.options.onDelete(),
+    });
   }
 }

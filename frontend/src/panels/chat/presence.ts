@@ -2,6 +2,7 @@
 
 import { ROLE_LABEL as ACCESS_LABEL, type PresenceEntry } from "../../access";
 import { h, setAttr, setText, type Component } from "../../dom";
+import { setPersonAvatar } from "../person";
 
 /** One person watching the conversation: initial, name, role, since when. */
 export function createPresenceItem(initial: PresenceEntry): Component<PresenceEntry> {
@@ -14,7 +15,7 @@ export function createPresenceItem(initial: PresenceEntry): Component<PresenceEn
     setAttr(el, "data-role", entry.role);
     setAttr(el, "data-me", entry.me ? "true" : null);
     el.className = `presence-item presence-${entry.role}${entry.me ? " me" : ""}`;
-    setText(avatar, entry.username.charAt(0).toUpperCase());
+    setPersonAvatar(avatar, entry.username);
     setText(name, entry.me ? `${entry.username} (you)` : entry.username);
     setText(role, ACCESS_LABEL[entry.role]);
     const since = entry.since ? new Date(entry.since) : null;

@@ -1,12 +1,15 @@
 // The chat's timeline: message bubbles (replies as sanitised Markdown, tool output as text) with each
-// run's step block between them.
+// run's step block between them. A person's message says who wrote it: "You" on the right, a teammate with their
+// avatar on the left, the same on every participant's page.
 
 import type { Message } from "../../api/types";
 import { h, replaceChildren, setAttr, type Component } from "../../dom";
 import { renderMarkdown } from "../../markdown";
 import type { TimelineItem } from "../../timeline";
 import type { ConversationView } from "../../state";
+import { personLabel, signedInUser } from "../../people";
 import { brandMark } from "../brand";
+import { setPersonAvatar } from "../person";
 import { createRunBlock } from "../steps";
 import type { RunActions } from "../steps/model";
 
@@ -16,16 +19,11 @@ const ROLE_LABEL: Record<Message["role"], string> = {
   tool: "Tool",
   system: "System",
 };
-const ROLE_INITIAL: Record<Message["role"], string | null> = { user: "You", assistant: null, tool: "⚙", system: "i" };
+const ROLE_INITIAL: Record<Message["role"], string | null> = { user: null, assistant: null, tool: "⚙", system: "i" };
 
-/** The signed-in user's name, so a teammate's messages are labelled with theirs instead of "You". */
-let currentUsername = "";
-export function setCurrentUsername(name: string): void {
-  currentUsername = name;
-}
-
+/** Who a message is from, as the reader `me` sees it: "You", a teammate's name, or the agent. */
 export function messageLabel(role: Message["role"], author: string | null | undefined, me: string): string {
-  if (role === "user" && author && author !== me) return author;
+  if (role === "user") return personLabel(author, ROLE_LABEL.user, me);
   return ROLE_LABEL[role];
 }
 
@@ -50,7 +48,11 @@ function createBubble(initial: BubbleData): Component<BubbleData> {
   );
   let shown: string | null = null;
   const update = (data: BubbleData): void => {
+    const me = signedInUser();
+    const mine = data.role === "user" && (!data.author || data.author === me);
     el.className = `msg msg-${data.role}`;
+    el.classList.toggle("msg-mine", mine);
+    el.classList.toggle("msg-theirs", data.role === "user" && !mine);
     el.classList.toggle("streaming", data.streaming);
     el.classList.toggle("interrupted", data.interrupted);
     setAttr(el, "data-role", data.role);
@@ -59,7 +61,8 @@ function createBubble(initial: BubbleData): Component<BubbleData> {
     // Avatar and label are drawn by CSS from attributes so the bubble's text is the message alone.
     if (data.role === "assistant" && !avatar.firstChild) avatar.appendChild(brandMark(18));
     setAttr(avatar, "data-initial", ROLE_INITIAL[data.role]);
-    setAttr(label, "data-label", messageLabel(data.role, data.author, currentUsername));
+    if (data.role === "user") setPersonAvatar(avatar, data.author ?? null);
+    setAttr(label, "data-label", messageLabel(data.role, data.author, me));
     setAttr(el, "data-author", data.author ?? null);
     const text = data.content + (data.interrupted ? "\n\n(Reply interrupted.)" : "");
     if (text !== shown) {
@@ -78,7 +81,7 @@ function bubbleData(item: Exclude<TimelineItem, { kind: "run" }>): BubbleData {
     const m = item.message;
     return {
       role: m.role,
-      author: m.author ?? null,
+      author: item.author,
       content: m.content,
       streaming: false,
       interrupted: false,

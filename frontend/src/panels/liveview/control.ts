@@ -3,6 +3,7 @@
 
 import type { ControlUi } from "../../access";
 import { h, icon, ICONS, present, setAttr, setText } from "../../dom";
+import { personLabel } from "../../people";
 
 /** Before a conversation says who the reader is: nothing offered, nobody holds the controls. */
 export const NO_CONTROL: ControlUi = {
@@ -80,9 +81,10 @@ export class ControlSwitch {
     setAttr(this.control, "data-holding", ui.mine ? "true" : "false");
     setText(this.text, ui.label);
     setAttr(this.label, "title", ui.hint || null);
-    // Who holds the controls, when someone does (nobody: the agent has the browser, as the foot says).
-    setText(this.holder, ui.holder ?? "");
-    setText(this.statusText, ui.holder === null ? "" : " has control");
+    // Who holds the controls, when someone does (nobody: the agent has the browser, as the foot says): "You" for
+    // the reader, as everywhere else.
+    setText(this.holder, ui.holder === null ? "" : personLabel(ui.holder));
+    setText(this.statusText, ui.holder === null ? "" : ui.mine ? " have control" : " has control");
     setAttr(this.status, "data-holder", ui.holder);
     setAttr(this.status, "title", ui.holder === null ? null : ui.mine ? "You have control of the browser" : `${ui.holder} has control of the browser`);
     this.status.hidden = ui.holder === null;

@@ -6,7 +6,7 @@ import type { FrameEvent } from "../../api/types";
 import { h, icon, ICONS, setText } from "../../dom";
 import { LatestWins, base64ToBytes } from "./frames";
 
-const EMPTY_TEXT = "The agent's browser appears here while it works.";
+const EMPTY_TEXT = "The browser shows here once a page is open: send the agent a task, or type an address above.";
 
 export class LivePicture {
   readonly canvas: HTMLCanvasElement;

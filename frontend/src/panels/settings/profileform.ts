@@ -1,5 +1,6 @@
-// The model profile form: name, provider, base URL, model, API key (never shown back), capabilities and
-// a fallback; it validates before saving and shows the server's refusals by field.
+// The model profile form: name, provider, base URL, model, API key (never shown back), capabilities (a provider's
+// preset ticks them; a custom server is asked, tool calling first on), an embeddings model and a fallback; it
+// validates before saving and shows the server's refusals by field.
 
 import type { ApiClient } from "../../api/client";
 import { errorText } from "../../errors";
@@ -7,6 +8,7 @@ import type { Id, ModelProfile, ModelProvider } from "../../api/types";
 import { h, icon, ICONS, replaceChildren, setText } from "../../dom";
 import { FormErrors } from "../formerrors";
 import {
+  CUSTOM_PROVIDER,
   fallbackChoices,
   newProfileForm,
   profileBody,
@@ -33,8 +35,16 @@ export class ProfileFormView {
     base_url: HTMLInputElement;
     model: HTMLInputElement;
     api_key: HTMLInputElement;
+    embedding_model: HTMLInputElement;
     fallback: HTMLSelectElement;
   };
+  /** Under the capabilities for a custom server: why tool calling is on, and when to turn it off. */
+  private readonly customNote = h(
+    "span",
+    { class: "field-hint caps-note", "data-testid": "profile-custom-note" },
+    "A custom server: tool calling is on, as most take tools (vLLM needs --enable-auto-tool-choice); " +
+      "turn it off if Test connection says the service refused them.",
+  );
   private readonly caps: Record<(typeof CAPABILITIES)[number]["key"], HTMLInputElement>;
   private readonly errors = new FormErrors();
   private readonly keyState: HTMLElement;
@@ -59,6 +69,7 @@ export class ProfileFormView {
       base_url: h("input", { name: "base_url", type: "url", maxlength: "500", autocomplete: "off", spellcheck: "false" }),
       model: h("input", { name: "model", type: "text", maxlength: "200", autocomplete: "off", spellcheck: "false", placeholder: "e.g. gpt-4o-mini" }),
       api_key: h("input", { name: "api_key", type: "password", maxlength: "500", autocomplete: "new-password", spellcheck: "false" }),
+      embedding_model: h("input", { name: "embedding_model", type: "text", maxlength: "200", autocomplete: "off", spellcheck: "false", placeholder: "e.g. text-embedding-3-small" }),
       fallback: h("select", { name: "fallback" }),
     };
     this.caps = {
@@ -66,7 +77,7 @@ export class ProfileFormView {
       supports_vision: h("input", { type: "checkbox", name: "supports_vision" }),
       parallel_tool_calls: h("input", { type: "checkbox", name: "parallel_tool_calls" }),
     };
-    for (const key of ["name", "base_url", "model", "api_key"] as const) {
+    for (const key of ["name", "base_url", "model", "api_key", "embedding_model"] as const) {
       this.inputs[key].addEventListener("input", () => {
         this.form = { ...this.form, [key]: this.inputs[key].value };
         this.errors.hide(key);
@@ -131,7 +142,14 @@ export class ProfileFormView {
           ...CAPABILITIES.map(({ key, label, hint }) =>
             h("label", { class: "check", title: hint }, this.caps[key], h("span", null, label), h("span", { class: "field-hint" }, hint)),
           ),
+          this.customNote,
           fieldError("supports_tools"),
+        ),
+        field(
+          "Embeddings model",
+          this.inputs.embedding_model,
+          "embedding_model",
+          h("span", { class: "field-hint" }, "Optional: the agent then finds your saved notes by meaning; empty finds them by their words."),
         ),
         field(
           "Fallback",
@@ -208,6 +226,8 @@ export class ProfileFormView {
     this.inputs.base_url.placeholder = "https://…/v1";
     this.inputs.model.value = this.form.model;
     this.inputs.api_key.value = this.form.api_key;
+    this.inputs.embedding_model.value = this.form.embedding_model;
+    this.customNote.hidden = this.form.provider !== CUSTOM_PROVIDER;
     this.inputs.fallback.value = this.form.fallback === null ? "" : String(this.form.fallback);
     for (const { key } of CAPABILITIES) this.caps[key].checked = this.form[key];
     this.renderKey();

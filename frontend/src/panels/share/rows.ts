@@ -4,6 +4,7 @@ import { ROLE_DESCRIPTION, ROLE_LABEL, expiryLabel, shareLinkUrl } from "../../a
 import type { Share, ShareRole } from "../../api/types";
 import { copyText } from "../../clipboard";
 import { h, icon, ICONS, setAttr, setText, type Component } from "../../dom";
+import { setPersonAvatar } from "../person";
 
 const SHARE_ROLES: readonly ShareRole[] = ["viewer", "controller"];
 
@@ -74,7 +75,7 @@ export function createPersonRow(initial: Share, actions: ShareRowActions): Compo
     setAttr(el, "data-share-id", String(share.id));
     setAttr(el, "data-role", share.role);
     el.classList.toggle("expired", share.expired);
-    setText(avatar, username.charAt(0).toUpperCase());
+    setPersonAvatar(avatar, username || null);
     setText(name, username);
     const parts = [share.via_link !== null ? "joined through a link" : "", expiryLabel(share)].filter(Boolean);
     setText(meta, parts.join(" · "));

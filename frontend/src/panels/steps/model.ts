@@ -3,6 +3,7 @@
 
 import type { Confirmation, Id, PlanStep, Run, Step } from "../../api/types";
 import { compactJson } from "../../format";
+import { personLabel } from "../../people";
 import type { ConfirmationActions } from "../confirmation";
 
 export interface RunItem {
@@ -12,18 +13,53 @@ export interface RunItem {
   manual?: string | null;
   confirmations?: Confirmation[];
   plan?: PlanStep[];
+  /** The reader owns the conversation: what the model saw and "Save as workflow" are offered to them alone. */
+  ownerReads?: boolean;
 }
 
 /** What the run blocks can ask of the page: answer a confirmation, open a run's model calls. */
 export interface RunActions extends ConfirmationActions {
-  openDebug(runId: Id): void;
-  /** Saves a run that worked as a workflow; resolves to what to tell the user. */
-  saveWorkflow?(runId: Id): Promise<string>;
+  /** `label`: how the run is named in its conversation ("Run 3"). */
+  openDebug(runId: Id, label: string): void;
+  /** Saves a run that worked as a workflow; resolves to what to tell the user ("" when they cancelled). */
+  saveWorkflow?(runId: Id, label: string): Promise<string>;
 }
-/** "Agent run", or "You: navigate" for an action run by hand from the address bar or the tabs. */
-export function runLabel(manual: string | null | undefined, kind?: Run["kind"]): string {
+/**
+ * "Agent run", "Workflow replay", or who ran an action by hand and which: "You: navigate" for the reader's own,
+ * "bob: navigate" for a teammate's (the same on every participant's page), "By hand: navigate" when nobody is known.
+ */
+export function runLabel(
+  manual: string | null | undefined,
+  kind?: Run["kind"],
+  startedBy?: string | null,
+  me?: string,
+): string {
   if (kind === "workflow") return "Workflow replay";
-  return manual ? `You: ${manual}` : "Agent run";
+  return manual ? `${personLabel(startedBy, "By hand", me)}: ${manual}` : "Agent run";
+}
+
+/** "Run 3": the run's number in its conversation ("" from a server that does not number runs). */
+export function runNumberLabel(run: Pick<Run, "number">): string {
+  return run.number ? `Run ${run.number}` : "";
+}
+
+/** Who set a run going, shown on its block when no message of theirs stands above it (by hand, a replay). */
+export function runStarter(run: Pick<Run, "started_by" | "kind">, manual: string | null | undefined): string | null {
+  return manual || run.kind === "workflow" ? (run.started_by ?? null) : null;
+}
+
+/** What the run's footer offers the reader: what the model saw (where it was called) and saving it as a workflow. */
+export function runOffers(
+  run: Pick<Run, "kind" | "status" | "model_calls">,
+  manual: string | null | undefined,
+  ownerReads: boolean,
+): { debug: boolean; save: boolean } {
+  const agentTurn = !manual && run.kind !== "action" && run.kind !== "tool";
+  const calledModel = run.model_calls === undefined ? agentTurn && run.status !== "queued" : run.model_calls > 0;
+  return {
+    debug: ownerReads && calledModel,
+    save: ownerReads && agentTurn && run.kind !== "workflow" && run.status === "succeeded",
+  };
 }
 
 export function runDurationMs(run: Run): number | null {

@@ -7,60 +7,10 @@ import { STEP_STATUS_LABEL, labelFor, compactJson, formatDuration, truncate } fr
 import { createConfirmationCard, type ConfirmationCardData } from "../confirmation";
 import { openLightbox } from "../lightbox";
 import { stepStyle, thoughtText, type RunActions } from "./model";
+import { createExpandable, createObservation } from "./observation";
 
-const OBSERVATION_PREVIEW = 1200;
 const THOUGHT_PREVIEW = 900;
 const ARGUMENTS_PREVIEW = 160;
-
-/** Text that shows its first part and can show the rest. */
-function createExpandable(limit: number, className: string): { el: HTMLElement; text: HTMLElement; update(full: string): void } {
-  const text = h("pre", { class: className });
-  const more = h("button", { class: "link-button", type: "button" });
-  let full = "";
-  let expanded = false;
-  const render = (): void => {
-    const cut = truncate(full, limit);
-    setText(text, expanded ? full : cut.text);
-    more.hidden = !cut.cut;
-    setText(more, expanded ? "Show less" : `Show more (${full.length.toLocaleString("en-US")} characters)`);
-  };
-  more.addEventListener("click", () => {
-    expanded = !expanded;
-    render();
-  });
-  return {
-    el: h("div", null, text, more),
-    text,
-    update(next: string) {
-      if (next === full) return;
-      full = next;
-      render();
-    },
-  };
-}
-
-/** A collapsible, monospace observation that shows the first part and can show the rest. */
-function createObservation(): { el: HTMLDetailsElement; update(text: string): void } {
-  const preview = h("span", { class: "obs-preview" });
-  const body = createExpandable(OBSERVATION_PREVIEW, "obs-text");
-  const el = h(
-    "details",
-    { class: "step-obs" },
-    h("summary", null, h("span", { class: "obs-label" }, "Observation"), preview),
-    body.el,
-  );
-  let shown: string | null = null;
-  return {
-    el,
-    update(text: string): void {
-      el.hidden = !text;
-      if (text === shown) return;
-      shown = text;
-      setText(preview, truncate(text.split("\n", 1)[0] ?? "", 90).text);
-      body.update(text);
-    },
-  };
-}
 
 /** A step with the confirmations asked for it, and its run's status (a card of an ended run is over). */
 export interface StepEntry {

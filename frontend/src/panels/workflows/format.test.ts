@@ -140,4 +140,8 @@ describe("parametersText", () => {
   it("lists name=value pairs", () => {
     expect(parametersText({ a: "1", b: "" })).toBe("a=1, b=");
   });
+  it("lists them in the workflow's order, whatever order the server's JSON has", () => {
+    const fromServer = { email: "ops@example.com", plan: "gold", fullname: "Ada" };
+    expect(parametersText(fromServer, ["fullname", "email"])).toBe("fullname=Ada, email=ops@example.com, plan=gold");
+  });
 });

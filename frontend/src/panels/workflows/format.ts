@@ -61,17 +61,19 @@ export function versionLine(version: WorkflowVersion, now = Date.now()): string 
   return `Version ${version.number}${note} · ${relativeTime(version.created_at, now)}`;
 }
 
-/** "email=ops@example.com, plan=gold", or "default values". */
-export function parametersText(parameters: Record<string, string>): string {
-  const entries = Object.entries(parameters);
+/** "email=ops@example.com, plan=gold", or "default values"; in the order of `names` (the workflow's parameters)
+ * when given, since a JSON object's keys come back in the database's order (PostgreSQL sorts them). */
+export function parametersText(parameters: Record<string, string>, names: readonly string[] = []): string {
+  const rank = (name: string): number => (names.includes(name) ? names.indexOf(name) : names.length);
+  const entries = Object.entries(parameters).sort(([a], [b]) => rank(a) - rank(b));
   return entries.length ? entries.map(([name, value]) => `${name}=${value}`).join(", ") : "default values";
 }
 
 /** "Europe/Paris · email=ops@example.com · waits for your yes · last run 2 hours ago". */
-export function scheduleLine(schedule: WorkflowSchedule, now = Date.now()): string {
+export function scheduleLine(schedule: WorkflowSchedule, now = Date.now(), names: readonly string[] = []): string {
   const confirmations = schedule.confirmations === "refuse" ? "stops at a step that needs a yes" : "waits for your yes";
   const last = schedule.last_run ? `last run ${relativeTime(schedule.last_run, now)}` : "not run yet";
-  return `${schedule.timezone} · ${parametersText(schedule.parameters)} · ${confirmations} · ${last}`;
+  return `${schedule.timezone} · ${parametersText(schedule.parameters, names)} · ${confirmations} · ${last}`;
 }
 
 /** The browser's time zone ("Europe/Paris"), the default for a new schedule; UTC when it cannot say. */

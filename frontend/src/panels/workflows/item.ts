@@ -6,6 +6,7 @@ import type { ApiClient } from "../../api/client";
 import type { Id, Workflow, WorkflowStep } from "../../api/types";
 import { h, replaceChildren, setText } from "../../dom";
 import { errorText } from "../../errors";
+import { confirmAction } from "../dialogs";
 import { argumentText, stepTarget } from "./edit";
 import { WorkflowEditor } from "./editor";
 import { parameterFields } from "./fields";
@@ -127,11 +128,15 @@ export class WorkflowItem {
     const remove = h("button", { class: "btn btn-ghost", type: "button", "data-testid": "workflow-delete" }, "Delete");
     remove.hidden = !this.owner;
     remove.addEventListener("click", () => {
-      if (!window.confirm(`Delete the workflow “${workflow.name}” and its schedules?`)) return;
-      void this.options.api
-        .deleteWorkflow(workflow.id)
-        .then(() => this.options.deleted())
-        .catch((err: unknown) => setText(message, errorText(err)));
+      void confirmAction({
+        title: "Delete this workflow?",
+        subtitle: workflow.name,
+        text: `“${workflow.name}”, its versions and its schedules are deleted; its past replays stay in their conversations.`,
+        submitLabel: "Delete workflow",
+        danger: true,
+        testid: "workflow-delete-dialog",
+        confirm: () => this.options.api.deleteWorkflow(workflow.id),
+      }).then((deleted) => deleted && this.options.deleted());
     });
     const form = h(
       "form",

@@ -64,7 +64,7 @@ export class WorkflowSchedules {
       "li",
       { class: "wf-schedule", "data-testid": "workflow-schedule", "data-schedule-id": String(schedule.id) },
       h("code", null, schedule.cron),
-      h("span", { class: "record-detail" }, scheduleLine(schedule)),
+      h("span", { class: "record-detail" }, scheduleLine(schedule, Date.now(), this.workflow.parameters.map((p) => p.name))),
       remove,
     );
   }

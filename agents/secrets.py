@@ -1,0 +1,60 @@
+"""Values typed into a page that the model, the step log and the dashboard never see.
+
+A step's arguments name them with `{{name}}` placeholders; the step executor (agents.step) fills them in at the
+moment of acting, on the page the step acts on, and masks their values in everything the step reports. A workflow's
+parameters and the credentials a replay (or the agent healing one of its steps) types are filled this way; a vault
+that checks a credential's origin, or computes a one-time code when it is typed, is another `Secrets`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from browser_pool.types import JsonObject
+
+SECRET_MASK = "••••••••"
+# `{{name}}`: a value filled in by Hive, never by the model (a workflow's parameters, a secret while healing).
+PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+
+
+def fill(arguments: JsonObject, values: Mapping[str, str]) -> dict[str, Any]:
+    """`{{name}}` in string arguments replaced by its value (placeholders without one stay as they are)."""
+
+    def one(value: Any) -> Any:
+        if isinstance(value, str):
+            return PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), value)
+        return value
+
+    return {key: one(value) for key, value in arguments.items()}
+
+
+def without_secrets(text: str, secrets: Mapping[str, str]) -> str:
+    for value in secrets.values():
+        if value:
+            text = text.replace(value, SECRET_MASK)
+    return text
+
+
+class Secrets(Protocol):
+    """Fills a step's placeholders when it acts, and hides what it filled in from everything reported."""
+
+    async def fill(self, arguments: JsonObject, *, url: str) -> JsonObject:
+        """The arguments to act with, on the page at `url` (the one the step acts on)."""
+
+    def mask(self, text: str) -> str:
+        """`text` with every value this may fill in replaced by a mask."""
+
+
+class PlaceholderSecrets:
+    """Named values, filled in wherever their placeholder appears."""
+
+    def __init__(self, values: Mapping[str, str]) -> None:
+        self._values = dict(values)
+
+    async def fill(self, arguments: JsonObject, *, url: str) -> JsonObject:
+        return fill(arguments, self._values) if self._values else arguments
+
+    def mask(self, text: str) -> str:
+        return without_secrets(text, self._values)
