@@ -129,7 +129,9 @@ def _started_from_the_saved_login(client: APIClient, first: Conversation, site: 
     act(client, second.pk, "navigate", url=f"{site.base}/members")
     _signed_in_everywhere(client, second.pk, owner.username)
 
-    workflow_id = workflow_with(owner, "Members", [step("navigate", "open the members page", url=f"{site.base}/members")])
+    workflow_id = workflow_with(
+        owner, "Members", [step("navigate", "open the members page", url=f"{site.base}/members")]
+    )
     started = client.post(f"/api/workflows/{workflow_id}/runs/", {"profile": profile["id"], "profile_mode": "read-only"},
                           format="json")  # fmt: skip
     assert started.status_code == 202, started.content

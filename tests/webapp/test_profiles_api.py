@@ -28,7 +28,7 @@ from webapp.workflows.schedules import schedule_fire
 pytestmark = pytest.mark.django_db
 
 IN_A_YEAR = time.time() + 365 * 86400
-STATE = {
+STATE: dict[str, Any] = {
     "cookies": [
         {"name": "sid", "value": "cookie-plaintext-7f3a", "domain": "shop.example", "path": "/",
          "expires": IN_A_YEAR, "httpOnly": True, "secure": True, "sameSite": "Lax"},
@@ -87,7 +87,7 @@ def test_a_cookies_txt_comes_in_with_httponly_session_cookies_and_without_expire
 
 
 def _cookie(**changes: Any) -> dict[str, Any]:
-    return {"cookies": [{**STATE["cookies"][0], **changes}]}  # type: ignore[dict-item]
+    return {"cookies": [{**STATE["cookies"][0], **changes}]}
 
 
 MALFORMED: dict[str, tuple[Any, str]] = {

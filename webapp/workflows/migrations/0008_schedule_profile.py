@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("profiles", "0001_initial"),
-        ("workflows", "0006_schedule_confirmations"),
+        ("workflows", "0007_webhook_deliveries_plural"),
     ]
 
     operations = [
