@@ -29,7 +29,6 @@ from browser_pool.notices import SessionNotice
 from browser_pool.pool import BrowserPool
 from browser_pool.screencast import Frame, ScreencastOptions, Subscription
 from browser_pool.session import Session
-from browser_pool.storage import load_storage
 from browser_pool.types import SavedSession, TabInfo
 from browser_pool.watchdog import SessionLimits
 from webapp.conversations.browser_selectors import browser_session_state
@@ -137,14 +136,26 @@ class SessionHost:
                     saved = dataclasses.replace(saved or SavedSession(), storage_state=load)
                 return saved
 
-            session = await self.pool.acquire(key, load_saved=last_save)
-            if load is not None and session is live:
-                await session.run(load_storage(session.context, load))  # it was open: the profile replaces its storage
+            reopened = load is not None and live is not None and not live.closed
+            if live is not None and reopened:
+                session = await self._reopen(key, live, load or {})
+            else:
+                session = await self.pool.acquire(key, load_saved=last_save)
             self.profiles.started(conversation_id, session)
         answer_dialogs_with(session.context, NOBODY_TO_ASK)  # a run asks its user instead while it runs
         await self._hold(conversation_id)
+        if reopened:
+            await self.refresh_viewers(conversation_id)  # the live view follows the new session
         await self.web_tools.follow(conversation_id, session)
         return session
+
+    async def _reopen(self, key: str, live: Session, storage_state: JsonObject) -> Session:
+        """The open session again, its tabs as they are, on another storage state. Loading storage into a context
+        whose pages the pool and the tools follow can hang (Playwright opens a page of its own for it), so the
+        session is closed unsaved (its profile, if it wrote one, has had its last save) and opened anew."""
+        kept = await live.save()  # its tabs; not through `_saved`, which would write this storage to the new profile
+        await self.pool.close_session(key, save=False)
+        return await self.pool.acquire(key, dataclasses.replace(kept, storage_state=storage_state))
 
     async def release(self, session: Session) -> None:
         await self.pool.release(session)
@@ -200,7 +211,8 @@ class SessionHost:
     async def sweep(self) -> None:
         """Let go of sessions the pool closed (reaped or evicted) since the last sweep."""
         for conversation_id in list(self._held):
-            if self.pool.get(str(conversation_id)) is None:
+            # A session being reopened on another profile is briefly out of the pool, and still held.
+            if self.pool.get(str(conversation_id)) is None and not self.profiles.deciding(conversation_id):
                 await self._let_go(conversation_id)
 
     # -- live view and input ------------------------------------------------------------------------------------

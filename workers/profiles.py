@@ -90,6 +90,11 @@ class ProfileKeeper:
         async with lock:
             yield
 
+    def deciding(self, conversation_id: int) -> bool:
+        """Whether a profile decision for the conversation is under way (its session may be reopening)."""
+        lock = self._locks.get(conversation_id)
+        return lock is not None and lock.locked()
+
     def writing(self) -> list[int]:
         return [cid for cid, applied in self._applied.items() if applied.writing]
 
