@@ -11,6 +11,7 @@ import { memoryApi, type MemoryApi } from "./endpoints/memory";
 import { workflowsApi, type WorkflowsApi } from "./endpoints/workflows";
 import { modelProfilesApi, type ModelProfilesApi } from "./endpoints/modelprofiles";
 import { sharingApi, type SharingApi } from "./endpoints/sharing";
+import { browserProfilesApi, type BrowserProfilesApi } from "./endpoints/browserprofiles";
 
 export type ApiClient = AuthApi &
   ConversationsApi &
@@ -20,7 +21,8 @@ export type ApiClient = AuthApi &
   MemoryApi &
   WorkflowsApi &
   ModelProfilesApi &
-  SharingApi;
+  SharingApi &
+  BrowserProfilesApi;
 
 export function createApiClient(options: HttpOptions = {}): ApiClient {
   const request = httpRequest(options);
@@ -34,5 +36,6 @@ export function createApiClient(options: HttpOptions = {}): ApiClient {
     ...workflowsApi(request),
     ...modelProfilesApi(request),
     ...sharingApi(request),
+    ...browserProfilesApi(request),
   };
 }

@@ -1,11 +1,12 @@
 // Settings (/settings): the user's model profiles (add, edit, test the connection, choose a fallback,
-// delete), the server's default model, workflows, notes and personas, and the personal API token.
+// delete), the server's default model, workflows, browser profiles, notes and personas, and the personal API token.
 
 import type { ApiClient } from "../api/client";
 import type { Id, ModelProfile, Note, Persona } from "../api/types";
 import { h, icon, iconButton, ICONS, KeyedList, replaceChildren, setText } from "../dom";
 import { upsertProfile, withoutProfile } from "../models";
 import type { AppState, Store } from "../state";
+import { BrowserProfilesSection } from "./browserprofiles/section";
 import { notesSection, personasSection } from "./memory";
 import type { RecordSection } from "./memory/section";
 import { ProfileFormView, type FormMode } from "./settings/profileform";
@@ -39,6 +40,7 @@ export class SettingsPanel {
   private readonly notes: RecordSection<Note>;
   private readonly personas: RecordSection<Persona>;
   private readonly workflows: WorkflowsSection;
+  private readonly browserProfiles: BrowserProfilesSection;
   private state: AppState | null = null;
   private formOpen = false;
   /** Whether the form was opened (or closed) by the user: an empty list opens it once, by itself. */
@@ -78,6 +80,7 @@ export class SettingsPanel {
     this.notes = notesSection(options.api);
     this.personas = personasSection(options.api);
     this.workflows = new WorkflowsSection({ api: options.api, openConversation: options.openConversation });
+    this.browserProfiles = new BrowserProfilesSection(options.api);
 
     this.el = h(
       "main",
@@ -112,6 +115,7 @@ export class SettingsPanel {
             this.empty,
           ),
           this.workflows.el,
+          this.browserProfiles.el,
           this.notes.el,
           this.personas.el,
           this.token.el,
@@ -129,6 +133,7 @@ export class SettingsPanel {
     void this.notes.load();
     void this.personas.load();
     void this.workflows.load();
+    void this.browserProfiles.load();
   }
 
   update(state: AppState): void {

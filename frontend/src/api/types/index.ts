@@ -11,4 +11,5 @@ export type * from "./sharing";
 export type * from "./modelprofiles";
 export type * from "./memory";
 export type * from "./workflows";
+export type * from "./browserprofiles";
 export type * from "./protocol";

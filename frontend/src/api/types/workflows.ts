@@ -2,6 +2,7 @@
 // versions, replays, schedules and webhooks.
 
 import type { Id } from "./id";
+import type { ProfileMode, ProfileStart } from "./browserprofiles";
 import type { RunStatus } from "./runs";
 
 export interface WorkflowParameter {
@@ -110,6 +111,9 @@ export interface WorkflowSchedule {
   timezone: string;
   parameters: Record<string, string>;
   confirmations: ScheduleConfirmations;
+  /** The browser profile each replay starts from. */
+  profile: Id | null;
+  profile_mode: ProfileMode;
   last_run: string | null;
   created_at: string;
 }
@@ -140,7 +144,7 @@ export interface WebhookDelivery {
   updated_at: string;
 }
 
-export interface WorkflowScheduleInput {
+export interface WorkflowScheduleInput extends ProfileStart {
   cron: string;
   timezone: string;
   parameters: Record<string, string>;
