@@ -119,14 +119,15 @@ class SessionHost:
 
     # -- holding sessions --------------------------------------------------------------------------------------
 
-    async def acquire(self, conversation_id: int, *, for_run: bool = False) -> Session:
+    async def acquire(self, conversation_id: int, *, run_id: int | None = None) -> Session:
         """The conversation's session on this worker (restored from its last save if it is not live here), started
-        from its browser profile when it has one (workers.profiles). A run that would write a profile another session
-        writes raises ProfileInUseError."""
+        from its browser profile when it has one (workers.profiles). For a run (`run_id`): one that would write a
+        profile another session writes raises ProfileInUseError, one whose starter may not use the profile
+        ProfileRefusedError."""
         key = str(conversation_id)
         async with self.profiles.choosing(conversation_id):
             live = self.pool.get(key)
-            load = await self.profiles.prepare(conversation_id, live, for_run=for_run)
+            load = await self.profiles.prepare(conversation_id, live, run_id=run_id)
 
             async def last_save() -> SavedSession | None:  # read only when the session is not live here
                 saved = SavedSession.from_dict(

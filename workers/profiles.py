@@ -28,7 +28,14 @@ from browser_pool.pool import BrowserPool
 from browser_pool.session import Session
 from webapp.core.types import JsonObject
 from webapp.profiles.models import BrowserProfile
-from webapp.profiles.selectors import SessionProfile, holder_text, profile_holder, profile_state, session_profile
+from webapp.profiles.selectors import (
+    SessionProfile,
+    holder_text,
+    profile_holder,
+    profile_run_may_use,
+    profile_state,
+    session_profile,
+)
 from webapp.profiles.services import (
     profile_lease_release,
     profile_lease_take,
@@ -42,7 +49,11 @@ log = logging.getLogger(__name__)
 LEASE_POLL_S = 0.5  # how often a run waiting for another session's lease asks again
 
 
-class ProfileInUseError(Exception):
+class ProfileRefusedError(Exception):
+    """A run may not start from its conversation's profile (the message says why, for the run's error)."""
+
+
+class ProfileInUseError(ProfileRefusedError):
     """A run would write a profile another session writes (the message names it)."""
 
 
@@ -101,11 +112,21 @@ class ProfileKeeper:
     def from_profile(self, conversation_id: int) -> bool:
         return conversation_id in self._applied
 
-    async def prepare(self, conversation_id: int, live: Session | None, *, for_run: bool) -> JsonObject | None:
+    async def prepare(self, conversation_id: int, live: Session | None, *, run_id: int | None) -> JsonObject | None:
         """Decide what the conversation's session starts from, before it is opened (or for the open one): the
         profile's state to load, or None for the session as it is (or its own save). Takes the profile's lease for a
-        read-write choice; a run that cannot have it raises ProfileInUseError, the live view opens without writing."""
+        read-write choice; a run that cannot have it raises ProfileInUseError, the live view opens without writing.
+        A run whose starter may not use the profile raises ProfileRefusedError before anything changes."""
         wanted = await database_sync_to_async(session_profile)(conversation_id=conversation_id)
+        for_run = run_id is not None
+        if wanted is not None and run_id is not None:
+            allowed = await database_sync_to_async(profile_run_may_use)(run_id=run_id, profile_id=wanted.profile_id)
+            if not allowed:
+                raise ProfileRefusedError(
+                    f"This conversation's browser starts from the browser profile “{wanted.profile_name}”, which "
+                    "is not shared with the person who started this run: its owner can share it with them as "
+                    "controller, or start the run themselves."
+                )
         applied = self._applied.get(conversation_id) if live is not None else None
         if live is None:
             await self.closed(conversation_id)

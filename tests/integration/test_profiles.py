@@ -17,15 +17,16 @@ from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from tests.conftest import MainWorker, start_ready_worker
-from tests.factories import ConversationFactory
+from tests.factories import ConversationFactory, UserFactory
 from tests.integration.conftest import signed_in
 from tests.support.login_site import PASSWORD, LoginSite, serve_login_site
 from tests.support.processes import wait_until
 from tests.support.runs import act, observation
 from tests.support.workflows import ended, step, workflow_with
 from webapp.conversations.models import Conversation
-from webapp.profiles.models import BrowserProfile
+from webapp.profiles.models import BrowserProfile, ProfileShare
 from webapp.profiles.selectors import profile_state
+from webapp.sharing.models import Share
 from webapp.workflows.schedules import schedule_fire
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.mark.browser]
@@ -231,3 +232,27 @@ def test_the_lease_ends_with_its_idle_session_and_with_a_dead_worker(
             wait_until(lambda: _use(client, second.pk, profile_id).status_code == 200, 15, "the dead worker's lease")
     finally:
         worker.stop()
+
+
+@pytest.mark.usefixtures("celery_worker")
+def test_a_teammates_run_draws_on_a_profile_only_when_it_is_shared_with_them() -> None:
+    """A run uses its starter's stores: a controller of the owner's conversation starts from the owner's profile only
+    once the profile itself is shared with them as controller; before that their run fails saying so."""
+    with serve_login_site() as site:
+        conversation = ConversationFactory()
+        owner = conversation.owner
+        mate = UserFactory()
+        Share.objects.create(conversation=conversation, user=mate, role="controller", created_by=owner)
+        profile_id = _import_signed_in(signed_in(owner), site, owner.username)
+        assert _use(signed_in(owner), conversation.pk, profile_id, "read-only").status_code == 200
+
+        theirs = signed_in(mate)
+        refused = act(theirs, conversation.pk, "navigate", url=f"{site.base}/members")
+        assert refused.status == "failed"
+        assert "“members”, which is not shared with the person who started this run" in refused.error
+        assert not refused.steps.exists()
+
+        ProfileShare.objects.create(profile_id=profile_id, user=mate, role="controller")
+        allowed = act(theirs, conversation.pk, "navigate", url=f"{site.base}/members")
+        assert allowed.status == "succeeded", allowed.error
+        _page_says(theirs, conversation.pk, "#who", f"Signed in as {owner.username}")

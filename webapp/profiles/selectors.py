@@ -16,6 +16,7 @@ from webapp.core.crypto import decrypt_document
 from webapp.core.exceptions import ApplicationError
 from webapp.core.types import JsonObject
 from webapp.profiles.models import BrowserProfile, ProfileShare, ProfileUse
+from webapp.runs.selectors import run_starter
 from webapp.sharing.selectors import RANK, Access, conversation_access
 
 _TOO_LITTLE = {
@@ -138,3 +139,12 @@ def session_profile(*, conversation_id: int) -> SessionProfile | None:
     loaded = use.loaded_at is not None and use.loaded_at >= use.chosen_at
     return SessionProfile(use_id=use.pk, profile_id=use.profile_id, profile_name=use.profile.name, writes=use.writes,
                           chosen_at=use.chosen_at.timestamp(), loaded=loaded)  # fmt: skip
+
+
+def profile_run_may_use(*, run_id: int, profile_id: int) -> bool:
+    """Whether a run may draw on the profile its conversation starts from: like every store a run draws on, it is its
+    starter's (`run_starter`), so the starter must own the profile or have it shared as controller. Never the
+    conversation owner's profile for a run someone else started."""
+    starter = run_starter(run_id=run_id)
+    access = profile_access(user=starter, profile_id=profile_id) if starter is not None else None
+    return access is not None and RANK[access] >= RANK["controller"]
