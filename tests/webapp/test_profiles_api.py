@@ -22,6 +22,7 @@ from tests.support.workflows import step, workflow_with
 from webapp.conversations.models import Conversation
 from webapp.profiles.models import BrowserProfile, ProfileShare, ProfileUse
 from webapp.profiles.selectors import profile_state
+from webapp.runs.models import Run
 from webapp.workflows.models import WorkflowSchedule
 from webapp.workflows.schedules import schedule_fire
 
@@ -330,3 +331,15 @@ def test_the_admin_lists_profiles_by_name_and_owner_and_never_the_state(user: Us
     for page in (listing, change):
         for secret in ("cookie-plaintext-7f3a", "3 apples", "shop.example", "news.example", "encrypted"):
             assert secret not in page
+
+
+def test_the_profile_is_not_changed_under_a_run_in_progress(user: User, api: APIClient) -> None:
+    profile_id = _import(api, "shopping", STATE).json()["id"]
+    conversation = ConversationFactory(owner=user)
+    url = f"/api/conversations/{conversation.pk}/profile/"
+    assert api.put(url, {"profile": profile_id, "mode": "read-only"}, format="json").status_code == 200
+    Run.objects.create(conversation=conversation, status=Run.Status.RUNNING, started_by=user)
+    for answer in (api.put(url, {"profile": profile_id}, format="json"), api.delete(url)):
+        assert answer.status_code == 409
+        assert "A run is in progress in this conversation" in answer.json()["detail"]
+    assert ProfileUse.objects.get(conversation=conversation).writes is False

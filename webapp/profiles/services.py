@@ -22,6 +22,7 @@ from webapp.core.types import JsonObject
 from webapp.profiles.models import BrowserProfile, ProfileShare, ProfileUse
 from webapp.profiles.selectors import holder_text, profile_get, profile_holder, profile_state, writer_wait_s
 from webapp.profiles.state import ImportRefusedError, origins_of, read_import, state_size, without_origin
+from webapp.runs.services import run_ensure_idle
 
 log = logging.getLogger(__name__)
 
@@ -132,12 +133,17 @@ def profile_share(*, profile: BrowserProfile, username: str, role: str) -> Profi
     return share
 
 
+# The open browser is reopened on another profile: never under a run that is using it.
+RUN_IN_PROGRESS = "A run is in progress in this conversation: change its browser profile when the run has ended."
+
+
 @transaction.atomic
 def profile_use_set(*, conversation: Conversation, profile: BrowserProfile, writes: bool, user: User) -> ProfileUse:
     """The conversation's browser starts from `profile` (chosen by `user`, who may start from it): loaded into the
     browser at once if it is open, else when it next opens; read-write saves back into the profile. Choosing again
     loads the profile again."""
     profile_get(user=user, profile_id=profile.pk, need="controller")  # whoever asks, the chooser may start from it
+    run_ensure_idle(conversation=conversation, refusal=RUN_IN_PROGRESS)
     if writes and writer_wait_s() <= 0:
         _busy(profile, besides=conversation.pk)
     use, _ = ProfileUse.objects.update_or_create(
@@ -151,6 +157,7 @@ def profile_use_set(*, conversation: Conversation, profile: BrowserProfile, writ
 @transaction.atomic
 def profile_use_clear(*, conversation: Conversation) -> None:
     """The conversation's browser keeps what it has, and saves into no profile from now on."""
+    run_ensure_idle(conversation=conversation, refusal=RUN_IN_PROGRESS)
     if ProfileUse.objects.filter(conversation=conversation).delete()[0]:
         transaction.on_commit(lambda: command_session(conversation.pk, {"type": "profile.changed"}))
 
