@@ -16,10 +16,10 @@ function profileOptions(profiles: readonly BrowserProfile[], noneLabel: string):
   ];
 }
 
-function modeSelect(testid: string): HTMLSelectElement {
+function modeSelect(testid: string, cls = "input"): HTMLSelectElement {
   return h(
     "select",
-    { class: "input", "aria-label": "Save the browser back into the profile", "data-testid": testid },
+    { class: cls, "aria-label": "Save the browser back into the profile", "data-testid": testid },
     h("option", { value: "read-write" }, "Save changes back"),
     h("option", { value: "read-only" }, "Read-only"),
   );
@@ -72,7 +72,7 @@ export class ConversationProfilePicker {
       "data-testid": "conversation-profile",
       onchange: () => void this.choose(),
     });
-    this.mode = modeSelect("conversation-profile-mode");
+    this.mode = modeSelect("conversation-profile-mode", "model-select");
     this.mode.addEventListener("change", () => void this.choose());
     this.error = h("span", { class: "conv-bar-error", role: "alert", hidden: true });
     this.el = h(

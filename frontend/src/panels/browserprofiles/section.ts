@@ -42,7 +42,14 @@ export class BrowserProfilesSection {
   }
 
   private importForm(): HTMLFormElement {
-    const name = h("input", { class: "input", required: true, maxlength: "100", "aria-label": "Name", "data-testid": "browser-profile-name" });
+    const name = h("input", {
+      class: "input",
+      required: true,
+      maxlength: "100",
+      placeholder: "Name, e.g. github",
+      "aria-label": "Name",
+      "data-testid": "browser-profile-name",
+    });
     const content = h("textarea", {
       class: "input",
       rows: "4",
