@@ -16,7 +16,7 @@ export class BrowserProfilesSection {
     this.status = h("p", { class: "settings-lead", role: "status" });
     this.el = h(
       "section",
-      { class: "settings-section", "data-testid": "browser-profiles", "aria-labelledby": "browser-profiles-title" },
+      { class: "settings-section browser-profiles", "data-testid": "browser-profiles", "aria-labelledby": "browser-profiles-title" },
       h("h2", { id: "browser-profiles-title" }, "Browser profiles"),
       h(
         "p",
