@@ -66,6 +66,10 @@ function fakeApi(profiles: BrowserProfile[], chosen: ConversationProfile, refuse
       calls.push(`delete ${conversationId}`);
       return Promise.resolve();
     },
+    captureConversationProfile: (conversationId: number, name: string) => {
+      calls.push(`capture ${conversationId} ${name}`);
+      return Promise.resolve(profile({ id: 9, name }));
+    },
   };
   return { api: api as unknown as ApiClient, calls };
 }
@@ -125,5 +129,26 @@ describe("the conversation bar's profile picker", () => {
     const picker = new ConversationProfilePicker(fakeApi([], NOTHING).api);
     picker.show(null);
     expect(picker.el.hidden).toBe(true);
+  });
+});
+
+describe("saving the conversation's browser as a profile", () => {
+  it("asks for a name, saves it, and offers the new profile at once", async () => {
+    const { api, calls } = fakeApi([], NOTHING);
+    const picker = new ConversationProfilePicker(api);
+    document.body.append(picker.el);
+    picker.show(42);
+    await settle();
+    picker.el.querySelector<HTMLButtonElement>("[data-testid=conversation-profile-save]")?.click();
+    const input = document.querySelector<HTMLInputElement>("[data-testid=conversation-profile-save-dialog-input]");
+    if (!input) throw new Error("no dialog");
+    input.value = "github";
+    document.querySelector<HTMLButtonElement>("[data-testid=conversation-profile-save-dialog-submit]")?.click();
+    await settle();
+    await settle();
+    expect(calls).toEqual(["capture 42 github"]);
+    const options = [...picker.el.querySelectorAll("[data-testid=conversation-profile] option")].map((o) => o.textContent);
+    expect(options).toEqual(["No profile", "github"]);
+    picker.el.remove();
   });
 });

@@ -5,6 +5,7 @@ import type { ApiClient } from "../../api/client";
 import type { BrowserProfile, ConversationProfile, Id, ProfileMode, ProfileStart } from "../../api/types";
 import { h, replaceChildren, setText } from "../../dom";
 import { errorText } from "../../errors";
+import { askText } from "../dialogs";
 import { pickerLabel, startableProfiles } from "./format";
 
 const NONE = "";
@@ -75,11 +76,23 @@ export class ConversationProfilePicker {
     this.mode = modeSelect("conversation-profile-mode", "model-select");
     this.mode.addEventListener("change", () => void this.choose());
     this.error = h("span", { class: "conv-bar-error", role: "alert", hidden: true });
+    const save = h(
+      "button",
+      {
+        class: "btn btn-ghost btn-sm",
+        type: "button",
+        "data-testid": "conversation-profile-save",
+        title: "Keep this browser's sign-ins (signed in by hand on the live view, say) as a profile of yours",
+        onclick: () => void this.saveAsProfile(),
+      },
+      "Save as profile",
+    );
     this.el = h(
       "span",
       { class: "conv-bar-profile", title: "The browser profile this conversation's browser starts from" },
       this.select,
       this.mode,
+      save,
       this.error,
     );
   }
@@ -128,6 +141,25 @@ export class ConversationProfilePicker {
       this.fail(err);
       if (this.shown) this.render(this.shown); // what is still in force
     }
+  }
+
+  /** The browser as it is now becomes a profile of the owner's, listed in the picker at once. */
+  private async saveAsProfile(): Promise<void> {
+    const conversationId = this.conversationId;
+    if (conversationId === null) return;
+    await askText({
+      title: "Save the browser as a profile",
+      label: "Name",
+      placeholder: "github",
+      maxLength: 100,
+      required: "Give the profile a name.",
+      submitLabel: "Save profile",
+      testid: "conversation-profile-save-dialog",
+      submit: async (name) => {
+        const saved = await this.api.captureConversationProfile(conversationId, name);
+        this.select.append(h("option", { value: String(saved.id) }, saved.name));
+      },
+    });
   }
 
   private fail(err: unknown): void {
