@@ -60,6 +60,9 @@ class Session:
         self.created_at = time.monotonic()
         self.last_used = self.created_at
         self.leases = 0
+        # Saves carry the pages' IndexedDB too (where some sites keep a sign-in): off unless the session is kept as a
+        # browser profile, since reading every database costs time and bytes at every save.
+        self.keep_indexed_db = False
         self.lost_reason = ""
         self._lost = asyncio.Event()
         self._closed = False
@@ -188,9 +191,10 @@ class Session:
     # -- save, restore, close --------------------------------------------------------------------------------
 
     async def save(self) -> SavedSession:
-        """Cookies, local storage and open tabs: enough to rebuild this session in a fresh context."""
+        """Cookies, local storage (and IndexedDB when kept) and open tabs: enough to rebuild this session in a fresh
+        context."""
         self.ensure_usable()
-        state = await self.run(self.context.storage_state())
+        state = await self.run(self.context.storage_state(indexed_db=self.keep_indexed_db))
         urls, active_index = self.tabs.urls()
         return SavedSession(storage_state=dict(state), tab_urls=urls, active_index=active_index)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
@@ -40,6 +41,7 @@ from webapp.core.events import FrameMessage, SessionNoticeEvent, conversation_gr
 from webapp.core.types import JsonObject
 from workers.downloads import keeper
 from workers.egress import egress_blocked, egress_policy
+from workers.profiles import ProfileKeeper
 from workers.webtools import WebTools
 
 if TYPE_CHECKING:
@@ -94,10 +96,12 @@ class SessionHost:
             on_download=keeper,  # kept with the conversation (workers.downloads)
         )
         self._held: set[int] = set()
+        self.profiles = ProfileKeeper(self.pool)
         self.web_tools = WebTools()
         self._streams: dict[int, Subscription] = {}
         self._lock = asyncio.Lock()
         self._stream_locks: dict[int, asyncio.Lock] = {}
+        self._input_locks: dict[int, asyncio.Lock] = {}
         # What was last written for each held session (its save, its tabs): a run ends with a save and a navigation
         # announces its tabs more than once, mostly unchanged; the same again is not written (and encrypted) twice.
         self._last_saved: dict[int, SavedSession] = {}
@@ -108,6 +112,7 @@ class SessionHost:
 
     async def stop(self) -> None:
         for conversation_id in list(self._held):
+            await self.profiles.closing(conversation_id)  # its profile gets its last save while it is still open
             await self._let_go(conversation_id)
         await self.web_tools.close()
         await self.pool.stop(save_sessions=True)
@@ -122,19 +127,44 @@ class SessionHost:
 
     # -- holding sessions --------------------------------------------------------------------------------------
 
-    async def acquire(self, conversation_id: int) -> Session:
-        """The conversation's session on this worker (restored from its last save if it is not live here)."""
+    async def acquire(self, conversation_id: int, *, run_id: int | None = None) -> Session:
+        """The conversation's session on this worker (restored from its last save if it is not live here), started
+        from its browser profile when it has one (workers.profiles). For a run (`run_id`): one that would write a
+        profile another session writes raises ProfileInUseError, one whose starter may not use the profile
+        ProfileRefusedError."""
+        key = str(conversation_id)
+        async with self.profiles.choosing(conversation_id):
+            live = self.pool.get(key)
+            load = await self.profiles.prepare(conversation_id, live, run_id=run_id)
 
-        async def last_save() -> SavedSession | None:  # read only when the session is not live here
-            return SavedSession.from_dict(
-                await database_sync_to_async(browser_session_state)(conversation_id=conversation_id)
-            )
+            async def last_save() -> SavedSession | None:  # read only when the session is not live here
+                saved = SavedSession.from_dict(
+                    await database_sync_to_async(browser_session_state)(conversation_id=conversation_id)
+                )
+                if load is not None:  # the profile's storage, in the conversation's tabs
+                    saved = dataclasses.replace(saved or SavedSession(), storage_state=load)
+                return saved
 
-        session = await self.pool.acquire(str(conversation_id), load_saved=last_save)
+            reopened = load is not None and live is not None and not live.closed
+            if live is not None and reopened:
+                session = await self._reopen(key, live, load or {})
+            else:
+                session = await self.pool.acquire(key, load_saved=last_save)
+            self.profiles.started(conversation_id, session)
         answer_dialogs_with(session.context, NOBODY_TO_ASK)  # a run asks its user instead while it runs
         await self._hold(conversation_id)
+        if reopened:
+            await self.refresh_viewers(conversation_id)  # the live view follows the new session
         await self.web_tools.follow(conversation_id, session)
         return session
+
+    async def _reopen(self, key: str, live: Session, storage_state: JsonObject) -> Session:
+        """The open session again, its tabs as they are, on another storage state. Loading storage into a context
+        whose pages the pool and the tools follow can hang (Playwright opens a page of its own for it), so the
+        session is closed unsaved (its profile, if it wrote one, has had its last save) and opened anew."""
+        kept = await live.save()  # its tabs; not through `_saved`, which would write this storage to the new profile
+        await self.pool.close_session(key, save=False)
+        return await self.pool.acquire(key, dataclasses.replace(kept, storage_state=storage_state))
 
     async def release(self, session: Session) -> None:
         await self.pool.release(session)
@@ -167,6 +197,7 @@ class SessionHost:
         if stream is not None:
             await stream.close()
         self._stream_locks.pop(conversation_id, None)
+        self._input_locks.pop(conversation_id, None)
         self._last_saved.pop(conversation_id, None)
         self._last_tabs.pop(conversation_id, None)
         await self.web_tools.forget(conversation_id)
@@ -179,6 +210,7 @@ class SessionHost:
 
         await asyncio.to_thread(clear_home)
         await self.channel.detach(conversation_id)
+        await self.profiles.closed(conversation_id)
 
     async def discard(self, conversation_id: int) -> None:
         """The conversation was deleted: close its browser session without saving it, and let go of it."""
@@ -188,7 +220,8 @@ class SessionHost:
     async def sweep(self) -> None:
         """Let go of sessions the pool closed (reaped or evicted) since the last sweep."""
         for conversation_id in list(self._held):
-            if self.pool.get(str(conversation_id)) is None:
+            # A session being reopened on another profile is briefly out of the pool, and still held.
+            if self.pool.get(str(conversation_id)) is None and not self.profiles.deciding(conversation_id):
                 await self._let_go(conversation_id)
 
     # -- live view and input ------------------------------------------------------------------------------------
@@ -234,7 +267,10 @@ class SessionHost:
         if session is None:
             return
         try:
-            await session.send_input(InputEvent.from_dict(raw))
+            # One event at a time, in the order they came: a click takes three CDP calls, and the text typed right
+            # after it must not reach the page before the click has focused the field.
+            async with self._input_locks.setdefault(conversation_id, asyncio.Lock()):
+                await session.send_input(InputEvent.from_dict(raw))
         except InputError as exc:
             log.info("refused live-view input for conversation %s: %s", conversation_id, exc)
         except Exception:
@@ -261,6 +297,30 @@ class SessionHost:
 
     # -- pool callbacks -------------------------------------------------------------------------------------------
 
+    # -- browser profiles ---------------------------------------------------------------------------------------
+
+    async def capture(self, conversation_id: int) -> JsonObject:
+        """The conversation's browser storage as it is now (cookies, local storage, IndexedDB), for a profile."""
+        session = await self.acquire(conversation_id)
+        try:
+            session.keep_indexed_db = True
+            saved = await self.pool.save(str(conversation_id))  # the conversation's own save, too
+            return saved.storage_state
+        finally:
+            await self.release(session)
+
+    async def profile_changed(self, conversation_id: int) -> None:
+        """The conversation's profile was chosen, changed or dropped: an open session follows at once."""
+        if self.pool.get(str(conversation_id)) is not None:
+            await self.release(await self.acquire(conversation_id))
+
+    async def keep_profiles(self) -> None:
+        """At every heartbeat: renew the leases of sessions writing a profile, and close those idle long enough."""
+        await self.profiles.renew()
+        for conversation_id in self.profiles.idle_writers():
+            await self.pool.close_session(str(conversation_id))  # saved back first
+            await self._let_go(conversation_id)
+
     async def _saved(self, key: str, saved: SavedSession) -> None:
         conversation_id = int(key)
         if conversation_id in self._held and self._last_saved.get(conversation_id) == saved:
@@ -268,6 +328,7 @@ class SessionHost:
         await database_sync_to_async(browser_session_save)(conversation_id=conversation_id, state=saved.as_dict())
         if conversation_id in self._held:
             self._last_saved[conversation_id] = saved
+        await self.profiles.saved(conversation_id, saved.storage_state)
 
     async def _tabs_changed(self, key: str, tabs: list[TabInfo]) -> None:
         conversation_id = int(key)

@@ -20,6 +20,8 @@ from django.conf import settings
 
 from webapp.core import placement
 from webapp.core.events import Command, publishing_through
+from webapp.core.exceptions import ApplicationError
+from webapp.profiles.services import profile_capture_store
 from webapp.runs.models import Run
 from workers.agent_turn import agent_turn
 from workers.browser import SessionHost
@@ -105,6 +107,36 @@ class WorkerRuntime:
         with publishing_through(self.outbox):
             return await coro
 
+    def capture_profile(self, conversation_id: int, name: str, replace: bool, reply: str, answer_by: float) -> None:
+        body = self._capture_profile(conversation_id, name, replace, reply, answer_by)
+        self.on_loop(body, timeout=max(1.0, answer_by - time.time()) + 5)
+
+    async def _capture_profile(
+        self, conversation_id: int, name: str, replace: bool, reply: str, answer_by: float
+    ) -> None:
+        """Save the conversation's browser as its owner's profile and answer on the request's own list; by
+        `answer_by`, or not at all (the request has said that nobody did it)."""
+        try:
+            async with asyncio.timeout(answer_by - time.time()):
+                state = await self.sessions.capture(conversation_id)
+                profile = await database_sync_to_async(profile_capture_store)(
+                    conversation_id=conversation_id, name=name, replace=replace, state=state
+                )
+            outcome: dict[str, object] = {"profile": profile.pk}
+        except TimeoutError:
+            log.warning("saving conversation %s as a profile took too long; given up", conversation_id)
+            return
+        except ApplicationError as exc:
+            outcome = {"error": exc.message, "status": exc.status_code}
+        except Exception as exc:
+            log.exception("saving conversation %s as a profile failed", conversation_id)
+            outcome = {"error": f"The browser could not be saved: {exc}", "status": 500}
+        assert self._redis is not None
+        async with self._redis.pipeline() as pipe:
+            pipe.rpush(reply, json.dumps(outcome))
+            pipe.expire(reply, 60)
+            await pipe.execute()
+
     async def _open_session(self, conversation_id: int) -> None:
         session = await self.sessions.acquire(conversation_id)
         await self.sessions.release(session)
@@ -154,6 +186,7 @@ class WorkerRuntime:
             try:
                 await self._heartbeat_once()
                 await self.sessions.sweep()
+                await self.sessions.keep_profiles()
                 await self.sessions.reassert_homes()
                 await self._resume_expired_control()
                 await self._abort_requested_turns()
@@ -228,6 +261,8 @@ class WorkerRuntime:
             self._spawn(self.sessions.refresh_viewers(conversation_id))
         elif command["type"] == "session.discard" and conversation_id is not None:
             self._spawn(self.sessions.discard(conversation_id))
+        elif command["type"] == "profile.changed" and conversation_id is not None:
+            self._spawn(self.sessions.profile_changed(conversation_id))
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.create_task(coro)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from webapp.core.retention import retention_prune
@@ -51,6 +52,13 @@ def open_session(conversation_id: int) -> None:
 @app.task(name="workers.tasks.extract_tab", ignore_result=True, time_limit=120)
 def extract_tab(conversation_id: int, tab_id: str) -> None:
     runtime_get().extract_tab(conversation_id, tab_id, timeout=90)
+
+
+@app.task(name="workers.tasks.profile_capture", ignore_result=True, time_limit=120)
+def profile_capture(conversation_id: int, name: str, replace: bool, reply: str, answer_by: float) -> None:
+    """Save a conversation's browser as a profile; the web request waits for the answer until `answer_by`."""
+    if time.time() < answer_by:  # past it, the request has answered already that nobody did it
+        runtime_get().capture_profile(conversation_id, name, replace, reply, answer_by)
 
 
 @app.task(name="workers.tasks.prune", ignore_result=True, time_limit=3600)

@@ -19,6 +19,7 @@ from webapp.runs.services import run_finish, run_start
 from workers.browser import SessionHost
 from workers.live import CommandChannel, People, RunRegistry
 from workers.policy import run_dialog_answerer
+from workers.profiles import ProfileRefusedError
 from workers.sink import WorkerSink
 
 log = logging.getLogger(__name__)
@@ -87,6 +88,9 @@ async def run_entry(worker: RunContext, run_id: int, body: RunBody, *, timeout_s
     except PoolError as exc:
         await sink.close()
         await finish(run_id, Run.Status.FAILED, f"The browser failed: {exc}")
+    except ProfileRefusedError as exc:
+        await sink.close()
+        await finish(run_id, Run.Status.FAILED, str(exc))
     except Exception as exc:
         log.exception("run %s crashed", run_id)
         await finish(run_id, Run.Status.FAILED, f"Internal error: {exc.__class__.__name__}: {exc}")
@@ -97,7 +101,7 @@ async def run_entry(worker: RunContext, run_id: int, body: RunBody, *, timeout_s
 
 async def _with_session(sessions: SessionHost, run: Run, sink: WorkerSink, body: RunBody, timeout_s: float) -> None:
     async with asyncio.timeout(timeout_s):
-        session = await sessions.acquire(run.conversation_id)
+        session = await sessions.acquire(run.conversation_id, run_id=run.pk)
         try:
             # The page's own dialogs on sensitive pages ask this run's user, whatever the run's kind.
             with dialogs_answered_by(session.context, run_dialog_answerer(run.conversation, sink.confirm)):

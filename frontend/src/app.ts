@@ -56,7 +56,7 @@ export class App {
       onNew: () => this.newConversation(),
       onLogout: () => this.options.onSignOut(),
     });
-    this.settingsBar = new SettingsBar(options.store, (patch) => this.changeSettings(patch));
+    this.settingsBar = new SettingsBar(options.store, options.api, (patch) => this.changeSettings(patch));
     this.chat = new ChatPanel({
       onSend: (content) => this.send(content),
       onAbort: (runId) => this.session?.abort(runId) ?? Promise.resolve(),

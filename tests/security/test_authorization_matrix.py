@@ -18,9 +18,12 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from tests.factories import ConversationFactory, UserFactory
+from webapp.conversations.browser_services import browser_session_save
 from webapp.conversations.models import BrowserSession, Conversation, ConversationFile, TabContent
 from webapp.llm.models import ModelProfile
 from webapp.memory.models import Note, Persona
+from webapp.profiles.models import ProfileShare, ProfileUse
+from webapp.profiles.services import profile_store
 from webapp.runs.models import Confirmation, Run, Step
 from webapp.sharing.models import Share
 from webapp.skills.models import Skill
@@ -116,6 +119,20 @@ MATRIX: dict[tuple[str, str], str] = {
     ("GET", "api/credentials/"): "user",
     ("POST", "api/credentials/"): "user",
     ("DELETE", "api/credentials/<int:credential_id>/"): "mine",
+    ("GET", "api/profiles/"): "user",
+    ("POST", "api/profiles/"): "user",
+    ("GET", "api/profiles/<int:browser_profile_id>/"): "viewer",
+    ("PATCH", "api/profiles/<int:browser_profile_id>/"): "owner",
+    ("DELETE", "api/profiles/<int:browser_profile_id>/"): "owner",
+    ("GET", "api/profiles/<int:browser_profile_id>/export/"): "owner",
+    ("POST", "api/profiles/<int:browser_profile_id>/forget/"): "owner",
+    ("GET", "api/profiles/<int:browser_profile_id>/shares/"): "owner",
+    ("POST", "api/profiles/<int:browser_profile_id>/shares/"): "owner",
+    ("DELETE", "api/profiles/<int:browser_profile_id>/shares/<int:profile_share_id>/"): "owner",
+    ("GET", "api/conversations/<int:conversation_id>/profile/"): "viewer",
+    ("PUT", "api/conversations/<int:conversation_id>/profile/"): "owner",
+    ("DELETE", "api/conversations/<int:conversation_id>/profile/"): "owner",
+    ("POST", "api/conversations/<int:conversation_id>/profile/"): "owner",
     ("GET", "api/schema/"): "anyone",
     ("GET", "api/docs/"): "anyone",
     ("GET", "api/redoc/"): "anyone",
@@ -149,6 +166,12 @@ BODIES: dict[tuple[str, str], Any] = {
     ("POST", "api/workflows/<int:workflow_id>/schedules/"): {"cron": "0 9 * * *"},
     ("POST", "api/credentials/"): {"name": "c", "value": "v"},
     ("POST", "api/workflows/<int:workflow_id>/shares/"): {"username": "bystander", "role": "viewer"},
+    ("POST", "api/profiles/"): {"name": "imported", "content": json.dumps({"cookies": [], "origins": []})},
+    ("PATCH", "api/profiles/<int:browser_profile_id>/"): {"name": "renamed"},
+    ("POST", "api/profiles/<int:browser_profile_id>/forget/"): {"origin": "https://a.example"},
+    ("POST", "api/profiles/<int:browser_profile_id>/shares/"): {"username": "bystander", "role": "viewer"},
+    ("PUT", "api/conversations/<int:conversation_id>/profile/"): {"profile": "<browser_profile_id>"},
+    ("POST", "api/conversations/<int:conversation_id>/profile/"): {"name": "captured"},
 }
 
 
@@ -229,6 +252,7 @@ def _world() -> World:
         "share_id": Share.objects.get(conversation=conversation, user=users["viewer"]).pk,
         "token": link.token,
         **_workflow_ids(owner),
+        **_profile_ids(owner, conversation),
     }
     return World(users, conversation, ids)
 
@@ -247,6 +271,27 @@ def _workflow_ids(owner: User) -> dict[str, Any]:
             "workflow_share_id": workflow.shares.get(role="viewer").pk}  # fmt: skip
 
 
+# A browser profile's cookie, in the profile and in the conversation's own saved browser: no endpoint but the owner's
+# export of the profile ever answers it.
+COOKIE_VALUE = "profile-cookie-9c1e"
+PROFILE_STATE = {
+    "cookies": [{"name": "sid", "value": COOKIE_VALUE, "domain": "a.example", "path": "/", "expires": -1,
+                 "httpOnly": True, "secure": True, "sameSite": "Lax"}],
+    "origins": [{"origin": "https://a.example", "localStorage": [{"name": "token", "value": COOKIE_VALUE}]}],
+}  # fmt: skip
+
+
+def _profile_ids(owner: User, conversation: Conversation) -> dict[str, Any]:
+    """A browser profile shared with the conversation's controller and viewer in the same roles, that the
+    conversation's browser starts from (the expired teammate has no share of it)."""
+    profile = profile_store(owner=owner, name="shopping", state=PROFILE_STATE, replace=False)
+    for role in ("controller", "viewer"):
+        ProfileShare.objects.create(profile=profile, user=User.objects.get(username=role), role=role)
+    ProfileUse.objects.create(conversation=conversation, profile=profile, chosen_by=owner, chosen_at=timezone.now())
+    browser_session_save(conversation_id=conversation.pk, state={"storage_state": PROFILE_STATE})
+    return {"browser_profile_id": profile.pk, "profile_share_id": profile.shares.get(role="viewer").pk}
+
+
 def _path(template: str, ids: dict[str, Any]) -> str:
     path = template
     for name, value in ids.items():
@@ -260,8 +305,15 @@ def _call(client: APIClient, method: str, template: str, ids: dict[str, Any]) ->
     if method == "POST" and template.endswith("/files/"):
         upload = SimpleUploadedFile("a.txt", b"hello", content_type="text/plain")
         return client.post(path, {"file": upload}, format="multipart").status_code
+    return _answer(client, method, template, ids).status_code
+
+
+def _answer(client: APIClient, method: str, template: str, ids: dict[str, Any]) -> Any:
+    path = _path(template, ids)
     body = BODIES.get((method, template))
-    return client.generic(method, path, *(() if body is None else (_json(body), "application/json"))).status_code
+    if body is not None:
+        body = json.loads(_json(body).replace('"<browser_profile_id>"', str(ids["browser_profile_id"])))
+    return client.generic(method, path, *(() if body is None else (_json(body), "application/json")))
 
 
 def _json(body: Any) -> str:
@@ -341,3 +393,21 @@ def test_only_the_owner_reads_a_workflows_webhook_address(role: str) -> None:
     assert [w["webhook_url"] for w in listed] == [shown]
     if role != "owner":
         assert "hooks.example" not in json.dumps([detail, listed])
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_no_one_but_the_owner_obtains_a_profiles_cookies_from_any_endpoint(role: str) -> None:
+    """Every endpoint, with the bodies above, by each kind of caller: the cookie's value (and the local storage item
+    holding the same text) is in no answer, except the owner's export of their profile."""
+    world = _world()
+    client = APIClient()
+    if role != "anonymous":
+        client.force_login(world.users[role])
+    reads_first = sorted(MATRIX, key=lambda call: (call[0] != "GET", call))  # reads before anything is deleted
+    leaked = []
+    for method, template in reads_first:
+        answer = _answer(client, method, template, world.ids)
+        body = b"".join(answer.streaming_content) if answer.streaming else answer.content
+        if COOKIE_VALUE in body.decode(errors="replace"):
+            leaked.append((method, template))
+    assert leaked == ([("GET", "api/profiles/<int:browser_profile_id>/export/")] if role == "owner" else [])

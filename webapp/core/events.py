@@ -257,6 +257,12 @@ class SessionDiscardCommand(_Command):
     type: Literal["session.discard"]
 
 
+class ProfileChangedCommand(_Command):
+    """The conversation's browser profile was chosen, changed or dropped: an open session follows at once."""
+
+    type: Literal["profile.changed"]
+
+
 Command = (
     RunAbortCommand
     | ConfirmationAnswerCommand
@@ -264,6 +270,7 @@ Command = (
     | InputCommand
     | ViewersChangedCommand
     | SessionDiscardCommand
+    | ProfileChangedCommand
 )
 
 # -- channel layer messages: what group_send carries (Channels dispatches on `type`) ------------------------------

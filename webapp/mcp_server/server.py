@@ -19,9 +19,11 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from webapp.core.types import JsonObject, Scope
 from webapp.mcp_server import services
 from webapp.mcp_server.notify import watchers
+from webapp.mcp_server.profiles import MODE_HEADER, PROFILE_HEADER, ProfileRefusalError, profile_apply, profiles_listed
 from webapp.mcp_server.services import Refusal
 from webapp.mcp_server.tools import (
     FIXED_NAMES,
+    LIST_PROFILES,
     LIST_WORKFLOWS,
     PAGE_PREFIX,
     RUN_TASK,
@@ -164,8 +166,15 @@ async def call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolR
         session_id = _session_id(ctx)
         if session_id is not None:
             watchers.called(session_id, conversation_id, ctx.session)
+        # run_task and run_workflow take a profile as arguments; a page's own tool may have arguments of that name.
+        await _profile_named(ctx, conversation, arguments if name in (RUN_TASK, RUN_WORKFLOW) else {})
         if name == RUN_TASK:
             return await _run_task(ctx, conversation, arguments)
+        if name == LIST_PROFILES:
+            listed = await database_sync_to_async(profiles_listed)(user=_scope(ctx)["hive_user"])
+            return types.CallToolResult(
+                content=[types.TextContent(type="text", text=listed)], _meta={"hive/conversation": conversation_id}
+            )
         if name == LIST_WORKFLOWS:
             listed = await database_sync_to_async(services.workflows_listed)(user=_scope(ctx)["hive_user"])
             return types.CallToolResult(
@@ -206,6 +215,24 @@ async def _downloads(run: Any) -> list[types.ContentBlock]:
         )
         for file in files
     ]
+
+
+async def _profile_named(ctx: ServerRequestContext[Any, Any], conversation: Any, arguments: JsonObject) -> None:
+    """The browser profile the client names for its conversation: a `profile` argument (taken out of the arguments)
+    over the Hive-Profile header. Naming the one in use changes nothing."""
+    scope = _scope(ctx)
+    ref = arguments.pop("profile", None) or _header(scope, PROFILE_HEADER)
+    mode = arguments.pop("profile_mode", None) or _header(scope, MODE_HEADER)
+    if not ref:
+        return
+    if not isinstance(ref, str) or not isinstance(mode, str | None):
+        raise Refusal("profile names a browser profile (its name or id) and profile_mode is read-write or read-only.")
+    try:
+        await database_sync_to_async(profile_apply)(
+            user=scope["hive_user"], conversation=conversation, ref=ref, mode=mode
+        )
+    except ProfileRefusalError as exc:
+        raise Refusal(str(exc)) from exc
 
 
 def _step_progress(ctx: ServerRequestContext[Any, Any]) -> StepListener:

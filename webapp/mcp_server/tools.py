@@ -17,6 +17,22 @@ PAGE_PREFIX = "page_"
 RUN_TASK = "run_task"
 LIST_WORKFLOWS = "list_workflows"
 RUN_WORKFLOW = "run_workflow"
+LIST_PROFILES = "list_profiles"
+
+# A browser profile to start from, for the tools that start work (the Hive-Profile header does it for every call).
+PROFILE_ARGUMENTS: dict[str, JsonObject] = {
+    "profile": {
+        "type": "string",
+        "minLength": 1,
+        "description": "Start this conversation's browser from this browser profile (its name or id, from "
+        "list_profiles): signed in where the profile is.",
+    },
+    "profile_mode": {
+        "type": "string",
+        "enum": ["read-write", "read-only"],
+        "description": "read-write (default) saves what changes back into the profile; read-only does not.",
+    },
+}
 
 _READS: dict[str, tuple[str, JsonObject]] = {  # description, JSON schema
     "observe": (
@@ -62,7 +78,8 @@ _RUN_TASK_SCHEMA = {
             "type": "string",
             "minLength": 1,
             "description": "What to do, in words, as you would ask Hive's agent in the dashboard.",
-        }
+        },
+        **PROFILE_ARGUMENTS,
     },
     "required": ["task"],
     "additionalProperties": False,
@@ -120,11 +137,24 @@ def fixed_tools() -> list[types.Tool]:
                 "properties": {
                     "workflow": {"type": "integer", "description": "The workflow's id, from list_workflows."},
                     "parameters": {"type": "object", "additionalProperties": {"type": "string"}},
+                    **PROFILE_ARGUMENTS,
                 },
                 "required": ["workflow"],
                 "additionalProperties": False,
             },
             annotations=_annotations(read_only=False),
+        )
+    )
+    tools.append(
+        types.Tool(
+            name=LIST_PROFILES,
+            description=(
+                "Your browser profiles (and those shared with you to start from): id, name, owner and the origins "
+                "each holds sign-ins for. Name one as `profile` of run_task or run_workflow, or in the Hive-Profile "
+                "header, to start this conversation's browser from it."
+            ),
+            input_schema={"type": "object", "properties": {}, "additionalProperties": False},
+            annotations=_annotations(read_only=True),
         )
     )
     return tools

@@ -22,6 +22,7 @@ from webapp.core.events import ConfirmationAnswerCommand, command_session, publi
 from webapp.core.exceptions import ApplicationError
 from webapp.core.queue import enqueue
 from webapp.core.types import JsonObject
+from webapp.profiles.selectors import profile_writer_check
 from webapp.runs.costs import call_facts, run_call_totals
 from webapp.runs.models import Confirmation, ModelCall, Run, Step
 from webapp.runs.quotas import queue_check, quota_check
@@ -98,6 +99,7 @@ def run_create(
     quota_check(owner_id=conversation.owner_id, uses_server_model=uses_server_model, conversation_id=conversation.pk)
     money_quota_check(owner_id=conversation.owner_id, uses_server_model=uses_server_model)
     queue_check()
+    profile_writer_check(conversation_id=conversation.pk)  # 409 while another session writes its browser profile
     try:
         with transaction.atomic():
             run = Run.objects.create(

@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "webapp.sharing",
     "webapp.demo",
     "webapp.workflows",
+    "webapp.profiles",
     "django_celery_beat",
 ]
 
@@ -130,4 +131,5 @@ from webapp.settings.egress import *  # noqa: E402,F403
 from webapp.settings.llm import *  # noqa: E402,F403
 from webapp.settings.mcp import *  # noqa: E402,F403
 from webapp.settings.observability import *  # noqa: E402,F403
+from webapp.settings.profiles import *  # noqa: E402,F403
 from webapp.settings.security import *  # noqa: E402,F403

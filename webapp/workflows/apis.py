@@ -19,6 +19,7 @@ from webapp.core.exceptions import ApplicationError
 from webapp.core.throttles import WriteThrottle
 from webapp.core.types import JsonObject
 from webapp.core.users import request_user
+from webapp.profiles.selectors import profile_get
 from webapp.runs.selectors import run_get
 from webapp.runs.serializers import RunOutput
 from webapp.workflows.export import export_script
@@ -44,6 +45,8 @@ from webapp.workflows.services import (
 from webapp.workflows.steps import Checks, StepOutput, WorkflowStep, as_steps, checks_of
 from webapp.workflows.types import Parameter
 from webapp.workflows.webhooks import webhook_remove, webhook_set
+
+PROFILE_MODES = [("read-write", "saves back what changes"), ("read-only", "saves nothing back")]
 
 
 class WorkflowTargetOutput(serializers.Serializer):
@@ -235,6 +238,10 @@ class WorkflowDetailApi(APIView):
 class RunInput(serializers.Serializer):
     parameters = serializers.DictField(child=serializers.CharField(allow_blank=True), required=False, default=dict)
     conversation = serializers.IntegerField(required=False, help_text="Replay in this conversation's browser.")
+    profile = serializers.IntegerField(
+        required=False, help_text="Start the browser from this profile (with `conversation`: one of yours)."
+    )
+    profile_mode = serializers.ChoiceField(choices=PROFILE_MODES, default="read-write")
 
 
 class WorkflowRunOutput(serializers.Serializer):
@@ -274,11 +281,16 @@ class WorkflowRunApi(APIView):
             conversation = conversation_get(
                 user=request.user, conversation_id=data.validated_data["conversation"], need="controller"
             )
+        profile = None
+        if "profile" in data.validated_data:
+            profile = profile_get(user=request.user, profile_id=data.validated_data["profile"], need="controller")
         run = workflow_run_start(
             workflow=workflow,
             user=request_user(request),
             parameters=data.validated_data["parameters"],
             conversation=conversation,
+            profile=profile,
+            profile_writes=data.validated_data["profile_mode"] == "read-write",
         )
         return Response(RunOutput(run).data, status=status.HTTP_202_ACCEPTED)
 
@@ -368,12 +380,21 @@ class ScheduleInput(serializers.Serializer):
         default="wait",
         help_text="A step that needs a yes: wait for the owner (told by e-mail and the webhook), or refuse it.",
     )
+    profile = serializers.IntegerField(required=False, allow_null=True, help_text="Each replay starts from it.")
+    profile_mode = serializers.ChoiceField(choices=PROFILE_MODES, default="read-write")
 
 
 class ScheduleOutput(serializers.ModelSerializer[WorkflowSchedule]):
+    profile_mode = serializers.SerializerMethodField()
+
     class Meta:
         model = WorkflowSchedule
-        fields = ["id", "cron", "timezone", "parameters", "confirmations", "last_run", "created_at"]
+        fields = [
+            "id", "cron", "timezone", "parameters", "confirmations", "profile", "profile_mode", "last_run", "created_at",
+        ]  # fmt: skip
+
+    def get_profile_mode(self, obj: WorkflowSchedule) -> str:
+        return "read-write" if obj.profile_writes else "read-only"
 
 
 class ScheduleListApi(APIView):
@@ -387,7 +408,10 @@ class ScheduleListApi(APIView):
         workflow = workflow_get(user=request.user, workflow_id=workflow_id, need="owner")
         data = ScheduleInput(data=request.data)
         data.is_valid(raise_exception=True)
-        schedule = schedule_create(workflow=workflow, **data.validated_data)
+        values = dict(data.validated_data)
+        profile_id, mode = values.pop("profile", None), values.pop("profile_mode")
+        profile = profile_get(user=request.user, profile_id=profile_id, need="controller") if profile_id else None
+        schedule = schedule_create(workflow=workflow, profile=profile, profile_writes=mode == "read-write", **values)
         return Response(ScheduleOutput(schedule).data, status=status.HTTP_201_CREATED)
 
 

@@ -88,6 +88,12 @@ class WorkflowSchedule(models.Model):
     confirmations = models.CharField(
         max_length=6, choices=[("wait", "wait and notify the owner"), ("refuse", "refuse")], default="wait"
     )
+    # The browser profile each replay starts from (its owner's, or shared with them as controller), and whether what
+    # changes is saved back into it. A deleted profile leaves the schedule replaying without one.
+    profile = models.ForeignKey(
+        "profiles.BrowserProfile", on_delete=models.SET_NULL, null=True, blank=True, related_name="schedules"
+    )
+    profile_writes = models.BooleanField(default=True)
     periodic_task = models.OneToOneField(
         "django_celery_beat.PeriodicTask", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

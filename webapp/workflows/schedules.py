@@ -12,11 +12,13 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.http import Http404
 from django_celery_beat.models import CrontabSchedule, PeriodicTask
 from django_celery_beat.validators import crontab_validator
 
 from webapp.core.exceptions import ApplicationError
 from webapp.core.types import JsonObject
+from webapp.profiles.models import BrowserProfile
 from webapp.runs.models import Run
 from webapp.workflows.models import Workflow, WorkflowSchedule
 from webapp.workflows.services import parameters_resolve, workflow_run_start
@@ -50,7 +52,14 @@ def _crontab(cron: str, timezone: str) -> CrontabSchedule:
 
 @transaction.atomic
 def schedule_create(
-    *, workflow: Workflow, cron: str, timezone: str, parameters: JsonObject, confirmations: str = "wait"
+    *,
+    workflow: Workflow,
+    cron: str,
+    timezone: str,
+    parameters: JsonObject,
+    confirmations: str = "wait",
+    profile: BrowserProfile | None = None,
+    profile_writes: bool = True,
 ) -> WorkflowSchedule:
     version = workflow.versions.order_by("-number").first()
     if version is None:
@@ -59,7 +68,8 @@ def schedule_create(
     crontab = _crontab(cron.strip(), timezone.strip() or "UTC")
     schedule = WorkflowSchedule.objects.create(workflow=workflow, cron=" ".join(cron.split()),
                                                timezone=str(crontab.timezone), parameters=values,
-                                               confirmations=confirmations)  # fmt: skip
+                                               confirmations=confirmations, profile=profile,
+                                               profile_writes=profile_writes)  # fmt: skip
     schedule.periodic_task = PeriodicTask.objects.create(
         name=f"workflow-schedule-{schedule.pk}",
         task=FIRE_TASK,
@@ -113,9 +123,16 @@ def schedule_fire(*, schedule_id: int) -> Run | None:
             user=workflow.owner,
             parameters=schedule.parameters,
             extra={"schedule": schedule.pk, "confirmations": schedule.confirmations},
+            profile=schedule.profile,
+            profile_writes=schedule.profile_writes,
         )
-    except ApplicationError as exc:
-        log.warning("scheduled replay of workflow %s did not start: %s", workflow.pk, exc.message)
+    except (ApplicationError, Http404) as exc:
+        reason = (
+            exc.message
+            if isinstance(exc, ApplicationError)
+            else "its browser profile is no longer shared with its owner"
+        )
+        log.warning("scheduled replay of workflow %s did not start: %s", workflow.pk, reason)
         return None
     schedule.last_run = run
     schedule.save(update_fields=["last_run"])

@@ -16,11 +16,13 @@ from webapp.core.crypto import decrypt, encrypt
 from webapp.core.exceptions import ApplicationError
 from webapp.core.types import JsonObject
 from webapp.llm.selectors import model_profile_default
+from webapp.profiles.models import BrowserProfile
+from webapp.profiles.services import profile_use_set
 from webapp.runs.models import Run, Step
 from webapp.runs.selectors import run_starter
 from webapp.runs.services import run_create, run_ensure_idle
 from webapp.runs.types import RunMetadata
-from webapp.sharing.selectors import access_require, conversation_access
+from webapp.sharing.selectors import Access, access_require, conversation_access
 from webapp.workflows.models import Credential, Workflow, WorkflowShare, WorkflowVersion
 from webapp.workflows.selectors import parameters_shown
 from webapp.workflows.steps import WorkflowStep, placeholders, steps_edit, steps_from
@@ -145,10 +147,13 @@ def workflow_run_start(
     parameters: JsonObject,
     conversation: Conversation | None = None,
     extra: RunMetadata | None = None,
+    profile: BrowserProfile | None = None,
+    profile_writes: bool = True,
 ) -> Run:
     """Queue a replay of the workflow's latest version, in the given conversation or a new one, started by `user`
     (whose credentials fill its secret parameters); `extra` goes into the run's metadata (a schedule's id and how it
-    treats confirmations)."""
+    treats confirmations). With `profile` (one `user` may start from), the conversation's browser starts from it:
+    choosing a conversation's profile is its owner's, so a named conversation must be the starter's own."""
     version = workflow.versions.order_by("-number").first()
     if version is None:
         raise ApplicationError("This workflow has no steps.", status_code=status.HTTP_409_CONFLICT)
@@ -158,9 +163,12 @@ def workflow_run_start(
             owner=user, title=f"Workflow: {workflow.name}"[:200], model_profile=model_profile_default(user=user)
         )
     else:  # the one rule, whichever way the run was asked for (REST, MCP): the starter may act in it
-        access_require(access=conversation_access(user=user, conversation_id=conversation.pk), need="controller")
+        need: Access = "owner" if profile is not None else "controller"
+        access_require(access=conversation_access(user=user, conversation_id=conversation.pk), need=need)
     conversation = Conversation.objects.select_for_update().get(pk=conversation.pk)
     run_ensure_idle(conversation=conversation)
+    if profile is not None:
+        profile_use_set(conversation=conversation, profile=profile, writes=profile_writes, user=user)
     metadata: RunMetadata = {"workflow": workflow.pk, "version": version.number, "version_id": version.pk,
                              "parameters": values, **(extra or {})}  # fmt: skip
     return run_create(conversation=conversation, started_by=user, kind=Run.Kind.WORKFLOW, metadata=metadata)

@@ -12,6 +12,7 @@ import { workflowsApi, type WorkflowsApi } from "./endpoints/workflows";
 import { modelProfilesApi, type ModelProfilesApi } from "./endpoints/modelprofiles";
 import { sharingApi, type SharingApi } from "./endpoints/sharing";
 import { usageApi, type UsageApi } from "./endpoints/usage";
+import { browserProfilesApi, type BrowserProfilesApi } from "./endpoints/browserprofiles";
 
 export type ApiClient = AuthApi &
   ConversationsApi &
@@ -22,7 +23,8 @@ export type ApiClient = AuthApi &
   WorkflowsApi &
   ModelProfilesApi &
   SharingApi &
-  UsageApi;
+  UsageApi &
+  BrowserProfilesApi;
 
 export function createApiClient(options: HttpOptions = {}): ApiClient {
   const request = httpRequest(options);
@@ -37,5 +39,6 @@ export function createApiClient(options: HttpOptions = {}): ApiClient {
     ...modelProfilesApi(request),
     ...sharingApi(request),
     ...usageApi(request),
+    ...browserProfilesApi(request),
   };
 }

@@ -16,6 +16,8 @@ import type { ModelsState } from "../state";
 export interface ConversationBarOptions {
   /** Saves a change; rejects (with a message to show) when the server refused it. */
   onChange: (patch: Partial<ConversationSettings>) => Promise<void>;
+  /** More choices at the row's end (the browser profile), each managing itself. */
+  extra?: HTMLElement;
 }
 
 export interface ConversationBarData {
@@ -82,6 +84,7 @@ export class ConversationBar {
           this.confirm,
           h("span", null, "Ask before page/SKILL tools that change things"),
         ),
+        options.extra ?? null,
         this.error,
       ),
       this.hint,

@@ -1,12 +1,13 @@
 // Settings (/settings): the user's model profiles (add, edit, test the connection, choose a fallback,
-// delete), the server's default model, what the model cost (usage), workflows, notes and personas, and the
-// personal API token.
+// delete), the server's default model, what the model cost (usage), workflows, browser profiles, notes and
+// personas, and the personal API token.
 
 import type { ApiClient } from "../api/client";
 import type { Id, ModelProfile, Note, Persona } from "../api/types";
 import { h, icon, iconButton, ICONS, KeyedList, replaceChildren, setText } from "../dom";
 import { upsertProfile, withoutProfile } from "../models";
 import type { AppState, Store } from "../state";
+import { BrowserProfilesSection } from "./browserprofiles/section";
 import { notesSection, personasSection } from "./memory";
 import type { RecordSection } from "./memory/section";
 import { ProfileFormView, type FormMode } from "./settings/profileform";
@@ -42,6 +43,7 @@ export class SettingsPanel {
   private readonly personas: RecordSection<Persona>;
   private readonly workflows: WorkflowsSection;
   private readonly usage: UsageSection;
+  private readonly browserProfiles: BrowserProfilesSection;
   private state: AppState | null = null;
   private formOpen = false;
   /** Whether the form was opened (or closed) by the user: an empty list opens it once, by itself. */
@@ -82,6 +84,7 @@ export class SettingsPanel {
     this.personas = personasSection(options.api);
     this.workflows = new WorkflowsSection({ api: options.api, openConversation: options.openConversation });
     this.usage = new UsageSection(options.api);
+    this.browserProfiles = new BrowserProfilesSection(options.api);
 
     this.el = h(
       "main",
@@ -117,6 +120,7 @@ export class SettingsPanel {
           ),
           this.usage.el,
           this.workflows.el,
+          this.browserProfiles.el,
           this.notes.el,
           this.personas.el,
           this.token.el,
@@ -135,6 +139,7 @@ export class SettingsPanel {
     void this.personas.load();
     void this.workflows.load();
     void this.usage.load();
+    void this.browserProfiles.load();
   }
 
   update(state: AppState): void {

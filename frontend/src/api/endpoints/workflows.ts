@@ -1,7 +1,7 @@
 // Workflows: save a run as one, replay it, edit it, and its versions, shares, webhook and schedules.
 
 import type { Request } from "../http";
-import type { Id, Run, WebhookDelivery, Workflow, WorkflowPatch, WorkflowRun, WorkflowSchedule, WorkflowScheduleInput, WorkflowVersion, WorkflowWebhook } from "../types";
+import type { Id, ProfileStart, Run, WebhookDelivery, Workflow, WorkflowPatch, WorkflowRun, WorkflowSchedule, WorkflowScheduleInput, WorkflowVersion, WorkflowWebhook } from "../types";
 
 export type WorkflowsApi = ReturnType<typeof workflowsApi>;
 
@@ -13,8 +13,9 @@ export function workflowsApi(request: Request) {
     saveWorkflow(runId: Id, name: string): Promise<Workflow> {
       return request<Workflow>("POST", `/runs/${runId}/workflow/`, { name });
     },
-    runWorkflow(workflowId: Id, parameters: Record<string, string>): Promise<Run> {
-      return request<Run>("POST", `/workflows/${workflowId}/runs/`, { parameters });
+    /** A replay in a new conversation, its browser started from `start`'s profile when one is given. */
+    runWorkflow(workflowId: Id, parameters: Record<string, string>, start: ProfileStart = {}): Promise<Run> {
+      return request<Run>("POST", `/workflows/${workflowId}/runs/`, { parameters, ...start });
     },
     listWorkflowRuns(workflowId: Id): Promise<WorkflowRun[]> {
       return request<WorkflowRun[]>("GET", `/workflows/${workflowId}/runs/`);

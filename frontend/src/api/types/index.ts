@@ -12,4 +12,5 @@ export type * from "./modelprofiles";
 export type * from "./memory";
 export type * from "./workflows";
 export type * from "./usage";
+export type * from "./browserprofiles";
 export type * from "./protocol";

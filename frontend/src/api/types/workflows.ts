@@ -3,6 +3,7 @@
 
 import type { ConversationFile } from "./conversations";
 import type { Id } from "./id";
+import type { ProfileMode, ProfileStart } from "./browserprofiles";
 import type { RunStatus } from "./runs";
 
 export interface WorkflowParameter {
@@ -113,6 +114,9 @@ export interface WorkflowSchedule {
   timezone: string;
   parameters: Record<string, string>;
   confirmations: ScheduleConfirmations;
+  /** The browser profile each replay starts from. */
+  profile: Id | null;
+  profile_mode: ProfileMode;
   last_run: string | null;
   created_at: string;
 }
@@ -143,7 +147,7 @@ export interface WebhookDelivery {
   updated_at: string;
 }
 
-export interface WorkflowScheduleInput {
+export interface WorkflowScheduleInput extends ProfileStart {
   cron: string;
   timezone: string;
   parameters: Record<string, string>;

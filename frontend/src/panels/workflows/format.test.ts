@@ -121,6 +121,8 @@ describe("scheduleLine", () => {
     timezone: "Europe/Paris",
     parameters: { email: "ops@example.com" },
     confirmations: "wait" as const,
+    profile: null,
+    profile_mode: "read-write" as const,
     last_run: null,
     created_at: "",
   };

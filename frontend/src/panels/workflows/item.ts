@@ -9,6 +9,7 @@ import { errorText } from "../../errors";
 import { confirmAction } from "../dialogs";
 import { argumentText, stepTarget } from "./edit";
 import { WorkflowEditor } from "./editor";
+import { ProfileFields } from "../browserprofiles/picker";
 import { parameterFields } from "./fields";
 import { workflowSummary } from "./format";
 import { WorkflowHistory } from "./history";
@@ -123,6 +124,7 @@ export class WorkflowItem {
       return h("p", { class: "record-detail" }, "You may look at this workflow; its owner can let you run it too.");
     }
     const values = parameterFields(workflow, "workflow-param-");
+    const profile = new ProfileFields(this.options.api, "workflow-run-");
     const message = h("p", { class: "form-error", role: "alert" });
     const run = h("button", { class: "btn btn-primary", type: "submit", "data-testid": "workflow-run" }, "Run");
     const remove = h("button", { class: "btn btn-ghost", type: "button", "data-testid": "workflow-delete" }, "Delete");
@@ -142,6 +144,7 @@ export class WorkflowItem {
       "form",
       { class: "workflow-form" },
       ...values.fields,
+      profile.el,
       h("div", { class: "form-actions start" }, run, remove),
       message,
     );
@@ -150,7 +153,7 @@ export class WorkflowItem {
       run.disabled = true;
       setText(message, "");
       void this.options.api
-        .runWorkflow(workflow.id, values.values())
+        .runWorkflow(workflow.id, values.values(), profile.value())
         .then((started) => this.options.openConversation(started.conversation))
         .catch((err: unknown) => setText(message, errorText(err)))
         .finally(() => (run.disabled = false));

@@ -5,6 +5,7 @@ import type { ApiClient } from "../../api/client";
 import type { Workflow, WorkflowSchedule } from "../../api/types";
 import { h, replaceChildren, setText } from "../../dom";
 import { errorText } from "../../errors";
+import { ProfileFields } from "../browserprofiles/picker";
 import { parameterFields } from "./fields";
 import { browserTimeZone, scheduleLine } from "./format";
 
@@ -91,6 +92,7 @@ export class WorkflowSchedules {
       h("option", { value: "refuse" }, "Refuse: the run stops there"),
     );
     const values = parameterFields(this.workflow, "workflow-schedule-param-");
+    const profile = new ProfileFields(this.api, "workflow-schedule-");
     const add = h("button", { class: "btn btn-secondary", type: "submit", "data-testid": "workflow-schedule-add" }, "Add schedule");
     const labelled = (label: string, control: HTMLElement, hint?: string) =>
       h(
@@ -110,6 +112,7 @@ export class WorkflowSchedules {
         labelled("Time zone", timezone),
         ...values.fields,
         labelled("When a step needs a yes", confirmations),
+        profile.el,
       ),
       h("div", { class: "form-actions start" }, add),
     );
@@ -123,6 +126,7 @@ export class WorkflowSchedules {
           timezone: timezone.value.trim() || "UTC",
           parameters: values.values(),
           confirmations: confirmations.value === "refuse" ? "refuse" : "wait",
+          ...profile.value(),
         })
         .then(() => {
           cron.value = "";

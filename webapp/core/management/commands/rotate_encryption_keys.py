@@ -14,10 +14,13 @@ from django.db import transaction
 from webapp.conversations.models import BrowserSession
 from webapp.core.crypto import ENCRYPTED, decrypt, encrypt_document, rotate
 from webapp.llm.models import ModelProfile
+from webapp.profiles.models import BrowserProfile
 
 
 class Command(BaseCommand):
-    help = "Re-encrypt model API keys and saved browser state under the newest HIVE_ENCRYPTION_KEYS key."
+    help = (
+        "Re-encrypt model API keys, saved browser state and browser profiles under the newest HIVE_ENCRYPTION_KEYS key."
+    )
 
     @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
@@ -30,17 +33,21 @@ class Command(BaseCommand):
             profile.save(update_fields=["api_key_encrypted"])
             keys += 1
         states = 0
-        for session in BrowserSession.objects.exclude(state={}).select_for_update():
-            stored = session.state
+        documents: list[BrowserSession | BrowserProfile] = [
+            *BrowserSession.objects.exclude(state={}).select_for_update(),
+            *BrowserProfile.objects.exclude(state={}).select_for_update(),
+        ]
+        for row in documents:
+            stored = row.state
             if ENCRYPTED in stored:
                 if not decrypt(str(stored[ENCRYPTED])):
                     unreadable += 1
                     continue
-                session.state = {ENCRYPTED: rotate(str(stored[ENCRYPTED]))}
+                row.state = {ENCRYPTED: rotate(str(stored[ENCRYPTED]))}
             else:
-                session.state = encrypt_document(stored)  # saved before encryption at rest
-            session.save(update_fields=["state"])
+                row.state = encrypt_document(stored)  # saved before encryption at rest
+            row.save(update_fields=["state"])
             states += 1
-        self.stdout.write(f"re-encrypted {keys} API keys and {states} saved browser states")
+        self.stdout.write(f"re-encrypted {keys} API keys and {states} saved browser states and profiles")
         if unreadable:
             self.stderr.write(f"{unreadable} secrets could not be opened with any configured key (left as they are)")
