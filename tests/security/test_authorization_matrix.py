@@ -75,6 +75,7 @@ MATRIX: dict[tuple[str, str], str] = {
     ("DELETE", "api/model-profiles/<int:profile_id>/"): "mine",
     ("POST", "api/model-profiles/<int:profile_id>/test/"): "mine",
     ("GET", "api/model-providers/"): "user",
+    ("GET", "api/usage/"): "user",  # each caller's own usage only (tests/webapp/test_usage.py)
     ("GET", "api/notes/"): "user",
     ("POST", "api/notes/"): "user",
     ("GET", "api/notes/<int:note_id>/"): "mine",
