@@ -23,7 +23,8 @@ def _with_details(runs: QuerySet[Run]) -> QuerySet[Run]:
 
 
 def run_list(*, conversation: Conversation) -> QuerySet[Run]:
-    return _with_details(conversation.runs.all())
+    # Explicitly ordered: with the model-call count's GROUP BY, PostgreSQL returns rows in no particular order.
+    return _with_details(conversation.runs.all()).order_by("created_at", "id")
 
 
 def _conversation_of(rows: QuerySet[Any], field: str = "conversation_id") -> int | None:
