@@ -27,6 +27,7 @@ from browser_pool.errors import TabNotFoundError
 from browser_pool.extract import extract_page, without_text
 from browser_pool.input import InputError, InputEvent
 from browser_pool.notices import SessionNotice
+from browser_pool.observe import set_details_value_chars
 from browser_pool.pool import BrowserPool
 from browser_pool.screencast import Frame, ScreencastOptions, Subscription
 from browser_pool.session import Session
@@ -55,6 +56,7 @@ NOBODY_TO_ASK = dialog_answerer(SafetyPolicy(SafetyConfig()), None, timeout_s=0)
 
 def pool_config() -> BrowserConfig:
     set_dialog_limits(DialogLimits(settings.HIVE_DIALOG_TEXTS_KEPT, settings.HIVE_DIALOG_TEXT_MAX_CHARS))
+    set_details_value_chars(settings.HIVE_ELEMENT_VALUE_CHARS)
     config = BrowserConfig(
         warm_contexts=settings.HIVE_POOL_WARM_CONTEXTS,
         idle_timeout_s=settings.HIVE_POOL_IDLE_TIMEOUT_S,

@@ -15,6 +15,9 @@ from browser_pool.actions.watch import DialogAnswerer, DialogInfo
 from webapp.conversations.models import Conversation
 from workers.limits import time_limits
 
+# Room beside a field value's part in what the agent keeps of one result (the element's other details, the part's note).
+VALUE_PART_ROOM_CHARS = 2_000
+
 
 def safety_config(conversation: Conversation) -> SafetyConfig:
     return SafetyConfig(
@@ -41,6 +44,8 @@ def agent_config(
         confirm_timeout_s=settings.HIVE_CONFIRM_TIMEOUT_S + 30,
         show_reasoning=conversation.show_reasoning,
         safety=safety_config(conversation),
+        # One part of a long field value always reaches the model whole, whatever part size the operator set.
+        observation_max_chars=max(12_000, settings.HIVE_ELEMENT_VALUE_CHARS + VALUE_PART_ROOM_CHARS),
     )
 
 

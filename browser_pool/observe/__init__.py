@@ -8,10 +8,12 @@ lives on the page; actions resolve them back to the element (in its shadow root 
 from browser_pool.observe.api import (
     DEFAULT_BUDGET_CHARS,
     DETAILS_VALUE_CHARS,
+    details_value_chars,
     get_element_details,
     get_elements,
     get_summary,
     observe,
+    set_details_value_chars,
 )
 from browser_pool.observe.bridge import ObservationError, StaleElementError
 from browser_pool.observe.types import (
@@ -40,8 +42,10 @@ __all__ = [
     "PageSummary",
     "Rect",
     "StaleElementError",
+    "details_value_chars",
     "get_element_details",
     "get_elements",
     "get_summary",
     "observe",
+    "set_details_value_chars",
 ]

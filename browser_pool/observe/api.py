@@ -25,6 +25,19 @@ SUMMARY_TEXT_CHARS = 500
 # The most characters of field values one details answer carries, counted as the model reads them (JSON-quoted); a
 # longer value comes in parts. The size of get_page_content's pages, and within what the agent keeps of one result.
 DETAILS_VALUE_CHARS = 10_000
+_value_chars = DETAILS_VALUE_CHARS
+
+
+def set_details_value_chars(chars: int) -> None:
+    """The worker's part size for field values (from its settings), for every details answer from now on."""
+    global _value_chars
+    if chars < 1:
+        raise ValueError("a value part holds at least one character")
+    _value_chars = chars
+
+
+def details_value_chars() -> int:
+    return _value_chars
 
 
 async def get_summary(page: Page, *, text_chars: int = SUMMARY_TEXT_CHARS) -> PageSummary:
@@ -81,14 +94,17 @@ async def get_elements(
 
 
 async def get_element_details(
-    page: Page, indices: Sequence[int], *, value_from: int = 1, value_chars: int = DETAILS_VALUE_CHARS
+    page: Page, indices: Sequence[int], *, value_from: int = 1, value_chars: int | None = None
 ) -> DetailsResult:
     """Layer 3: the whole value, attributes, a unique CSS selector (within the element's document or shadow root),
     XPath, the parent's text and the number of children, for each index still alive.
 
     Values (a password's excepted, which stays masked) are exact and whole while together they fit `value_chars`
-    characters as JSON quotes them; a longer one comes as the part that fits, from character `value_from` (counted
-    from 1 in code points), with `value_part` saying which characters it holds and how to ask for the next part."""
+    characters as JSON quotes them (the worker's part size when not given); a longer one comes as the part that fits,
+    from character `value_from` (counted from 1 in code points), with `value_part` saying which characters it holds and
+    how to ask for the next part."""
+    if value_chars is None:
+        value_chars = _value_chars
     if value_from < 1 or value_chars < 1:
         raise ObservationError("value_from and value_chars count from 1")
     raw = await call_model(

@@ -13,6 +13,9 @@ HIVE_UPLOAD_MAX_BYTES = env.int("HIVE_UPLOAD_MAX_BYTES", default=20_000_000)
 # The page size of a tab's main content for the model: content is kept whole, and a longer text reaches the
 # model in pages of at most this many characters (get_page_content page=2, ...), each saying where it sits.
 HIVE_CONTENT_LIMIT = env.int("HIVE_CONTENT_LIMIT", default=10_000)
+# The same for a field's value: get_element_details gives a value whole up to this many characters (as the model
+# reads them, JSON-quoted) and a longer one in parts of this size, each saying which characters it holds.
+HIVE_ELEMENT_VALUE_CHARS = env.int("HIVE_ELEMENT_VALUE_CHARS", default=10_000)
 # Chromium runs with its sandbox and never as root: a worker started as root runs it as this system user (`make
 # system` creates it). Only on a host where the sandbox cannot work does HIVE_BROWSER_ALLOW_NO_SANDBOX start it with
 # --no-sandbox, which the worker logs loudly at every launch (docs/security.md).

@@ -6,12 +6,19 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 
 import pytest
 from playwright.async_api import Page
 
 from browser_pool.actions import execute_action
-from browser_pool.observe import DETAILS_VALUE_CHARS, get_element_details, get_elements
+from browser_pool.observe import (
+    DETAILS_VALUE_CHARS,
+    details_value_chars,
+    get_element_details,
+    get_elements,
+    set_details_value_chars,
+)
 from tests.browser_pool.page.conftest import ContextTabs
 from tests.browser_pool.page.helpers import index_of, line_of
 
@@ -35,12 +42,19 @@ async def fill_value(page: Page, label: str, value: str) -> None:
                         [label, value])  # fmt: skip
 
 
+@pytest.fixture
+def part_chars() -> Iterator[None]:
+    """The part size an operator set for the test, back to the default afterwards."""
+    yield
+    set_details_value_chars(DETAILS_VALUE_CHARS)
+
+
 async def read_whole(page: Page, index: int) -> tuple[str, list[str]]:
     """The value as a model reads it through details, part after part, and what each part said of itself."""
     value, notes, start = "", [], 1
     while True:
         details = (await get_element_details(page, [index], value_from=start)).found[0]
-        assert len(json.dumps(details.info.value, ensure_ascii=False)) <= DETAILS_VALUE_CHARS + 2
+        assert len(json.dumps(details.info.value, ensure_ascii=False)) <= details_value_chars() + 2
         value += details.info.value
         notes.append(details.value_part)
         if "the next part" not in details.value_part:
@@ -86,6 +100,24 @@ async def test_a_long_value_is_read_exactly_in_parts_that_say_where_they_are(pag
         ends = [int(note.split("–")[1].split(" ")[0]) for note in notes]
         starts = [int(note.split("characters ")[1].split("–")[0]) for note in notes]
         assert starts == [1] + [end + 1 for end in ends[:-1]]
+
+
+async def test_the_part_size_is_the_operators_setting(page: Page, part_chars: None) -> None:
+    value = text_of(50_000, variant=2)
+    await page.set_content('<textarea aria-label="Source"></textarea>')
+    await fill_value(page, "Source", value)
+    index = index_of(await get_elements(page), "Source")
+    _, default_notes = await read_whole(page, index)
+
+    set_details_value_chars(20_000)
+    read, notes = await read_whole(page, index)
+
+    assert read == value
+    assert len(notes) < len(default_notes)
+    first_end = int(notes[0].split("–")[1].split(" ")[0])
+    assert first_end > DETAILS_VALUE_CHARS  # a first part larger than the default one
+    with pytest.raises(ValueError, match="at least one character"):
+        set_details_value_chars(0)
 
 
 async def test_editable_regions_and_multi_selects_give_their_whole_value(page: Page) -> None:
