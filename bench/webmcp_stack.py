@@ -59,8 +59,7 @@ async def measure(base_url: str, runs: int) -> tuple[list[float], list[float], l
             run_id = run.json()["id"]
             seen: dict[str, float] = {}
             while len(seen) < 2:
-                # The first visit starts the conversation's browser, which a busy machine takes long to do.
-                at, event = await next_event(ws, lambda e: True, wait_s=30 if n else 120)
+                at, event = await next_event(ws, lambda e: True)
                 if event.get("type") == "tools.updated" and any(t["name"] == "listFlights" for t in event["tools"]):
                     seen.setdefault("tools", at)
                 if run_ended(run_id)(event):
