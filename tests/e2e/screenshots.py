@@ -30,7 +30,7 @@ if str(ROOT) not in sys.path:
 from bench.stack import running_stack  # noqa: E402
 from tests.agents.support import act, calls_made, last_observation, user_request  # noqa: E402
 from tests.support.browsers import launch_browser  # noqa: E402
-from tests.support.dashboard import sign_up  # noqa: E402
+from tests.support.dashboard import new_conversation, share_with, sign_up  # noqa: E402
 from tests.support.llm_server import Reply, ScriptedLLM  # noqa: E402
 
 DOCS = ROOT / "docs"
@@ -66,16 +66,8 @@ async def take(base_url: str) -> None:
         ada, bob = await ada_context.new_page(), await bob_context.new_page()
         await sign_up(ada, base_url, "ada")
         await sign_up(bob, base_url, "bob")
-        await ada.get_by_test_id("new-conversation").click()
-        await expect(ada).to_have_url(re.compile(r"/c/\d+$"))
-        conversation = ada.url.rsplit("/", 1)[1]
-        await ada.get_by_test_id("share-button").click()
-        dialog = ada.get_by_test_id("share-dialog")
-        await dialog.get_by_test_id("share-username").fill("bob")
-        await dialog.get_by_test_id("share-role").select_option("controller")
-        await dialog.get_by_test_id("share-submit").click()
-        await expect(dialog.locator("[data-testid=share-item][data-username=bob]")).to_have_count(1)
-        await dialog.get_by_test_id("share-close").click()
+        conversation = await new_conversation(ada)
+        await share_with(ada, "bob", "controller")
         await ada.locator("main.chat .chat-title").click()
         await ada.locator(".chat-title-input").fill("The sleeper-train story")
         await ada.locator(".chat-title-input").press("Enter")

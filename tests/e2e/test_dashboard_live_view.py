@@ -15,7 +15,7 @@ from playwright.async_api import Browser, Page, ViewportSize, expect
 
 from tests.agents.support import form_filler
 from tests.e2e.layout import assert_fits_the_window, assert_inside, assert_not_clipped, assert_placeholder_fits
-from tests.support.dashboard import sign_up
+from tests.support.dashboard import new_conversation, share_with, sign_up
 from tests.support.llm_server import ScriptedLLM
 
 pytestmark = [
@@ -63,16 +63,8 @@ async def test_the_live_view_and_the_steps_read_well_on_a_desktop_and_a_phone(
     bob = await phone_context.new_page()
     await sign_up(ada, web_server, "ada")
     await sign_up(bob, web_server, "bob")
-    await ada.get_by_test_id("new-conversation").click()
-    await expect(ada).to_have_url(re.compile(r"/c/\d+$"))
-    conversation_id = int(ada.url.rsplit("/", 1)[1])
-    await ada.get_by_test_id("share-button").click()
-    dialog = ada.get_by_test_id("share-dialog")
-    await dialog.get_by_test_id("share-username").fill("bob")
-    await dialog.get_by_test_id("share-role").select_option("controller")
-    await dialog.get_by_test_id("share-submit").click()
-    await expect(dialog.locator("[data-testid=share-item][data-username=bob]")).to_have_count(1)
-    await dialog.get_by_test_id("share-close").click()
+    conversation_id = await new_conversation(ada)
+    await share_with(ada, "bob", "controller")
     await ada.get_by_test_id("chat-input").fill(f"Order a flight club card at {site}/order.html for Ada Lovelace.")
     await ada.get_by_test_id("send-button").click()
     await expect(ada.locator("section.run[data-status=succeeded]")).to_have_count(1, timeout=40_000)

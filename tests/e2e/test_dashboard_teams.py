@@ -14,7 +14,7 @@ import pytest
 from playwright.async_api import Browser, Locator, Page, expect
 
 from tests.agents.support import act, calls_made, user_request
-from tests.support.dashboard import sign_up
+from tests.support.dashboard import new_conversation, share_with, sign_up
 from tests.support.llm_server import Reply, ScriptedLLM
 
 pytestmark = [
@@ -74,16 +74,8 @@ async def test_two_people_see_who_did_what_and_are_offered_only_what_they_may_do
     await sign_up(bob, web_server, "bob")
 
     # Ada shares a conversation with bob: it appears in his open list without a reload.
-    await ada.get_by_test_id("new-conversation").click()
-    await expect(ada).to_have_url(re.compile(r"/c/\d+$"))
-    conversation_id = int(ada.url.rsplit("/", 1)[1])
-    await ada.get_by_test_id("share-button").click()
-    dialog = ada.get_by_test_id("share-dialog")
-    await dialog.get_by_test_id("share-username").fill("bob")
-    await dialog.get_by_test_id("share-role").select_option("controller")
-    await dialog.get_by_test_id("share-submit").click()
-    await expect(dialog.locator("[data-testid=share-item][data-username=bob]")).to_have_count(1)
-    await dialog.get_by_test_id("share-close").click()
+    conversation_id = await new_conversation(ada)
+    await share_with(ada, "bob", "controller")
     shared = bob.locator(f"[data-testid=conversation-item][data-id='{conversation_id}']")
     await expect(shared).to_have_attribute("data-shared", "true", timeout=5_000)
     await expect(shared.get_by_test_id("shared-by")).to_have_text("shared by ada")
@@ -149,6 +141,7 @@ async def test_two_people_see_who_did_what_and_are_offered_only_what_they_may_do
     # Revoking takes the conversation out of bob's list at once.
     await ada.goto(f"{web_server}/c/{conversation_id}")
     await ada.get_by_test_id("share-button").click()
+    dialog = ada.get_by_test_id("share-dialog")
     await dialog.locator("[data-testid=share-item][data-username=bob]").get_by_test_id("share-revoke").click()
     await expect(bob.locator(f"[data-testid=conversation-item][data-id='{conversation_id}']")).to_have_count(0)
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.async_api import Browser, BrowserContext, Page, expect
 
-from tests.e2e.test_dashboard_chat import sign_up
+from tests.support.dashboard import new_conversation, share_with, sign_up
 from tests.support.llm_server import Reply, ScriptedLLM
 from tests.support.static_server import serve_directory
 
@@ -141,18 +141,10 @@ async def test_owner_shares_teammate_watches_takes_over_hands_back_and_is_revoke
     await sign_up(mate, web_server, "bob")
 
     # The owner starts a conversation and shares it with bob as a viewer.
-    await owner.get_by_test_id("new-conversation").click()
-    await expect(owner).to_have_url(re.compile(r"/c/\d+$"))
-    conversation_id = int(owner.url.rsplit("/", 1)[1])
-    await owner.get_by_test_id("share-button").click()
+    conversation_id = await new_conversation(owner)
+    await share_with(owner, "bob", "viewer")
     dialog = owner.get_by_test_id("share-dialog")
-    await dialog.get_by_test_id("share-username").fill("bob")
-    await dialog.get_by_test_id("share-role").select_option("viewer")
-    await dialog.get_by_test_id("share-submit").click()
     bob_share = dialog.locator("[data-testid=share-item][data-username=bob]")
-    await expect(bob_share).to_have_attribute("data-role", "viewer")
-    await dialog.get_by_test_id("share-close").click()
-    await expect(dialog).to_have_count(0)
 
     # Bob finds it in his list, marked as shared by ada, and opens it as a viewer.
     await mate.reload()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from playwright.async_api import Page, expect
 
 
@@ -11,3 +13,24 @@ async def sign_up(page: Page, base_url: str, username: str) -> None:
     await page.fill("input[name=password]", "a-long-passphrase")
     await page.click("button[type=submit]")
     await expect(page.get_by_test_id("current-user")).to_contain_text(username)
+
+
+async def new_conversation(page: Page) -> int:
+    """A new conversation opened in the dashboard; its id."""
+    await page.get_by_test_id("new-conversation").click()
+    await expect(page).to_have_url(re.compile(r"/c/\d+$"))
+    return int(page.url.rsplit("/", 1)[1])
+
+
+async def share_with(page: Page, username: str, role: str) -> None:
+    """The open conversation shared with a teammate through the share dialog, which is closed again."""
+    await page.get_by_test_id("share-button").click()
+    dialog = page.get_by_test_id("share-dialog")
+    await dialog.get_by_test_id("share-username").fill(username)
+    await dialog.get_by_test_id("share-role").select_option(role)
+    await dialog.get_by_test_id("share-submit").click()
+    await expect(dialog.locator(f"[data-testid=share-item][data-username={username}]")).to_have_attribute(
+        "data-role", role
+    )
+    await dialog.get_by_test_id("share-close").click()
+    await expect(dialog).to_have_count(0)
