@@ -8,9 +8,11 @@ and the run ends."""
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -23,7 +25,7 @@ from tests.integration.conftest import signed_in
 from tests.support.llm_server import Reply, ScriptedLLM
 from tests.support.processes import wait_until
 from tests.support.static_server import serve_directory
-from tests.support.workflows import ended
+from tests.support.workflows import ended, step, workflow_with
 from webapp.conversations.models import Conversation
 from webapp.profiles.selectors import profile_state
 from webapp.runs.models import Confirmation, Run
@@ -138,7 +140,9 @@ async def test_the_agent_asks_a_person_who_takes_over_types_the_code_and_hands_b
         lambda e: e["type"] == "tabs.updated" and any(t["url"].endswith("/welcome.html") for t in e["tabs"]), 40
     )
     await send({"type": "control.release"})
-    answered = await stream.until(lambda e: e["type"] == "confirmation.updated" and e["confirmation"]["id"] == card["id"])
+    answered = await stream.until(
+        lambda e: e["type"] == "confirmation.updated" and e["confirmation"]["id"] == card["id"]
+    )
     assert answered["confirmation"]["status"] == "approved"
     assert answered["confirmation"]["decided_by"] == owner.username
 
@@ -148,7 +152,8 @@ async def test_the_agent_asks_a_person_who_takes_over_types_the_code_and_hands_b
     assert handed.status == "succeeded"
     assert f"{owner.username} did what you asked for in the browser and handed it back" in handed.observation
     reply = await sync_to_async(lambda: run.messages.filter(role="assistant").last())()
-    assert reply is not None and "Welcome, person" in reply.content
+    assert reply is not None
+    assert "Welcome, person" in reply.content
     assert script.profile_cookies_at_hand_back is not None
     assert "human=yes" in script.profile_cookies_at_hand_back, "the hand-back saved the person's cookie at once"
 
@@ -167,7 +172,7 @@ def _a_viewer_cannot_answer_or_take_over(conversation: Conversation, confirmatio
 def test_nobody_coming_gives_the_agent_a_readable_result_and_the_run_ends(
     llm: ScriptedLLM, door: str, main_worker: MainWorker, services_env: dict[str, str], redis_url: str
 ) -> None:
-    main_worker.stop()  # only a worker with a short hand-off wait may take this test's run
+    main_worker.stop()  # only a worker with a short hand-off wait may take this test's runs
     worker = start_ready_worker("handoff", {**services_env, "HIVE_HANDOFF_TIMEOUT_S": "3"}, redis_url)
     try:
         llm.script(PersonWanted())
@@ -176,12 +181,72 @@ def test_nobody_coming_gives_the_agent_a_readable_result_and_the_run_ends(
         run_id = _send(client, conversation, f"Open the members' door at {door}/captcha.html")
         assert _asked(run_id).reason == REASON
         run = ended(run_id, 90)
+        assert run.status == "succeeded", run.error
+        asked = Confirmation.objects.get(run=run, action="ask_person")
+        assert asked.status == "expired"
+        asking = run.steps.get(action="ask_person")
+        assert asking.status == "failed"
+        assert "nobody took over the browser within 3 s" in asking.error
+        assert "Nobody came" in run.messages.get(role="assistant").content
+
+        _a_replay_that_needs_a_person_tells_the_workflows_webhook(llm, client, conversation, door)
     finally:
         worker.stop()
-    assert run.status == "succeeded", run.error
-    asked = Confirmation.objects.get(run=run, action="ask_person")
-    assert asked.status == "expired"
-    step = run.steps.get(action="ask_person")
-    assert step.status == "failed"
-    assert "nobody took over the browser within 3 s" in step.error
-    assert "Nobody came" in run.messages.get(role="assistant").content
+
+
+class _Hook(BaseHTTPRequestHandler):
+    """A workflow's webhook receiver: keeps every event it is sent."""
+
+    events: ClassVar[list[dict[str, Any]]] = []
+
+    def do_POST(self) -> None:
+        _Hook.events.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+def _heal_asks_a_person(request: dict[str, Any]) -> Reply:
+    """Healing a step on the door page: only a person can, so ask one; nobody comes."""
+    if "ask_person" not in calls_made(request):
+        return Reply(tool_calls=[{"name": "ask_person", "arguments": {"reason": REASON}}])
+    return Reply(content="CANNOT: nobody came to type the code in the picture.")
+
+
+def _a_replay_that_needs_a_person_tells_the_workflows_webhook(
+    llm: ScriptedLLM, client: APIClient, conversation: Conversation, door: str
+) -> None:
+    """A replay whose step no longer fits is healed by the agent; when it asks for a person, the workflow's webhook
+    hears of it (nobody watches a scheduled replay)."""
+    llm.script(_heal_asks_a_person)
+    steps = [step("navigate", "open the door", url=f"{door}/captcha.html"),
+             step("click", "press Enter", tag="button", role="button", name="Enter")]  # fmt: skip
+    workflow_id = workflow_with(conversation.owner, "Door", steps)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Hook)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    _Hook.events = []
+    try:
+        hook = client.post(f"/api/workflows/{workflow_id}/webhook/",
+                           {"url": f"http://127.0.0.1:{server.server_address[1]}/hook"}, format="json")  # fmt: skip
+        assert hook.status_code == 201, hook.content
+        started = client.post(f"/api/workflows/{workflow_id}/runs/", {"conversation": conversation.pk}, format="json")
+        assert started.status_code == 202, started.content
+        replay = ended(started.json()["id"], 90)
+        assert replay.status == "failed"
+        assert "nobody came to type the code" in replay.error
+
+        def told() -> bool:
+            return {e["event"] for e in _Hook.events} >= {"workflow.run.person_wanted", "workflow.run.finished"}
+
+        wait_until(told, 30, "the webhook to hear of the hand-off and the end")
+    finally:
+        server.shutdown()
+        server.server_close()
+    wanted = [e for e in _Hook.events if e["event"] == "workflow.run.person_wanted"]
+    assert len(wanted) == 1
+    assert wanted[0]["run"]["id"] == replay.pk
+    assert wanted[0]["person_wanted"]["reason"] == REASON
+    assert wanted[0]["person_wanted"]["url"] == f"{door}/captcha.html"
+    assert wanted[0]["person_wanted"]["dashboard"].endswith(f"/c/{conversation.pk}")
