@@ -1,5 +1,5 @@
 """A hand-off to a person through the whole stack (a real worker, Chromium, the scripted model): on a page with a code
-drawn in a picture (the model cannot read it), the agent asks a person; the run waits and the owner gets an e-mail; a
+drawn in a picture (the model cannot read it), the agent asks a person; the run waits, the owner gets an e-mail and their dashboard hears of it on their own socket; a
 viewer can neither answer nor take over; the owner takes control over the live view's websocket, types the code and
 hands back; the agent goes on from the page the person left and finishes, and the browser profile the conversation
 writes already holds the person's cookie when the agent goes on. Nobody coming gives the agent a readable result
@@ -22,6 +22,7 @@ from tests.agents.support import calls_made, observations, user_request
 from tests.conftest import MainWorker, start_ready_worker
 from tests.factories import ConversationFactory, UserFactory
 from tests.integration.conftest import signed_in
+from tests.integration.test_user_channel import own_socket
 from tests.support.llm_server import Reply, ScriptedLLM
 from tests.support.processes import wait_until
 from tests.support.static_server import serve_directory
@@ -114,6 +115,8 @@ async def test_the_agent_asks_a_person_who_takes_over_types_the_code_and_hands_b
     script = PersonWanted(profile_id)
     llm.script(script)
     stream = await stream_factory(owner, conversation.pk)
+    connected, _, own = await own_socket(owner)
+    assert connected
 
     run_id = await sync_to_async(_send)(client, conversation, f"Open the members' door at {door}/captcha.html")
     asked = await stream.until(
@@ -128,6 +131,10 @@ async def test_the_agent_asks_a_person_who_takes_over_types_the_code_and_hands_b
     assert "Subject: Hive: the agent needs you in Members" in mails[0]
     assert REASON in mails[0]
     assert f"/c/{conversation.pk}" in mails[0]
+
+    told = await own.receive_json_from(timeout=10)
+    assert told == {"type": "person.wanted", "conversation": conversation.pk, "title": "Members", "reason": REASON}
+    await own.disconnect()
 
     await sync_to_async(_a_viewer_cannot_answer_or_take_over)(conversation, card["id"])
 

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
 
+from webapp.core.events import publish_to_user
 from webapp.runs.models import Run
 from webapp.workflows.selectors import workflow_of_run
 from webapp.workflows.types import WebhookExtra
@@ -58,6 +59,9 @@ def person_wanted(*, run_id: int, reason: str, url: str, timeout_s: float) -> No
     minutes = max(1, round(timeout_s / 60))
     owner = run.conversation.owner
     title = run.conversation.title or f"conversation {run.conversation_id}"
+    # The owner's dashboard, wherever it is open (the conversation itself shows the request as a card).
+    publish_to_user(owner.pk, {"type": "person.wanted", "conversation": run.conversation_id, "title": title,
+                               "reason": reason})  # fmt: skip
     if owner.email:
         try:
             send_mail(
