@@ -5,12 +5,12 @@ pending: taking over, doing the step and handing back is the answer the agent wa
 from __future__ import annotations
 
 import logging
-from typing import Literal
 
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from agents.tools.handoff import Outcome
 from webapp.core.exceptions import ApplicationError
 from webapp.runs.models import Confirmation, Run
 from webapp.runs.services import confirmation_answer
@@ -18,8 +18,6 @@ from webapp.runs.services import confirmation_answer
 log = logging.getLogger(__name__)
 
 HANDOFF_ACTION = "ask_person"
-
-Outcome = Literal["handed_back", "declined", "timed_out"]
 
 
 def handoff_outcome(*, run_id: int) -> tuple[Outcome, str]:
