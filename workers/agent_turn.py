@@ -27,6 +27,7 @@ from webapp.memory.selectors import memory_for_user
 from webapp.runs.models import Run
 from webapp.runs.selectors import run_history
 from workers.downloads import file_reader
+from workers.handoff import ask_person_tools
 from workers.policy import agent_config
 from workers.sink import WorkerSink
 from workers.turns import finish
@@ -105,7 +106,7 @@ async def agent_turn(run: Run, session: Session, sink: WorkerSink) -> None:
             history=inputs.history,
             tabs=session,
             sink=sink,
-            extra_tools=agent_tools(inputs, config),
+            extra_tools=[*agent_tools(inputs, config), *ask_person_tools(sink)],
             uploads=inputs.uploads,
             context_messages=[context] if context else [],
             page_tools=page_tools,

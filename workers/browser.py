@@ -311,6 +311,10 @@ class SessionHost:
         finally:
             await self.release(session)
 
+    async def save_now(self, conversation_id: int) -> None:
+        """Save the conversation's live session as it is now (into its profile too, while it writes one)."""
+        await self.pool.save(str(conversation_id))
+
     async def profile_changed(self, conversation_id: int) -> None:
         """The conversation's profile was chosen, changed or dropped: an open session follows at once."""
         if self.pool.get(str(conversation_id)) is not None:

@@ -60,6 +60,7 @@ from webapp.workflows.steps import (
     is_secret_field,
     value_held,
 )
+from workers.handoff import ask_person_tools
 from workers.policy import agent_config
 from workers.sink import WorkerSink
 from workers.steps import conversation_asking, worker_step_context
@@ -196,7 +197,7 @@ async def heal(
     uploads = await database_sync_to_async(conversation_uploads)(conversation_id=run.conversation_id)
     try:
         result = await run_agent_turn(config=config, history=[("user", prompt)], tabs=session, sink=sink,
-                                      uploads=uploads, page_tools=page_tools,
+                                      uploads=uploads, page_tools=page_tools, extra_tools=ask_person_tools(sink),
                                       secrets=PlaceholderSecrets(secrets))  # fmt: skip
     except LLMError as exc:
         return Healing([], f"healing it failed: {exc}")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from channels.db import database_sync_to_async
@@ -30,6 +32,8 @@ if TYPE_CHECKING:
     from workers.live import People
     from workers.webtools import WebTools
 
+log = logging.getLogger(__name__)
+
 # Streamed text is sent in batches: one group message per few tokens is plenty for a reader's eye.
 DELTA_FLUSH_S = 0.05
 
@@ -49,12 +53,14 @@ class WorkerSink:
         conversation_id: int,
         people: People | None = None,
         web_tools: WebTools | None = None,
+        save: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
-        """Without `people`, nobody can pause or answer."""
+        """Without `people`, nobody can pause or answer; `save` saves the run's browser session as it is now."""
         self.run_id = run_id
         self.conversation_id = conversation_id
         self.people = people
         self.web_tools = web_tools
+        self._save = save
         self._pending: list[str] = []
         self._flusher: asyncio.Task[None] | None = None
 
@@ -158,6 +164,15 @@ class WorkerSink:
             if self.people is not None:
                 self.people.forget_answer(confirmation.pk)
             await database_sync_to_async(run_set_status)(run_id=self.run_id, status=Run.Status.RUNNING)
+
+    async def save_session(self) -> None:
+        """Save the browser session now (into its profile too, while it writes one), e.g. after a person's login."""
+        if self._save is None:
+            return
+        try:
+            await self._save()
+        except Exception:  # the run's end saves it again
+            log.exception("saving the browser session of run %s failed", self.run_id)
 
     async def checkpoint(self) -> str:
         """Before each tool call: wait while a person holds the browser, then tell the agent what happened."""

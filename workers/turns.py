@@ -46,6 +46,7 @@ class RunContext:
             conversation_id=run.conversation_id,
             people=self.people,
             web_tools=self.sessions.web_tools,
+            save=lambda: self.sessions.save_now(run.conversation_id),
         )
 
 

@@ -68,6 +68,8 @@ export class App {
       runActions: {
         answer: (id, approve) =>
           this.permissions.confirm ? (this.session?.answer(id, approve) ?? Promise.resolve()) : Promise.resolve(),
+        takeControl: () =>
+          this.permissions.control ? (this.session?.control.set("take") ?? Promise.resolve()) : Promise.resolve(),
         openDebug: (runId, label) => openRunDebug(runId, (id) => this.options.api.getRunDebug(id), label),
         saveWorkflow: (runId, label) => saveRunAsWorkflow(this.options.api, runId, label),
       },

@@ -112,6 +112,8 @@ describe("the user's own socket", () => {
     expect(store.get().conversations.find((c) => c.id === 7)?.role).toBe("controller");
     sockets[0]!.receive({ type: "conversation.unshared", conversation: 7 });
     expect(store.get().conversations.map((c) => c.id)).toEqual([1]);
+    sockets[0]!.receive({ type: "person.wanted", conversation: 1, title: "Members", reason: "Solve the captcha" });
+    expect(store.get().conversations.find((c) => c.id === 1)?.last_run_status).toBe("waiting");
 
     // After a drop, events may have been missed: the list is read again once the socket is back.
     sockets[0]!.drop();

@@ -348,12 +348,16 @@ class ConversationConsumer(AsyncJsonWebsocketConsumer):
             await self._send_error(f"Unknown message type: {kind!r}.")
 
     async def _control(self, kind: str) -> None:
-        change = control.control_take if kind == "control.take" else control.control_release
         role = await self._current_role()
         if role is None:
             return
         try:
-            await _redis(change, conversation_id=self.conversation_id, user=self.user, access=role)
+            if kind == "control.take":
+                await _redis(control.control_take, conversation_id=self.conversation_id, user=self.user, access=role)
+            else:  # handing back may answer the agent's request for a person: a database write, on its thread
+                await database_sync_to_async(control.control_release)(
+                    conversation_id=self.conversation_id, user=self.user, access=role
+                )
         except ApplicationError as refused:
             await self._send_error(refused.message)
 

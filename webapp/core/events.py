@@ -213,7 +213,16 @@ class ConversationUnsharedEvent(TypedDict):
     conversation: int
 
 
-UserEvent = ConversationSharedEvent | ConversationUnsharedEvent
+class PersonWantedEvent(TypedDict):
+    """The agent in one of the user's conversations asks for a person to take over its browser (ask_person)."""
+
+    type: Literal["person.wanted"]
+    conversation: int
+    title: str  # the conversation's
+    reason: str  # what the agent asks the person to do
+
+
+UserEvent = ConversationSharedEvent | ConversationUnsharedEvent | PersonWantedEvent
 
 
 def tools_updated_event(tools: PageTools) -> ToolsUpdatedEvent:

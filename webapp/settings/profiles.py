@@ -18,3 +18,6 @@ HIVE_PROFILE_WRITER_WAIT_S = env.float("HIVE_PROFILE_WRITER_WAIT_S", default=0.0
 HIVE_PROFILE_WRITER_IDLE_S = env.float("HIVE_PROFILE_WRITER_IDLE_S", default=120.0)
 # How long saving a conversation's browser as a profile waits for the worker holding it.
 HIVE_PROFILE_CAPTURE_WAIT_S = env.float("HIVE_PROFILE_CAPTURE_WAIT_S", default=30.0)
+# How long the agent waits for a person it asked to take over the browser (ask_person: a captcha, a code sent by SMS)
+# to hand it back; then it is told nobody came, and ends its turn saying what needs a person.
+HIVE_HANDOFF_TIMEOUT_S = env.float("HIVE_HANDOFF_TIMEOUT_S", default=300.0)

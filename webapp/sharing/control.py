@@ -22,6 +22,7 @@ from webapp.conversations import live
 from webapp.core import placement
 from webapp.core.events import command_session, publish_on_commit
 from webapp.core.exceptions import ApplicationError
+from webapp.runs.handoff import handoffs_hand_back
 from webapp.sharing.selectors import access_require
 
 CONTROL_PREFIX = "hive:control:"
@@ -68,17 +69,23 @@ def control_take(*, conversation_id: int, user: User, access: str | None) -> Hol
 
 
 def control_release(*, conversation_id: int, user: User, access: str | None) -> None:
-    """Hand the controls back to the agent. The holder may; so may the owner, whoever holds them."""
+    """Hand the controls back to the agent. The holder may; so may the owner, whoever holds them. A hand-back
+    answers the agent's pending request for a person (ask_person) as done."""
     access_require(access=access, need="controller")
+    held = False
 
     def change(current: Holder | None) -> Holder | None:
+        nonlocal held
         if current is not None and current["user_id"] != user.pk and access != "owner":
             raise ApplicationError(
                 f"{current['username']} has control of the browser, not you.", status_code=status.HTTP_409_CONFLICT
             )
+        held = current is not None
         return None
 
     _compare_and_set(conversation_id, change)
+    if held:
+        handoffs_hand_back(conversation_id=conversation_id, user=user)
 
 
 def control_refresh(*, conversation_id: int, user_id: int) -> None:

@@ -50,8 +50,18 @@ class WebhookConfirmation(TypedDict):
     timeout_s: float
 
 
+class WebhookPersonWanted(TypedDict):
+    """The agent asks for a person to take over the browser (workflows.notify)."""
+
+    reason: str
+    url: str
+    dashboard: str  # where to take over
+    timeout_s: float
+
+
 class WebhookExtra(TypedDict, total=False):
     confirmation: WebhookConfirmation
+    person_wanted: WebhookPersonWanted
 
 
 class WebhookPayload(WebhookExtra):

@@ -34,6 +34,8 @@ DELIVER_TASK = "workers.tasks.deliver_webhook"
 EVENT = "workflow.run.finished"
 # A scheduled replay waits for the owner's yes (its schedule says "wait").
 CONFIRMATION_EVENT = "workflow.run.confirmation_requested"
+# The agent (healing a replay's step) asks for a person to take over the browser.
+PERSON_EVENT = "workflow.run.person_wanted"
 TIMEOUT_S = 10.0
 
 

@@ -1,5 +1,6 @@
 // The signed-in user's own socket (/ws/me/): a conversation shared with them appears in their list at once, one
-// re-roled shows its new role, and one no longer theirs to see (the share revoked, the conversation deleted) leaves.
+// re-roled shows its new role, one no longer theirs to see (the share revoked, the conversation deleted) leaves, and
+// one whose agent asks for a person says so.
 
 import { ConversationSocket, userSocketUrl, type SocketOptions } from "../api/socket";
 import type { UserEvent } from "../api/types";
@@ -17,6 +18,17 @@ export class UserChannel {
     this.disposables.add(
       socket.on("conversation.unshared", (event) =>
         store.update((s) => ({ ...s, conversations: s.conversations.filter((c) => c.id !== event.conversation) })),
+      ),
+    );
+    // The agent asks for a person there: the list says "Waiting for you" on it, wherever the user is.
+    this.disposables.add(
+      socket.on("person.wanted", (event) =>
+        store.update((s) => ({
+          ...s,
+          conversations: s.conversations.map((c) =>
+            c.id === event.conversation ? { ...c, last_run_status: "waiting" as const } : c,
+          ),
+        })),
       ),
     );
     this.disposables.add(

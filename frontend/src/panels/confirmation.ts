@@ -1,17 +1,21 @@
 // A confirmation card: a step the agent wants to run that needs the user's yes (the action, its arguments,
-// why it needs a yes, the page, time left, Approve / Deny), and once answered, what came of it.
+// why it needs a yes, the page, time left, Approve / Deny), and once answered, what came of it. A hand-off (the agent
+// asks a person to take over the browser) is the same card in other words, with "Take control".
 
 import { errorText } from "../errors";
 import type { Confirmation, Id, RunStatus } from "../api/types";
 import { h, icon, ICONS, present, replaceChildren, setAttr, setText, type Component } from "../dom";
 import { compactJson, confirmationOutcome, formatCountdown, msUntil, truncate } from "../format";
 import { confirmationDisplayStatus } from "../reducer";
+import { handoffCountdown, handoffOutcome, HANDOFF_TITLE, isHandoff } from "./handoff";
 
 const ARGUMENTS_PREVIEW = 240;
 
 export interface ConfirmationActions {
   /** Approves or denies; rejects with the API's error (409: already answered or expired). */
   answer(confirmationId: Id, approve: boolean): Promise<void>;
+  /** Takes the live browser's controls (a hand-off's "Take control"). */
+  takeControl?(): Promise<void>;
 }
 
 export interface ConfirmationCardData {
@@ -63,22 +67,32 @@ export function createConfirmationCard(
   const title = h("span", { class: "confirm-title" });
   const action = h("code", { class: "confirm-action", "data-testid": "confirm-action" });
   const args = h("code", { class: "confirm-args", "data-testid": "confirm-arguments" });
+  const call = h("div", { class: "confirm-call" }, action, args);
   const reason = h("p", { class: "confirm-reason", "data-testid": "confirm-reason" });
   const link = h("a", { target: "_blank", rel: "noopener noreferrer" });
   const url = h("div", { class: "confirm-url" }, h("span", { class: "confirm-url-label" }, "On "), link);
   const countdown = h("span", { class: "confirm-countdown", "data-testid": "confirm-countdown" });
+  const denyText = h("span", null, "Deny");
   const deny = h(
     "button",
     { class: "btn btn-secondary", type: "button", "data-testid": "confirm-deny" },
     icon(ICONS.close, 14),
-    h("span", null, "Deny"),
+    denyText,
   );
+  const approveText = h("span", null, "Approve");
   const approve = h(
     "button",
     { class: "btn btn-primary", type: "button", "data-testid": "confirm-approve" },
     icon(ICONS.check, 14),
-    h("span", null, "Approve"),
+    approveText,
   );
+  const take = h(
+    "button",
+    { class: "btn btn-primary", type: "button", "data-testid": "handoff-take-control" },
+    icon(ICONS.cursor, 14),
+    h("span", null, "Take control"),
+  );
+  take.addEventListener("click", () => void actions?.takeControl?.());
   const buttons = h("div", { class: "confirm-buttons" }, deny, approve);
   const foot = h("div", { class: "confirm-foot" }, countdown, buttons);
   const outcome = h("div", { class: "confirm-outcome", "data-testid": "confirm-outcome" });
@@ -89,7 +103,7 @@ export function createConfirmationCard(
     "div",
     { class: "confirm-card", "data-testid": "confirmation", role: "group" },
     h("div", { class: "confirm-head" }, icon(ICONS.shield, 16), title),
-    h("div", { class: "confirm-call" }, action, args),
+    call,
     reason,
     url,
   );
@@ -101,6 +115,10 @@ export function createConfirmationCard(
   const renderCountdown = (): void => {
     const left = msUntil(current.confirmation.expires_at);
     el.classList.toggle("lapsed", left <= 0);
+    if (isHandoff(current.confirmation)) {
+      setText(countdown, handoffCountdown(left > 0 ? formatCountdown(left) : null));
+      return;
+    }
     setText(
       countdown,
       left > 0
@@ -136,16 +154,23 @@ export function createConfirmationCard(
     const c = data.confirmation;
     const status = confirmationDisplayStatus(c, data.runStatus);
     const pending = status === "pending";
-    el.className = `confirm-card confirm-${status}`;
+    const handoff = isHandoff(c);
+    const heading = handoff ? HANDOFF_TITLE[status] : TITLE[status];
+    el.className = `confirm-card confirm-${status}${handoff ? " handoff-card" : ""}`;
     setAttr(el, "data-status", status);
     setAttr(el, "data-confirmation-id", String(c.id));
-    setAttr(el, "aria-label", `${TITLE[status]}: ${c.action}`);
-    setText(title, TITLE[status]);
+    setAttr(el, "data-testid", handoff ? "handoff" : "confirmation");
+    setAttr(el, "aria-label", handoff ? heading : `${heading}: ${c.action}`);
+    setText(title, heading);
+    setText(approveText, handoff ? "Done" : "Approve");
+    setText(denyText, handoff ? "Can't help" : "Deny");
+    present(buttons, take, handoff && pending && !!actions?.takeControl, deny);
     setText(action, c.action);
     const argsText = compactJson(c.arguments);
     setText(args, truncate(argsText, ARGUMENTS_PREVIEW).text);
     setAttr(args, "title", argsText || null);
     args.hidden = !argsText;
+    call.hidden = handoff; // the reason says it all
     setText(reason, c.reason);
     reason.hidden = !c.reason;
     url.hidden = !c.url;
@@ -159,7 +184,8 @@ export function createConfirmationCard(
     present(el, outcome, !pending, error.parentNode === el ? error : null);
     if (!pending) {
       const when = c.decided_at ? new Date(c.decided_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : "";
-      setText(outcome, confirmationOutcome(status, c.decided_by) + (when ? ` · ${when}` : ""));
+      const said = handoff ? handoffOutcome(status, c.decided_by) : confirmationOutcome(status, c.decided_by);
+      setText(outcome, said + (when ? ` · ${when}` : ""));
     }
     if (pending) {
       renderCountdown();

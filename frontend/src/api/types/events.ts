@@ -35,7 +35,7 @@ export type ToolsUpdatedEvent = PageTools & {
   type: "tools.updated";
 };
 export type SocketEvent = HelloEvent | AccessUpdatedEvent | LiveUpdatedEvent | FrameEvent | ErrorEvent | PongEvent;
-export type UserEvent = ConversationSharedEvent | ConversationUnsharedEvent;
+export type UserEvent = ConversationSharedEvent | ConversationUnsharedEvent | PersonWantedEvent;
 
 export interface PresenceEvent {
   type: "presence";
@@ -146,4 +146,13 @@ export interface ConversationSharedEvent {
 export interface ConversationUnsharedEvent {
   type: "conversation.unshared";
   conversation: number;
+}
+/**
+ * The agent in one of the user's conversations asks for a person to take over its browser (ask_person).
+ */
+export interface PersonWantedEvent {
+  type: "person.wanted";
+  conversation: number;
+  title: string;
+  reason: string;
 }
