@@ -13,7 +13,8 @@ LONG_TASK_TOOLS = ("publish_plan", "summarize_page", "extract_data", "search_mem
 # Tools rarely needed on the way through a page, offered after more_tools (agents.tools.more); upload_file is offered
 # at once when the conversation has files.
 DEFERRED_TOOLS = ("open_tab", "switch_tab", "close_tab", "list_tabs", "go_forward", "refresh", "drag_drop",
-                  "upload_file", "execute_js", "screenshot", "get_element_details", *LONG_TASK_TOOLS)  # fmt: skip
+                  "upload_file", "execute_js", "screenshot", "get_element_details", "ask_person",
+                  *LONG_TASK_TOOLS)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
