@@ -25,7 +25,7 @@ from agents.events import ConfirmationRequest, EventSink
 from agents.observation import PageView
 from agents.prompts import LOOP_NOTE
 from agents.safety import PageFacts, SafetyDecision, SafetyPolicy, origin_of
-from agents.secrets import Secrets
+from agents.secrets import SecretRefused, Secrets
 from agents.state import STOP_LOOP, StopTurn
 from agents.tools.base import SOURCE_BROWSER, Tool, ToolContext, ToolOutput, ToolRegistry
 from agents.tools.browser import target_text
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 BLOCKED_SUGGESTION = "do not try this again; choose another way or tell the user why it cannot be done"
 DECLINED_SUGGESTION = "do not reach the same result another way; tell the user it was not done or ask what to do"
+SECRET_SUGGESTION = "type a saved credential only on a page of an origin it names, by the placeholders you were given"
 NOT_ASKED = "they declined or did not answer in time"
 # The page's text the policy reads when the caller does not keep an observation of its own.
 SAFETY_TEXT_CHARS = 3_000
@@ -276,7 +277,10 @@ async def _checked_act(
             return repeated
     await _judge(call, tool, arguments, context, step_id, shown)
     if context.secrets is not None:  # at the last moment, on the page the step acts on
-        arguments = await context.secrets.fill(arguments, url=_url_now(context))
+        try:
+            arguments = await context.secrets.fill(arguments, url=_url_now(context))
+        except SecretRefused as refusal:
+            return ToolOutput(ok=False, error=f"Not done: {refusal}", suggestion=SECRET_SUGGESTION)
     output = await _act(call, tool, arguments, context)
     for hook in context.after_act:
         await hook(step_id, call, output)

@@ -30,6 +30,7 @@ from workers.downloads import file_reader
 from workers.policy import agent_config
 from workers.sink import WorkerSink
 from workers.turns import finish
+from workers.vault import vault_secrets
 
 
 @dataclass(slots=True)
@@ -109,6 +110,7 @@ async def agent_turn(run: Run, session: Session, sink: WorkerSink) -> None:
             uploads=inputs.uploads,
             context_messages=[context] if context else [],
             page_tools=page_tools,
+            secrets=await vault_secrets(run.pk),
         )
     except LLMError as exc:
         await sink.close()

@@ -271,8 +271,9 @@ def healed_steps(steps: list[Step], values: dict[str, str], intent: str) -> list
 
 
 def placeholders(value: Any) -> set[str]:
+    """The workflow parameters `value` names (a vault's `{{credential.field}}` is not one)."""
     if isinstance(value, str):
-        return set(PLACEHOLDER.findall(value))
+        return {name for name in PLACEHOLDER.findall(value) if "." not in name}
     if isinstance(value, dict):
         return set().union(*(placeholders(v) for v in value.values())) if value else set()
     if isinstance(value, list):
