@@ -28,6 +28,18 @@ TYPED_ARGUMENT = "text"
 Opener = Callable[[str], Awaitable[Mapping[str, str]]]
 
 
+class SiteTotp(pyotp.TOTP):
+    """TOTP as sites issue it: many still give 80-bit secrets (16 base32 characters), below pyotp's own floor, and a
+    user cannot choose another; the vault computes what the site expects."""
+
+    min_secret_length_bits = 80
+
+
+def one_time_code(secret: str) -> str:
+    """The current code of a TOTP secret (base32); ValueError or TypeError when it is not one."""
+    return SiteTotp(secret).now()
+
+
 @dataclass(frozen=True, slots=True)
 class VaultEntry:
     """What may be said of a credential: its name, the fields it holds and the origins it may be typed into."""
@@ -108,7 +120,7 @@ class VaultSecrets:
         stored = self._opened[name]
         if field == OTP:
             try:
-                return pyotp.TOTP(stored.get(OTP, "")).now()
+                return one_time_code(stored.get(OTP, ""))
             except (ValueError, TypeError) as exc:  # a secret that is not base32: the user must save it again
                 raise SecretRefused(
                     f"the one-time code of {name!r} cannot be computed ({exc}); nothing was typed"

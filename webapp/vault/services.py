@@ -11,6 +11,7 @@ import pyotp
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
+from agents.vault import one_time_code
 from webapp.core.crypto import encrypt
 from webapp.core.exceptions import ApplicationError
 from webapp.vault.models import VaultCredential
@@ -73,7 +74,7 @@ def totp_secret_normal(secret: str) -> str:
             raise ApplicationError(f"The otpauth:// address cannot be read: {exc}.") from None
     text = re.sub(r"[\s-]", "", text).upper()
     try:
-        pyotp.TOTP(text).now()
+        one_time_code(text)
     except (ValueError, TypeError):
         raise ApplicationError(
             "The TOTP secret is not base32 (letters A-Z and digits 2-7), as sites show it."
