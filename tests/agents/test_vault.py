@@ -39,7 +39,8 @@ async def test_values_are_filled_on_the_credentials_origin_and_masked_after() ->
     assert pyotp.TOTP(SECRET).verify(str(code), valid_window=1)
     assert opened == ["members"]  # decrypted once, when first typed
     said = f"value={STORED['password']!r}, code {code}"
-    assert STORED["password"] not in vault.mask(said) and str(code) not in vault.mask(said)
+    assert STORED["password"] not in vault.mask(said)
+    assert str(code) not in vault.mask(said)
     assert vault.mask(said).count(SECRET_MASK) == 2
     assert vault.filled == {STORED["password"], code}
 
@@ -63,7 +64,8 @@ async def test_anywhere_else_nothing_is_filled_and_the_agent_reads_why(
     vault = _vault(opened)
     with pytest.raises(SecretRefused, match=says):
         await vault.fill(arguments, url=url)
-    assert opened == [] and vault.filled == frozenset()
+    assert opened == []
+    assert vault.filled == frozenset()
 
 
 @pytest.mark.asyncio

@@ -147,9 +147,20 @@ def test_the_agent_signs_in_with_placeholders_and_never_sees_a_value(
     assert "Signed in as ••••••••" in "\n".join(observations(llm.requests[-1]))
 
 
+# A frame of another origin is not observed, so its fields have no index: aimed at by a selector into the frame.
+IN_FRAME = "iframe >> internal:control=enter-frame >> "
+INTO_THE_FRAME: list[tuple[str, Callable[[dict[str, Any]], dict[str, Any]]]] = [
+    *SIGN_IN[:2],
+    ("type", lambda request: {"selector": IN_FRAME + "[name=username]", "text": "{{members.username}}"}),
+    ("type", lambda request: {"selector": IN_FRAME + "[name=password]", "text": "{{members.password}}"}),
+    ("click", lambda request: {"selector": IN_FRAME + "button"}),
+]
+
+
 def _tries_the_look_alike(request: dict[str, Any]) -> Reply:
-    """Open the address given (it may redirect elsewhere), type the credential, submit anyway; then report."""
-    steps = SIGN_IN[:5]
+    """Open the address given (it may redirect elsewhere, or show the look-alike in a frame), type the credential,
+    submit anyway; then report."""
+    steps = INTO_THE_FRAME if user_request(request).endswith("/framed") else SIGN_IN[:5]
     made = calls_made(request)
     if len(made) < len(steps):
         name, arguments = steps[len(made)]
@@ -157,16 +168,18 @@ def _tries_the_look_alike(request: dict[str, Any]) -> Reply:
     return Reply(content="I could not sign in: " + " | ".join(observations(request))[-600:])
 
 
-@pytest.mark.parametrize("through_redirect", [False, True], ids=["typed-address", "redirected"])
+@pytest.mark.parametrize("way", ["typed-address", "redirected", "framed"])
 def test_on_another_origin_the_credential_is_refused_and_nothing_reaches_it(
-    llm: ScriptedLLM, site: OtpSite, look_alike: OtpSite, through_redirect: bool
+    llm: ScriptedLLM, site: OtpSite, look_alike: OtpSite, way: str
 ) -> None:
     llm.script(_tries_the_look_alike)
     conversation = ConversationFactory()
     client = signed_in(conversation.owner)
     _save_credential(client, site)
     site.moved_to = f"{look_alike.base}/"
-    address = f"{site.base}/moved" if through_redirect else f"{look_alike.base}/"
+    # The look-alike's address itself; the site's address that redirects there; the site's page showing it in a frame.
+    address = {"typed-address": f"{look_alike.base}/", "redirected": f"{site.base}/moved",
+               "framed": f"{site.base}/framed"}[way]  # fmt: skip
     run = _agent_does(client, conversation, f"Sign in to the members area at {address}")
 
     refused = list(run.steps.filter(action="type").order_by("index"))
@@ -175,7 +188,8 @@ def test_on_another_origin_the_credential_is_refused_and_nothing_reaches_it(
         assert f"may only be typed on {site.base}, and this page is {look_alike.base}" in step.error
     told = "\n".join(observations(llm.requests[-1]))
     assert f"the credential 'members' may only be typed on {site.base}" in told
-    assert "{{members" not in _system_prompt(llm.requests[-1])  # not offered on this page
+    if way != "framed":  # the framing page is the credential's own origin: offered there, refused in the frame
+        assert "{{members" not in _system_prompt(llm.requests[-1])
 
     # The look-alike got the form, submitted empty: none of the values reached it.
     assert "/" in look_alike.requests

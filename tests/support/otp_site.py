@@ -1,7 +1,8 @@
 """A site on 127.0.0.1 with a two-step sign-in for tests of the vault: a username and password form, then a TOTP
 code (checked with pyotp against the site's secret), then an HttpOnly session cookie and a members page. It keeps
 every form value it receives, so a test knows what reached it: served twice, on two ports, the second copy is a
-look-alike on another origin that must receive nothing. `/moved` redirects to wherever `moved_to` says."""
+look-alike on another origin that must receive nothing. `/moved` redirects to wherever `moved_to` says, and
+`/framed` shows it in a frame."""
 
 from __future__ import annotations
 
@@ -89,6 +90,9 @@ def _handler(site: OtpSite) -> type[BaseHTTPRequestHandler]:
             elif path == "/members":
                 name = site.sessions.get(self._cookie("sid"))
                 self._send(200, MEMBERS_PAGE.format(who=f"Signed in as {html.escape(name)}" if name else "Signed out"))
+            elif path == "/framed" and site.moved_to:
+                self._send(200, f'<!doctype html><title>Members</title><iframe src="{site.moved_to}" width="700" '
+                                'height="400"></iframe>')  # fmt: skip
             elif path == "/moved" and site.moved_to:
                 self._send(302, headers={"Location": site.moved_to})
             else:
