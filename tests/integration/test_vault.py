@@ -134,6 +134,16 @@ def test_the_agent_signs_in_with_placeholders_and_never_sees_a_value(
     typed = [step.arguments["text"] for step in run.steps.filter(action="type").order_by("index")]
     assert typed == ["{{members.username}}", "{{members.password}}", "{{members.otp}}"]
 
+    # Saved as a workflow, the steps keep their placeholders, and a replay fills them from the starter's vault.
+    saved = client.post(f"/api/runs/{run.pk}/workflow/", {"name": "Sign in"}, format="json")
+    assert saved.status_code == 201, saved.content
+    assert "{{members.password}}" in json.dumps(saved.json())
+    started = client.post(f"/api/workflows/{saved.json()['id']}/runs/", {}, format="json")
+    assert started.status_code == 202, started.content
+    replayed = ended(started.json()["id"], seconds=120)
+    assert replayed.status == "succeeded", replayed.error
+    assert list(site.sessions.values()) == [USERNAME, USERNAME]
+
     secrets = [PASSWORD, USERNAME, site.totp_secret, *site.codes_accepted]
     sent = json.dumps(llm.requests)
     stored = _stored_bytes()

@@ -237,7 +237,8 @@ def steps_from(source: Iterable[Step]) -> tuple[list[WorkflowStep], list[Paramet
                 "gone before it was described); these steps cannot be saved as a workflow."
             )
         for key in TYPED.get(step.action, ()):
-            if isinstance(arguments.get(key), str):
+            # A vault placeholder the agent typed stays as it is: a replay fills it from its starter's vault.
+            if isinstance(arguments.get(key), str) and not _names_vault(arguments[key]):
                 name = _parameter_name(step.target or {}, taken)
                 label = (step.target or {}).get("name", "")
                 if is_secret_field(step.target or {}):
@@ -268,6 +269,10 @@ def healed_steps(steps: list[Step], values: dict[str, str], intent: str) -> list
                 arguments[key] = "{{" + by_value[arguments[key]] + "}}"
         out.append(recorded(step, arguments, f"{intent_of(step, '')} (healed from: {intent})", typed))
     return out
+
+
+def _names_vault(text: str) -> bool:
+    return any("." in name for name in PLACEHOLDER.findall(text))
 
 
 def placeholders(value: Any) -> set[str]:
