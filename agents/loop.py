@@ -189,6 +189,7 @@ async def ask_model(state: TurnState) -> ChatResult:
             vision=model.sees_images,
             final_only=state.final_only,
             instructions=state.config.instructions,
+            secrets=_secrets_note(state),
         )
         messages = state.transcript.render(model, prompt)
         tools = state.registry.functions() if model.uses_tool_calling and not state.final_only else None
@@ -208,6 +209,14 @@ async def ask_model(state: TurnState) -> ChatResult:
         state.timings["model"].append((time.perf_counter() - began) * 1000)
         state.usage.add(result.usage)
         return result
+
+
+def _secrets_note(state: TurnState) -> str:
+    """What the agent may type by placeholder on the page it is on now."""
+    secrets, page = state.steps_context.secrets, state.steps_context.page
+    if secrets is None or page is None or not page.available:
+        return ""
+    return secrets.describe(url=page.url)
 
 
 async def _timed_chat(

@@ -43,6 +43,7 @@ def system_prompt(
     vision: bool,
     final_only: bool,
     instructions: str = "",
+    secrets: str = "",
 ) -> str:
     rules = [RULE_UNTRUSTED]
     if "get_elements" in registry:
@@ -61,6 +62,8 @@ def system_prompt(
         parts.append(
             "Tools:\n" + describe_tools((t.name, t.description, t.parameters, t.read_only) for t in registry.offered())
         )
+    if secrets:  # the placeholders of the credentials this page may receive, never a value
+        parts.append(secrets)
     if instructions.strip():
         parts.append(instructions.strip())
     return "\n\n".join(parts)

@@ -15,8 +15,14 @@ from typing import Any, Protocol
 from browser_pool.types import JsonObject
 
 SECRET_MASK = "••••••••"
-# `{{name}}`: a value filled in by Hive, never by the model (a workflow's parameters, a secret while healing).
-PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+# `{{name}}`: a value filled in by Hive, never by the model (a workflow's parameters, a secret while healing);
+# `{{credential.field}}`: a field of a credential in the user's vault (agents.vault).
+PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)\s*\}\}")
+
+
+class SecretRefused(Exception):
+    """A placeholder that must not be filled in where the step would act (a credential on a page of another
+    origin): the step is not done, and the message tells the agent why."""
 
 
 def fill(arguments: JsonObject, values: Mapping[str, str]) -> dict[str, Any]:
@@ -44,7 +50,10 @@ class Secrets(Protocol):
         """The arguments to act with, on the page at `url` (the one the step acts on)."""
 
     def mask(self, text: str) -> str:
-        """`text` with every value this may fill in replaced by a mask."""
+        """`text` with every value this may fill in (or has filled in) replaced by a mask."""
+
+    def describe(self, *, url: str) -> str:
+        """What the agent is told of the placeholders it may use on the page at `url` ("" for nothing)."""
 
 
 class PlaceholderSecrets:
@@ -58,3 +67,6 @@ class PlaceholderSecrets:
 
     def mask(self, text: str) -> str:
         return without_secrets(text, self._values)
+
+    def describe(self, *, url: str) -> str:
+        return ""  # a replay names its parameters in its own prompt

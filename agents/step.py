@@ -25,10 +25,11 @@ from agents.events import ConfirmationRequest, EventSink
 from agents.observation import PageView
 from agents.prompts import LOOP_NOTE
 from agents.safety import PageFacts, SafetyDecision, SafetyPolicy, origin_of
-from agents.secrets import Secrets
+from agents.secrets import PLACEHOLDER, SecretRefused, Secrets
 from agents.state import STOP_LOOP, StopTurn
 from agents.tools.base import SOURCE_BROWSER, Tool, ToolContext, ToolOutput, ToolRegistry
 from agents.tools.browser import target_text
+from browser_pool.actions.targets import document_url
 from browser_pool.observe import get_summary
 from browser_pool.types import JsonObject, TabControl
 
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 
 BLOCKED_SUGGESTION = "do not try this again; choose another way or tell the user why it cannot be done"
 DECLINED_SUGGESTION = "do not reach the same result another way; tell the user it was not done or ask what to do"
+SECRET_SUGGESTION = "type a saved credential only on a page of an origin it names, by the placeholders you were given"
 NOT_ASKED = "they declined or did not answer in time"
 # The page's text the policy reads when the caller does not keep an observation of its own.
 SAFETY_TEXT_CHARS = 3_000
@@ -275,8 +277,11 @@ async def _checked_act(
         if repeated is not None:
             return repeated
     await _judge(call, tool, arguments, context, step_id, shown)
-    if context.secrets is not None:  # at the last moment, on the page the step acts on
-        arguments = await context.secrets.fill(arguments, url=_url_now(context))
+    if context.secrets is not None:  # at the last moment, on the document the step acts on
+        try:
+            arguments = await context.secrets.fill(arguments, url=await _url_acted_on(context, arguments))
+        except SecretRefused as refusal:
+            return ToolOutput(ok=False, error=f"Not done: {refusal}", suggestion=SECRET_SUGGESTION)
     output = await _act(call, tool, arguments, context)
     for hook in context.after_act:
         await hook(step_id, call, output)
@@ -385,6 +390,22 @@ def _url_now(context: StepContext) -> str:
     try:
         return context.tabs.active_page.url
     except Exception:  # no page to fill secrets on: they are filled for none
+        return ""
+
+
+async def _url_acted_on(context: StepContext, arguments: JsonObject) -> str:
+    """The address of the document a step with placeholders acts on: the tab's, or for an element in a frame the
+    frame's (a page may embed another origin's). "" when it cannot be told, and nothing is filled for a page."""
+    if not any(isinstance(value, str) and PLACEHOLDER.search(value) for value in arguments.values()):
+        return _url_now(context)
+    index, selector = arguments.get("index"), arguments.get("selector")
+    try:
+        return await document_url(
+            context.tabs.active_page,
+            index=index if isinstance(index, int) else None,
+            selector=selector if isinstance(selector, str) else None,
+        )
+    except Exception:  # the element is gone or its frame detached: the step fails on it anyway
         return ""
 
 

@@ -17,6 +17,7 @@ api_patterns: list[URLPattern | URLResolver] = [
     path("", include("webapp.workflows.urls")),
     path("", include("webapp.usage.urls")),
     path("", include("webapp.profiles.urls")),
+    path("", include("webapp.vault.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # Swagger UI and Redoc from drf-spectacular-sidecar (served by Hive, so they work offline); the split view
     # serves Swagger's start-up script as a file, so the Content-Security-Policy needs no inline script.

@@ -31,6 +31,7 @@ from workers.handoff import ask_person_tools
 from workers.policy import agent_config
 from workers.sink import WorkerSink
 from workers.turns import finish
+from workers.vault import vault_secrets
 
 
 @dataclass(slots=True)
@@ -110,6 +111,7 @@ async def agent_turn(run: Run, session: Session, sink: WorkerSink) -> None:
             uploads=inputs.uploads,
             context_messages=[context] if context else [],
             page_tools=page_tools,
+            secrets=await vault_secrets(run.pk),
         )
     except LLMError as exc:
         await sink.close()

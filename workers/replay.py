@@ -34,7 +34,7 @@ from playwright.async_api import Error as PlaywrightError
 from agents.events import ConfirmationRequest
 from agents.llm import LLMClient, LLMError, NoModelConfiguredError
 from agents.loop import run_agent_turn
-from agents.secrets import PlaceholderSecrets, fill
+from agents.secrets import PlaceholderSecrets, Secrets, fill
 from agents.step import Aim, Asking, Check, StepCall, StepContext, run_step
 from agents.tools.base import Tool, ToolOutput
 from agents.tools.browser import browser_tools
@@ -65,6 +65,7 @@ from workers.policy import agent_config
 from workers.sink import WorkerSink
 from workers.steps import conversation_asking, worker_step_context
 from workers.turns import finish
+from workers.vault import vault_secrets
 
 # After the page has loaded, an element drawn by its scripts gets this long to appear before the step is healed.
 FIND_WAIT_S = 1.5
@@ -166,6 +167,11 @@ def _steps_after(run_id: int, index: int) -> list[Step]:
     return list(Step.objects.filter(run_id=run_id, index__gt=index).order_by("index"))
 
 
+async def _secrets(run: Run, parameters: dict[str, str]) -> Secrets:
+    """The secret parameters' values and the starter's vault (a step recorded with `{{github.password}}`)."""
+    return await vault_secrets(run.pk, others=parameters) or PlaceholderSecrets(parameters)
+
+
 async def heal(
     run: Run, session: Session, sink: WorkerSink, recorded: WorkflowStep, values: dict[str, str], *,
     number: int, total: int, reason: str, secrets: dict[str, str],
@@ -198,7 +204,7 @@ async def heal(
     try:
         result = await run_agent_turn(config=config, history=[("user", prompt)], tabs=session, sink=sink,
                                       uploads=uploads, page_tools=page_tools, extra_tools=ask_person_tools(sink),
-                                      secrets=PlaceholderSecrets(secrets))  # fmt: skip
+                                      secrets=await _secrets(run, secrets))  # fmt: skip
     except LLMError as exc:
         return Healing([], f"healing it failed: {exc}")
     tokens = {"prompt_tokens": result.usage.prompt_tokens, "completion_tokens": result.usage.completion_tokens}
@@ -275,7 +281,7 @@ async def replay_workflow(run: Run, session: Session, sink: WorkerSink) -> None:
     secrets = {name: values[name] for name in secret_names(version)}
     public = {name: value for name, value in values.items() if name not in secrets}
     context = await worker_step_context(run, session, sink, tools=browser_tools(), judged=True, asking=_asking(run),
-                                        secrets=PlaceholderSecrets(secrets))  # fmt: skip
+                                        secrets=await _secrets(run, secrets))  # fmt: skip
     total = len(version.steps)
     kept: list[WorkflowStep] = []
     healed: list[int] = []

@@ -111,6 +111,22 @@ async def resolve(page: Page, aim: PointAim, need: Need) -> ElementTarget | Poin
     return await resolve_element(page, aim, need)
 
 
+async def document_url(page: Page, *, index: int | None = None, selector: str | None = None) -> str:
+    """The address of the document holding the element named by `index` or `selector` (a frame's, for an element in
+    one), or the page's when none is named. Raises what resolving the element raises."""
+    if index is not None:
+        frame = (await element_handle(page, index, in_frame=(await target_info(page, index))["inFrame"])).owner_frame
+    elif selector is not None:
+        handle = await page.locator(selector).first.element_handle(timeout=2000)
+        frame = handle.owner_frame
+    else:
+        return page.url
+    owner = await frame()
+    if owner is None:
+        raise ActionError("the element is in no document")
+    return owner.url
+
+
 async def resolve_element(page: Page, aim: ElementAim, need: Need) -> ElementTarget:
     """The element named by exactly one of `index` or `selector`."""
     if aim.index is not None and aim.selector is None:

@@ -27,6 +27,7 @@ from webapp.profiles.services import profile_store
 from webapp.runs.models import Confirmation, Run, Step
 from webapp.sharing.models import Share
 from webapp.skills.models import Skill
+from webapp.vault.services import vault_credential_create
 from webapp.workflows.models import Credential, Workflow, WorkflowSchedule, WorkflowShare, WorkflowVersion
 
 pytestmark = pytest.mark.django_db
@@ -130,6 +131,11 @@ MATRIX: dict[tuple[str, str], str] = {
     ("GET", "api/profiles/<int:browser_profile_id>/shares/"): "owner",
     ("POST", "api/profiles/<int:browser_profile_id>/shares/"): "owner",
     ("DELETE", "api/profiles/<int:browser_profile_id>/shares/<int:profile_share_id>/"): "owner",
+    ("GET", "api/vault/"): "user",
+    ("POST", "api/vault/"): "user",
+    ("GET", "api/vault/<int:vault_credential_id>/"): "mine",
+    ("PATCH", "api/vault/<int:vault_credential_id>/"): "mine",
+    ("DELETE", "api/vault/<int:vault_credential_id>/"): "mine",
     ("GET", "api/conversations/<int:conversation_id>/profile/"): "viewer",
     ("PUT", "api/conversations/<int:conversation_id>/profile/"): "owner",
     ("DELETE", "api/conversations/<int:conversation_id>/profile/"): "owner",
@@ -173,6 +179,8 @@ BODIES: dict[tuple[str, str], Any] = {
     ("POST", "api/profiles/<int:browser_profile_id>/shares/"): {"username": "bystander", "role": "viewer"},
     ("PUT", "api/conversations/<int:conversation_id>/profile/"): {"profile": "<browser_profile_id>"},
     ("POST", "api/conversations/<int:conversation_id>/profile/"): {"name": "captured"},
+    ("POST", "api/vault/"): {"name": "v", "origins": ["https://a.example"], "password": "p"},
+    ("PATCH", "api/vault/<int:vault_credential_id>/"): {"origins": ["https://b.example"]},
 }
 
 
@@ -254,6 +262,9 @@ def _world() -> World:
         "token": link.token,
         **_workflow_ids(owner),
         **_profile_ids(owner, conversation),
+        "vault_credential_id": vault_credential_create(
+            owner=owner, name="members", values=VAULT_VALUES, origins=["https://a.example"]
+        ).pk,
     }
     return World(users, conversation, ids)
 
@@ -280,6 +291,9 @@ PROFILE_STATE = {
                  "httpOnly": True, "secure": True, "sameSite": "Lax"}],
     "origins": [{"origin": "https://a.example", "localStorage": [{"name": "token", "value": COOKIE_VALUE}]}],
 }  # fmt: skip
+
+# A vault credential's values: no endpoint ever answers them, not even to their owner.
+VAULT_VALUES = {"username": "vault-user-51ab", "password": "vault-pw-51ab", "otp": "JBSWY3DPEHPK3PXP"}
 
 
 def _profile_ids(owner: User, conversation: Conversation) -> dict[str, Any]:
@@ -412,3 +426,20 @@ def test_no_one_but_the_owner_obtains_a_profiles_cookies_from_any_endpoint(role:
         if COOKIE_VALUE in body.decode(errors="replace"):
             leaked.append((method, template))
     assert leaked == ([("GET", "api/profiles/<int:browser_profile_id>/export/")] if role == "owner" else [])
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_no_one_obtains_a_vault_value_from_any_endpoint(role: str) -> None:
+    """Every endpoint, with the bodies above, by each kind of caller, the owner included: a vault credential's values
+    (its username, password and TOTP secret) are in no answer."""
+    world = _world()
+    client = APIClient()
+    if role != "anonymous":
+        client.force_login(world.users[role])
+    reads_first = sorted(MATRIX, key=lambda call: (call[0] != "GET", call))  # reads before anything is deleted
+    leaked = []
+    for method, template in reads_first:
+        answer = _answer(client, method, template, world.ids)
+        body = (b"".join(answer.streaming_content) if answer.streaming else answer.content).decode(errors="replace")
+        leaked += [(method, template) for value in VAULT_VALUES.values() if value in body]
+    assert leaked == []

@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "webapp.demo",
     "webapp.workflows",
     "webapp.profiles",
+    "webapp.vault",
     "django_celery_beat",
 ]
 

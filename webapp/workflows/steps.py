@@ -237,7 +237,8 @@ def steps_from(source: Iterable[Step]) -> tuple[list[WorkflowStep], list[Paramet
                 "gone before it was described); these steps cannot be saved as a workflow."
             )
         for key in TYPED.get(step.action, ()):
-            if isinstance(arguments.get(key), str):
+            # A vault placeholder the agent typed stays as it is: a replay fills it from its starter's vault.
+            if isinstance(arguments.get(key), str) and not _names_vault(arguments[key]):
                 name = _parameter_name(step.target or {}, taken)
                 label = (step.target or {}).get("name", "")
                 if is_secret_field(step.target or {}):
@@ -270,9 +271,14 @@ def healed_steps(steps: list[Step], values: dict[str, str], intent: str) -> list
     return out
 
 
+def _names_vault(text: str) -> bool:
+    return any("." in name for name in PLACEHOLDER.findall(text))
+
+
 def placeholders(value: Any) -> set[str]:
+    """The workflow parameters `value` names (a vault's `{{credential.field}}` is not one)."""
     if isinstance(value, str):
-        return set(PLACEHOLDER.findall(value))
+        return {name for name in PLACEHOLDER.findall(value) if "." not in name}
     if isinstance(value, dict):
         return set().union(*(placeholders(v) for v in value.values())) if value else set()
     if isinstance(value, list):

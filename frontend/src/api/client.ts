@@ -13,6 +13,7 @@ import { modelProfilesApi, type ModelProfilesApi } from "./endpoints/modelprofil
 import { sharingApi, type SharingApi } from "./endpoints/sharing";
 import { usageApi, type UsageApi } from "./endpoints/usage";
 import { browserProfilesApi, type BrowserProfilesApi } from "./endpoints/browserprofiles";
+import { vaultApi, type VaultApi } from "./endpoints/vault";
 
 export type ApiClient = AuthApi &
   ConversationsApi &
@@ -24,7 +25,8 @@ export type ApiClient = AuthApi &
   ModelProfilesApi &
   SharingApi &
   UsageApi &
-  BrowserProfilesApi;
+  BrowserProfilesApi &
+  VaultApi;
 
 export function createApiClient(options: HttpOptions = {}): ApiClient {
   const request = httpRequest(options);
@@ -40,5 +42,6 @@ export function createApiClient(options: HttpOptions = {}): ApiClient {
     ...sharingApi(request),
     ...usageApi(request),
     ...browserProfilesApi(request),
+    ...vaultApi(request),
   };
 }

@@ -1,5 +1,5 @@
 // Settings (/settings): the user's model profiles (add, edit, test the connection, choose a fallback,
-// delete), the server's default model, what the model cost (usage), workflows, browser profiles, notes and
+// delete), the server's default model, what the model cost (usage), workflows, browser profiles, the vault, notes and
 // personas, and the personal API token.
 
 import type { ApiClient } from "../api/client";
@@ -14,6 +14,7 @@ import { ProfileFormView, type FormMode } from "./settings/profileform";
 import { createProfileRow, type ProfileRow } from "./settings/profilerow";
 import { ApiTokenSection } from "./settings/token";
 import { UsageSection } from "./usage/section";
+import { VaultSection } from "./vault/section";
 import { WorkflowsSection } from "./workflows/section";
 
 export interface SettingsPanelOptions {
@@ -44,6 +45,7 @@ export class SettingsPanel {
   private readonly workflows: WorkflowsSection;
   private readonly usage: UsageSection;
   private readonly browserProfiles: BrowserProfilesSection;
+  private readonly vault: VaultSection;
   private state: AppState | null = null;
   private formOpen = false;
   /** Whether the form was opened (or closed) by the user: an empty list opens it once, by itself. */
@@ -85,6 +87,7 @@ export class SettingsPanel {
     this.workflows = new WorkflowsSection({ api: options.api, openConversation: options.openConversation });
     this.usage = new UsageSection(options.api);
     this.browserProfiles = new BrowserProfilesSection(options.api);
+    this.vault = new VaultSection(options.api);
 
     this.el = h(
       "main",
@@ -121,6 +124,7 @@ export class SettingsPanel {
           this.usage.el,
           this.workflows.el,
           this.browserProfiles.el,
+          this.vault.el,
           this.notes.el,
           this.personas.el,
           this.token.el,
@@ -140,6 +144,7 @@ export class SettingsPanel {
     void this.workflows.load();
     void this.usage.load();
     void this.browserProfiles.load();
+    void this.vault.load();
   }
 
   update(state: AppState): void {

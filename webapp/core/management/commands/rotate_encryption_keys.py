@@ -15,11 +15,13 @@ from webapp.conversations.models import BrowserSession
 from webapp.core.crypto import ENCRYPTED, decrypt, encrypt_document, rotate
 from webapp.llm.models import ModelProfile
 from webapp.profiles.models import BrowserProfile
+from webapp.vault.models import VaultCredential
 
 
 class Command(BaseCommand):
     help = (
-        "Re-encrypt model API keys, saved browser state and browser profiles under the newest HIVE_ENCRYPTION_KEYS key."
+        "Re-encrypt model API keys, saved browser state, browser profiles and vault credentials under the newest "
+        "HIVE_ENCRYPTION_KEYS key."
     )
 
     @transaction.atomic
@@ -48,6 +50,18 @@ class Command(BaseCommand):
                 row.state = encrypt_document(stored)  # saved before encryption at rest
             row.save(update_fields=["state"])
             states += 1
-        self.stdout.write(f"re-encrypted {keys} API keys and {states} saved browser states and profiles")
+        credentials = 0
+        for credential in VaultCredential.objects.exclude(secret={}).select_for_update():
+            tokens = {field: str(token) for field, token in credential.secret.items()}
+            if not all(decrypt(token) for token in tokens.values()):
+                unreadable += 1
+                continue
+            credential.secret = {field: rotate(token) for field, token in tokens.items()}
+            credential.save(update_fields=["secret"])
+            credentials += 1
+        self.stdout.write(
+            f"re-encrypted {keys} API keys, {states} saved browser states and profiles and {credentials} vault "
+            "credentials"
+        )
         if unreadable:
             self.stderr.write(f"{unreadable} secrets could not be opened with any configured key (left as they are)")
