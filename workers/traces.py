@@ -51,7 +51,11 @@ class RunTrace:
         session, self._session = self._session, None
         if session is None or session.closed:
             return
-        decision = await database_sync_to_async(run_trace_decision)(run_id=self.run_id)
+        try:
+            decision = await database_sync_to_async(run_trace_decision)(run_id=self.run_id)
+        except Exception as exc:  # written, and decided on once the run has ended
+            log.warning("whether run %s keeps its trace is not known yet: %r", self.run_id, exc)
+            decision = "undecided"
         path = None
         if decision != "discard":
             path = Path(tempfile.mkdtemp(prefix=f"hive-trace-{self.run_id}-")) / TRACE_NAME
