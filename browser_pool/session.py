@@ -21,6 +21,7 @@ from browser_pool.input import InputEvent, InputReplayer, InputTarget
 from browser_pool.notices import SessionNotice, board_for, tabs_refused_text
 from browser_pool.screencast import Screencast, ScreencastOptions
 from browser_pool.tabs import Tab, TabChange, TabSet
+from browser_pool.tracing import ContextTracing
 from browser_pool.types import SavedSession, TabInfo
 from browser_pool.watchdog import Answers, PageWatchdog, SessionLimits
 
@@ -78,6 +79,7 @@ class Session:
         self._refused_notice: asyncio.Task[None] | None = None
         self.screencast = Screencast(self._screencast_target, screencast_options)
         self.input = InputReplayer(self._input_target)
+        self.tracing = ContextTracing(context)
         # Last: adopting the context's existing pages already reports tab changes to the parts above.
         self.tabs = TabSet(context, self._on_tab_change, max_tabs=self.limits.max_tabs, on_refused=self._tab_refused)
         self.watchdog = PageWatchdog(

@@ -12,6 +12,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 
 from agents.events import ConfirmationRequest, PlanStep
+from agents.secrets import Secrets
 from browser_pool.types import RecordedTarget
 from webapp.core.events import publish_now
 from webapp.core.types import JsonObject
@@ -63,6 +64,8 @@ class WorkerSink:
         self._save = save
         self._pending: list[str] = []
         self._flusher: asyncio.Task[None] | None = None
+        # The secrets the run's steps fill in: masked in the run's trace too (workers.traces).
+        self.secrets: list[Secrets] = []
 
     async def text_delta(self, delta: str) -> None:
         self._pending.append(delta)

@@ -21,6 +21,7 @@ from workers.live import CommandChannel, People, RunRegistry
 from workers.policy import run_dialog_answerer
 from workers.profiles import ProfileRefusedError
 from workers.sink import WorkerSink
+from workers.traces import RunTrace
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +67,8 @@ async def run_entry(worker: RunContext, run_id: int, body: RunBody, *, timeout_s
         log.info("run %s is not queued any more; skipping", run_id)
         return
     sink = worker.sink(run)
-    inner = asyncio.create_task(_with_session(worker.sessions, run, sink, body, timeout_s), name=f"run-{run_id}")
+    trace = RunTrace(run, sink.secrets)
+    inner = asyncio.create_task(_with_session(worker.sessions, run, sink, body, timeout_s, trace), name=f"run-{run_id}")
     worker.runs.add(run_id, inner)
     await worker.channel.attach(run.conversation_id)
     try:
@@ -98,14 +100,21 @@ async def run_entry(worker: RunContext, run_id: int, body: RunBody, *, timeout_s
     finally:
         worker.runs.remove(run_id)
         await worker.channel.detach(run.conversation_id)
+        await trace.keep()  # once the run's ending is recorded, which says whether its trace is kept
 
 
-async def _with_session(sessions: SessionHost, run: Run, sink: WorkerSink, body: RunBody, timeout_s: float) -> None:
+async def _with_session(
+    sessions: SessionHost, run: Run, sink: WorkerSink, body: RunBody, timeout_s: float, trace: RunTrace
+) -> None:
     async with asyncio.timeout(timeout_s):
         session = await sessions.acquire(run.conversation_id, run_id=run.pk)
         try:
+            await trace.begin(session)
             # The page's own dialogs on sensitive pages ask this run's user, whatever the run's kind.
             with dialogs_answered_by(session.context, run_dialog_answerer(run.conversation, sink.confirm)):
                 await body(run, session, sink)
         finally:
-            await sessions.release(session)
+            try:
+                await trace.end()
+            finally:
+                await sessions.release(session)

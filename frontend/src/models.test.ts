@@ -186,17 +186,25 @@ describe("the conversation's model", () => {
   });
 
   it("starts new conversations on the server default, else on the first profile", () => {
-    expect(defaultConversationSettings(withDefault)).toEqual({ model_profile: null, show_reasoning: false, confirm_mode: "auto" });
+    expect(defaultConversationSettings(withDefault)).toEqual({
+      model_profile: null,
+      show_reasoning: false,
+      confirm_mode: "auto",
+      trace_runs: false,
+    });
     expect(defaultConversationSettings(onlyProfiles).model_profile).toBe(4);
     expect(defaultConversationSettings(none).model_profile).toBeNull();
   });
 
   it("reads a conversation's settings, defaulting what an older server leaves out", () => {
-    expect(conversationSettings({})).toEqual({ model_profile: null, show_reasoning: false, confirm_mode: "auto" });
-    expect(conversationSettings({ model_profile: 3, show_reasoning: true, confirm_mode: "confirm" })).toEqual({
-      model_profile: 3,
-      show_reasoning: true,
-      confirm_mode: "confirm",
+    expect(conversationSettings({})).toEqual({
+      model_profile: null,
+      show_reasoning: false,
+      confirm_mode: "auto",
+      trace_runs: false,
     });
+    expect(
+      conversationSettings({ model_profile: 3, show_reasoning: true, confirm_mode: "confirm", trace_runs: true }),
+    ).toEqual({ model_profile: 3, show_reasoning: true, confirm_mode: "confirm", trace_runs: true });
   });
 });

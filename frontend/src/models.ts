@@ -214,7 +214,7 @@ export function defaultConversationSettings(
 ): ConversationSettings {
   const firstProfile = models.profiles[0];
   const model_profile = models.loaded && !models.serverDefault && firstProfile ? firstProfile.id : null;
-  return { model_profile, show_reasoning: false, confirm_mode: "auto" };
+  return { model_profile, show_reasoning: false, confirm_mode: "auto", trace_runs: false };
 }
 
 /** The settings a conversation shows (fields missing from an older server read as their defaults). */
@@ -222,10 +222,12 @@ export function conversationSettings(conversation: {
   model_profile?: Id | null;
   show_reasoning?: boolean;
   confirm_mode?: ConversationSettings["confirm_mode"];
+  trace_runs?: boolean;
 }): ConversationSettings {
   return {
     model_profile: conversation.model_profile ?? null,
     show_reasoning: conversation.show_reasoning ?? false,
     confirm_mode: conversation.confirm_mode ?? "auto",
+    trace_runs: conversation.trace_runs ?? false,
   };
 }

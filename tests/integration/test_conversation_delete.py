@@ -29,7 +29,13 @@ def _setup() -> tuple[int, object, object, list[str]]:
     step.screenshot.save("shot.jpg", ContentFile(b"\xff\xd8\xff\xd9"), save=True)
     upload = ConversationFile(conversation=conversation, name="cv.pdf", size=3)
     upload.file.save("cv.pdf", ContentFile(b"pdf"), save=True)
-    return conversation.pk, conversation.owner, mate, [str(step.screenshot.name), str(upload.file.name)]
+    run.trace.save("trace.zip", ContentFile(b"PK\x05\x06" + b"\0" * 18), save=True)
+    return (
+        conversation.pk,
+        conversation.owner,
+        mate,
+        [str(step.screenshot.name), str(upload.file.name), str(run.trace.name)],
+    )
 
 
 def _delete(owner: object, conversation_id: int) -> int:

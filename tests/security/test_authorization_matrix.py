@@ -68,6 +68,7 @@ MATRIX: dict[tuple[str, str], str] = {
     ("POST", "api/runs/<int:run_id>/abort/"): "controller",
     ("GET", "api/steps/<int:step_id>/screenshot/"): "viewer",
     ("GET", "api/runs/<int:run_id>/debug/"): "owner",
+    ("GET", "api/runs/<int:run_id>/trace.zip"): "viewer",
     ("POST", "api/confirmations/<int:confirmation_id>/answer/"): "controller",
     ("GET", "api/model-profiles/"): "user",
     ("POST", "api/model-profiles/"): "user",
@@ -236,6 +237,7 @@ def _world() -> World:
         expires_at=timezone.now() + timedelta(hours=1),
     )
     run = Run.objects.create(conversation=conversation, status="waiting")
+    run.trace.save("trace.zip", ContentFile(b"PK\x05\x06" + b"\0" * 18), save=True)
     step = Step.objects.create(run=run, index=1, kind="action", action="navigate", status="succeeded")
     step.screenshot.save("s.jpg", ContentFile(b"\xff\xd8\xff\xd9"), save=True)
     confirmation = Confirmation.objects.create(

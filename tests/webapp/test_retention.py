@@ -1,5 +1,5 @@
-"""Retention: screenshots, uploads, downloads and model logs older than the settings allow are removed (files and rows), the
-rest is kept; `manage.py prune` and the scheduled task do it."""
+"""Retention: screenshots, uploads, downloads, traces and model logs older than the settings allow are removed (files
+and rows), the rest is kept; `manage.py prune` and the scheduled task do it."""
 
 from __future__ import annotations
 
@@ -60,3 +60,24 @@ def test_prune_removes_what_is_older_than_the_settings_allow(conversation: Conve
     assert old_csv.startswith("downloads/"), "downloads are kept apart from uploads"
     assert list(ModelCall.objects.values_list("index", flat=True)) == [1]
     assert Step.objects.count() == 2, "what happened stays; only its heavy parts go"
+
+
+def test_prune_removes_traces_older_than_the_setting_and_keeps_their_runs(
+    conversation: Conversation, settings: Any
+) -> None:
+    settings.HIVE_RETAIN_TRACES_DAYS = 7
+    old_run = Run.objects.create(conversation=conversation, status="failed")
+    new_run = Run.objects.create(conversation=conversation, status="failed")
+    for run in (old_run, new_run):
+        run.trace.save("trace.zip", ContentFile(b"PK\x05\x06" + b"\0" * 18), save=True)
+    Run.objects.filter(pk=old_run.pk).update(created_at=timezone.now() - timedelta(days=8))
+    old_zip, new_zip = str(old_run.trace.name), str(new_run.trace.name)
+
+    call_command("prune")
+
+    assert not default_storage.exists(old_zip)
+    assert default_storage.exists(new_zip)
+    old_run.refresh_from_db()
+    assert not old_run.trace
+    assert Run.objects.count() == 2
+    assert old_zip.startswith("traces/")

@@ -24,6 +24,9 @@ class ConversationInput(serializers.Serializer):
     model_profile = serializers.IntegerField(required=False, allow_null=True)
     show_reasoning = serializers.BooleanField(required=False)
     confirm_mode = serializers.ChoiceField(choices=Conversation.ConfirmMode.choices, required=False)
+    trace_runs = serializers.BooleanField(
+        required=False, help_text="Keep every run as a Playwright trace (replays and failed runs keep theirs anyway)."
+    )
 
 
 def _resolve_profile(request: Request, fields: JsonObject) -> JsonObject:

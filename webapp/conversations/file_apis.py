@@ -60,7 +60,7 @@ class FileListApi(APIView):
         return Response(file_payload(stored), status=status.HTTP_201_CREATED)
 
 
-class _AnyAccept(BaseContentNegotiation):
+class AnyAccept(BaseContentNegotiation):
     """The bytes are what they are whatever the client accepts (a browser's download asks for HTML first); an
     error answers JSON."""
 
@@ -72,7 +72,7 @@ class _AnyAccept(BaseContentNegotiation):
 
 
 class FileDownloadApi(APIView):
-    content_negotiation_class = _AnyAccept
+    content_negotiation_class = AnyAccept
 
     @extend_schema(
         responses={

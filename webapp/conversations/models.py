@@ -26,6 +26,8 @@ class Conversation(models.Model):
     )
     show_reasoning = models.BooleanField(default=False)
     confirm_mode = models.CharField(max_length=10, choices=ConfirmMode.choices, default=ConfirmMode.AUTO)
+    # Keep every run as a Playwright trace, not only workflow replays and the runs that fail.
+    trace_runs = models.BooleanField(default=False)
 
     class Origin(models.TextChoices):
         DASHBOARD = "dashboard", "Started in the dashboard or the REST API"

@@ -31,7 +31,7 @@ class ConversationOutput(serializers.ModelSerializer[Conversation]):
     class Meta:
         model = Conversation
         fields = [
-            "id", "title", "model_profile", "show_reasoning", "confirm_mode", "created_at", "updated_at",
+            "id", "title", "model_profile", "show_reasoning", "confirm_mode", "trace_runs", "created_at", "updated_at",
             "last_run_status", "owner", "role", "shared", "usage",
         ]  # fmt: skip
 

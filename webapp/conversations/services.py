@@ -45,6 +45,7 @@ def conversation_create(
     show_reasoning: bool = False,
     confirm_mode: str = Conversation.ConfirmMode.AUTO,
     origin: str = Conversation.Origin.DASHBOARD,
+    trace_runs: bool = False,
 ) -> Conversation:
     _check_profile(owner.pk, model_profile)
     return Conversation.objects.create(
@@ -54,12 +55,13 @@ def conversation_create(
         show_reasoning=show_reasoning,
         confirm_mode=confirm_mode,
         origin=origin,
+        trace_runs=trace_runs,
     )
 
 
 @transaction.atomic
 def conversation_update(*, conversation: Conversation, **changes: Any) -> Conversation:
-    """Change any of: title, model_profile, show_reasoning, confirm_mode."""
+    """Change any of: title, model_profile, show_reasoning, confirm_mode, trace_runs."""
     if "model_profile" in changes:
         _check_profile(conversation.owner_id, changes["model_profile"])
     if "title" in changes:
@@ -85,6 +87,7 @@ def conversation_delete(*, conversation: Conversation) -> None:
         .exclude(screenshot="")
         .values_list("screenshot", flat=True),
         *ConversationFile.objects.filter(conversation=conversation).values_list("file", flat=True),
+        *Run.objects.filter(conversation=conversation).exclude(trace="").values_list("trace", flat=True),
     ]
     conversation.delete()
     transaction.on_commit(
@@ -95,7 +98,7 @@ def conversation_delete(*, conversation: Conversation) -> None:
 def conversation_forget(*, conversation_id: int, files: list[str], teammates: Iterable[int] = ()) -> None:
     """After a conversation is deleted: close everyone's sockets on it (4403), take it out of the lists of the
     `teammates` it was shared with, have its worker drop the browser session unsaved, remove its files (screenshots,
-    uploads) and its keys in Redis. Best effort, each part alone: a part that fails is logged and the rest still
+    uploads, traces) and its keys in Redis. Best effort, each part alone: a part that fails is logged and the rest still
     happens."""
     for user_id in set(teammates):
         publish_to_user(user_id, {"type": "conversation.unshared", "conversation": conversation_id})

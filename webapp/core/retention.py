@@ -1,6 +1,7 @@
 """Retention: what Hive keeps, for how long (settings in days; 0 keeps forever). Enforced by a scheduled task
 (Celery beat, `workers.tasks.prune`) and by `manage.py prune`; rows that say what happened stay, their heavy or
-personal parts go: step screenshots, uploaded and downloaded files, the exact model payloads of the debug log."""
+personal parts go: step screenshots, uploaded and downloaded files, runs' traces, the exact model payloads of the
+debug log."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from django.core.files.storage import default_storage
 from django.utils import timezone
 
 from webapp.conversations.models import ConversationFile
-from webapp.runs.models import ModelCall, Step
+from webapp.runs.models import ModelCall, Run, Step
 
 log = logging.getLogger(__name__)
 
@@ -24,6 +25,7 @@ class Pruned:
     uploads: int
     model_calls: int
     downloads: int = 0
+    traces: int = 0
 
 
 def _before(days: int) -> datetime | None:
@@ -61,4 +63,17 @@ def retention_prune() -> Pruned:
     downloads = _prune_files(ConversationFile.Origin.DOWNLOAD, settings.HIVE_RETAIN_DOWNLOADS_DAYS)
     if (before := _before(settings.HIVE_RETAIN_MODEL_LOGS_DAYS)) is not None:
         model_calls, _ = ModelCall.objects.filter(created_at__lt=before).delete()
-    return Pruned(screenshots=screenshots, uploads=uploads, model_calls=model_calls, downloads=downloads)
+    return Pruned(
+        screenshots=screenshots, uploads=uploads, model_calls=model_calls, downloads=downloads, traces=_prune_traces()
+    )
+
+
+def _prune_traces() -> int:
+    if (before := _before(settings.HIVE_RETAIN_TRACES_DAYS)) is None:
+        return 0
+    pruned = 0
+    for run_id, name in list(Run.objects.filter(created_at__lt=before).exclude(trace="").values_list("pk", "trace")):
+        Run.objects.filter(pk=run_id).update(trace="")  # the row first: a file left over is harmless
+        _remove(name)
+        pruned += 1
+    return pruned

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django.http import FileResponse
+from django.utils.http import content_disposition_header
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
@@ -10,11 +12,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from webapp.conversations.file_apis import AnyAccept
 from webapp.conversations.selectors import conversation_get
 from webapp.core.users import request_user
 from webapp.runs.selectors import confirmation_get, model_call_list, run_get, run_list, step_get
 from webapp.runs.serializers import ConfirmationOutput, ModelCallOutput, RunOutput, RunWithStepsOutput
 from webapp.runs.services import confirmation_answer, run_abort
+from webapp.runs.traces import TRACE_NAME
 
 
 class RunListApi(APIView):
@@ -44,6 +48,29 @@ class StepScreenshotApi(APIView):
         if not step.screenshot:
             raise NotFound("This step has no screenshot.")
         return FileResponse(step.screenshot.open("rb"), content_type="image/jpeg")
+
+
+class RunTraceApi(APIView):
+    """The run as a Playwright trace, for Playwright's Trace Viewer (`playwright show-trace trace.zip`)."""
+
+    content_negotiation_class = AnyAccept
+
+    @extend_schema(
+        responses={
+            (200, "application/zip"): OpenApiResponse(
+                OpenApiTypes.BINARY, description="The trace, as an attachment named trace.zip."
+            )
+        }
+    )
+    def get(self, request: Request, run_id: int) -> FileResponse:
+        run = run_get(user=request.user, run_id=run_id)
+        if not run.trace:
+            raise NotFound("This run has no trace.")
+        response = FileResponse(run.trace.open("rb"), content_type="application/zip")
+        response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=TRACE_NAME)
+        response["X-Content-Type-Options"] = "nosniff"
+        response["Cache-Control"] = "private, no-store"
+        return response
 
 
 class RunDebugApi(APIView):

@@ -64,6 +64,9 @@ class Run(models.Model):
     dispatched_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The run as a Playwright trace (workers.traces): kept for a workflow replay, a run that failed, and every run of
+    # a conversation that asks for it; secrets masked in it.
+    trace = models.FileField(upload_to="traces/%Y/%m/%d/", blank=True)
 
     class Meta:
         ordering = ["created_at", "id"]

@@ -50,13 +50,14 @@ class RunOutput(serializers.ModelSerializer[Run]):
     shared_tabs = serializers.SerializerMethodField()
     started_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(slug_field="username", read_only=True)
     model_calls = serializers.SerializerMethodField()
+    trace_url = serializers.SerializerMethodField(help_text="The run's Playwright trace (trace.zip); null: none kept.")
 
     class Meta:
         model = Run
         fields = [
             "id", "conversation", "number", "status", "error", "prompt_tokens", "completion_tokens", "cost_usd",
             "unpriced_calls", "created_at", "started_at", "finished_at", "kind", "plan", "shared_tabs", "queue_position",
-            "started_by", "model_calls",
+            "started_by", "model_calls", "trace_url",
         ]  # fmt: skip
 
     def get_model_calls(self, obj: Run) -> int:
@@ -64,6 +65,9 @@ class RunOutput(serializers.ModelSerializer[Run]):
         if hasattr(obj, "model_call_count"):  # annotated by the list selectors
             return int(obj.model_call_count)
         return obj.model_calls.count()
+
+    def get_trace_url(self, obj: Run) -> str | None:
+        return reverse("run-trace", args=[obj.pk]) if obj.trace else None
 
     def get_queue_position(self, obj: Run) -> int | None:
         return run_queue_position(run=obj)

@@ -8,6 +8,7 @@ urlpatterns = [
     path("runs/<int:run_id>/abort/", apis.RunAbortApi.as_view(), name="run-abort"),
     path("steps/<int:step_id>/screenshot/", apis.StepScreenshotApi.as_view(), name="step-screenshot"),
     path("runs/<int:run_id>/debug/", apis.RunDebugApi.as_view(), name="run-debug"),
+    path("runs/<int:run_id>/trace.zip", apis.RunTraceApi.as_view(), name="run-trace"),
     path(
         "confirmations/<int:confirmation_id>/answer/", apis.ConfirmationAnswerApi.as_view(), name="confirmation-answer"
     ),

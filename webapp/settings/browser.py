@@ -36,3 +36,5 @@ HIVE_DOWNLOAD_MAX_BYTES = env.int("HIVE_DOWNLOAD_MAX_BYTES", default=50_000_000)
 HIVE_DOWNLOAD_QUOTA_BYTES = env.int("HIVE_DOWNLOAD_QUOTA_BYTES", default=1_000_000_000)
 HIVE_DOWNLOADS_AT_ONCE = env.int("HIVE_DOWNLOADS_AT_ONCE", default=4)
 HIVE_DOWNLOAD_TIMEOUT_S = env.float("HIVE_DOWNLOAD_TIMEOUT_S", default=300.0)
+# Runs recorded as Playwright traces (docs/traces.md): off, no run is traced (a failed run then keeps none either).
+HIVE_TRACE_RUNS = env.bool("HIVE_TRACE_RUNS", default=True)

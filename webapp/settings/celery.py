@@ -25,6 +25,7 @@ HIVE_RETAIN_SCREENSHOTS_DAYS = env.int("HIVE_RETAIN_SCREENSHOTS_DAYS", default=3
 HIVE_RETAIN_UPLOADS_DAYS = env.int("HIVE_RETAIN_UPLOADS_DAYS", default=30)
 HIVE_RETAIN_DOWNLOADS_DAYS = env.int("HIVE_RETAIN_DOWNLOADS_DAYS", default=30)
 HIVE_RETAIN_MODEL_LOGS_DAYS = env.int("HIVE_RETAIN_MODEL_LOGS_DAYS", default=30)
+HIVE_RETAIN_TRACES_DAYS = env.int("HIVE_RETAIN_TRACES_DAYS", default=30)
 # Beat reads its schedule from the database (django-celery-beat): the fixed jobs below and every workflow schedule.
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_BEAT_SCHEDULE = {

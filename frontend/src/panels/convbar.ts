@@ -1,5 +1,5 @@
 // The conversation's settings, in a compact bar above the chat: which model, whether to show the model's
-// reasoning, and whether to ask before page/SKILL tools that change things. On the home page it holds the
+// reasoning, whether to ask before page/SKILL tools that change things, and whether to keep every run's trace. On the home page it holds the
 // settings the next conversation starts with.
 
 import type { ConversationSettings } from "../api/types";
@@ -35,6 +35,7 @@ export class ConversationBar {
   private readonly select: HTMLSelectElement;
   private readonly reasoning: HTMLInputElement;
   private readonly confirm: HTMLInputElement;
+  private readonly traces: HTMLInputElement;
   private readonly hint: HTMLElement;
   private readonly error: HTMLElement;
   private optionsKey = "";
@@ -60,6 +61,12 @@ export class ConversationBar {
       "data-testid": "toggle-confirm-mode",
       onchange: () => void this.change({ confirm_mode: this.confirm.checked ? "confirm" : "auto" }),
     });
+    this.traces = h("input", {
+      type: "checkbox",
+      class: "switch",
+      "data-testid": "toggle-trace-runs",
+      onchange: () => void this.change({ trace_runs: this.traces.checked }),
+    });
     this.hint = h("div", { class: "conv-bar-hint", "data-testid": "no-model-hint", role: "status", hidden: true });
     this.error = h("span", { class: "conv-bar-error", role: "alert", hidden: true });
     this.el = h(
@@ -83,6 +90,15 @@ export class ConversationBar {
           },
           this.confirm,
           h("span", null, "Ask before page/SKILL tools that change things"),
+        ),
+        h(
+          "label",
+          {
+            class: "switch-label",
+            title: "Keep every run as a Playwright trace to download (replays and failed runs keep theirs anyway)",
+          },
+          this.traces,
+          h("span", null, "Trace every run"),
         ),
         options.extra ?? null,
         this.error,
@@ -112,8 +128,9 @@ export class ConversationBar {
       this.select.value = value;
       this.reasoning.checked = settings.show_reasoning;
       this.confirm.checked = settings.confirm_mode === "confirm";
+      this.traces.checked = settings.trace_runs;
     }
-    this.select.disabled = this.reasoning.disabled = this.confirm.disabled = data.disabled;
+    this.select.disabled = this.reasoning.disabled = this.confirm.disabled = this.traces.disabled = data.disabled;
 
     if (noModelConfigured(models)) {
       this.showHint("No model is configured. ", "Add a model in Settings", " so the agent can work.");

@@ -1,8 +1,8 @@
 // Step timeline: one block per run — its number in the conversation and who started it — with the agent's plan,
 // its steps (action, arguments, observation, status, duration, screenshot; thoughts and notices in their own
 // style), the confirmations it asked for, and, for a failed run, its error; a finished run shows its token usage,
-// what it cost, the files it downloaded as cards, and its owner what the model saw (where it was called) and "Save as
-// workflow".
+// what it cost, the files it downloaded as cards, its Playwright trace when it kept one, and its owner what the model
+// saw (where it was called) and "Save as workflow".
 
 import type { Confirmation, Run } from "../api/types";
 import { h, icon, ICONS, KeyedList, present, replaceChildren, setAttr, setText, type Component } from "../dom";
@@ -51,6 +51,12 @@ export function createRunBlock(initial: RunItem, actions?: RunActions): Componen
     "Save as workflow",
   );
   const saved = h("span", { class: "run-saved", role: "status", "data-testid": "run-saved" });
+  const trace = h(
+    "a",
+    { class: "link-button run-trace", download: "trace.zip", "data-testid": "run-trace" },
+    "Trace",
+  );
+  setAttr(trace, "title", "The run as a Playwright trace: open it with `playwright show-trace trace.zip`");
   const foot = h("footer", { class: "run-foot" });
   let currentRun: Run = initial.run;
   debug.addEventListener("click", () => actions?.openDebug(currentRun.id, runNumberLabel(currentRun)));
@@ -171,6 +177,8 @@ export function createRunBlock(initial: RunItem, actions?: RunActions): Componen
     const savable = offers.save && !!actions?.saveWorkflow;
     present(foot, save, savable);
     present(foot, saved, savable && !!saved.textContent);
+    setAttr(trace, "href", run.trace_url ?? null);
+    present(foot, trace, !!run.trace_url);
     foot.hidden = !foot.firstChild;
 
     el.classList.toggle(

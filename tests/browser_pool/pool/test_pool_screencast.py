@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 import pytest_asyncio
@@ -119,3 +120,25 @@ async def test_a_late_viewer_of_a_static_page_gets_the_current_picture(session: 
     assert session.busy, "someone watching keeps the session from being reaped"
     await early.close()
     await late.close()
+
+
+async def test_the_live_view_goes_on_while_a_run_is_traced_and_after(
+    session: Session, site: str, tmp_path: Path
+) -> None:
+    """A run's trace takes its own screenshots of the same page: the viewer's frames do not stop for it."""
+    await session.active_page.goto(f"{site}/color.html")
+    frames: list[Frame] = []
+    subscription = await session.screencast.subscribe(collector(frames))
+    await eventually(lambda: len(frames) >= 1, what="the first frame")
+
+    async def a_frame_after(colour: str, what: str) -> None:
+        seen = len(frames)
+        await session.active_page.evaluate(f"document.getElementById('block').style.background = '{colour}'")
+        await eventually(lambda: len(frames) > seen, what=what)
+
+    for colour in ("rgb(0, 0, 200)", "rgb(0, 200, 0)"):  # the first run starts the tracing, the second a chunk
+        await session.tracing.begin("a run")
+        await a_frame_after(colour, "a frame while the run is traced")
+        assert await session.tracing.end(tmp_path / "trace.zip")
+        await a_frame_after("rgb(9, 9, 9)", "a frame after the run's chunk closed")
+    await subscription.close()

@@ -19,6 +19,8 @@ export interface Conversation {
   /** Record the model's reasoning as "thought" steps. */
   show_reasoning?: boolean;
   confirm_mode?: ConfirmMode;
+  /** Keep every run as a Playwright trace (replays and failed runs keep theirs anyway). */
+  trace_runs?: boolean;
   /** The owner's username. */
   owner?: string;
   /** The reader's access: their own, or shared with them as controller or viewer. */
@@ -34,6 +36,7 @@ export interface ConversationSettings {
   model_profile: Id | null;
   show_reasoning: boolean;
   confirm_mode: ConfirmMode;
+  trace_runs: boolean;
 }
 
 export interface ConversationInput extends Partial<ConversationSettings> {

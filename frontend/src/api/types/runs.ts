@@ -79,6 +79,8 @@ export interface Run {
   started_by?: string | null;
   /** How many times it called the model: "What the model saw" has something to show only when > 0. */
   model_calls?: number;
+  /** Where its Playwright trace (trace.zip) is served; null: none was kept. */
+  trace_url?: string | null;
   /** Only on runs from the REST API (GET .../runs/, GET /api/runs/<id>/). */
   steps?: Step[];
   confirmations?: Confirmation[];

@@ -10,11 +10,11 @@ from webapp.core.retention import retention_prune
 
 
 class Command(BaseCommand):
-    help = "Delete screenshots, uploads, downloads and model logs older than the HIVE_RETAIN_* settings allow."
+    help = "Delete screenshots, uploads, downloads, traces and model logs older than the HIVE_RETAIN_* settings allow."
 
     def handle(self, *args: Any, **options: Any) -> None:
         pruned = retention_prune()
         self.stdout.write(
             f"removed {pruned.screenshots} screenshots, {pruned.uploads} uploads, {pruned.downloads} downloads, "
-            f"{pruned.model_calls} model logs"
+            f"{pruned.traces} traces, {pruned.model_calls} model logs"
         )

@@ -1,0 +1,89 @@
+"""A context's trace in chunks, one per run, and what is scrubbed from it: Playwright keeps a password field's value
+in its DOM snapshots and every typed value in its action log, the console and request bodies; after `scrub_trace`
+neither a secret the mask knows nor a password field's value is in any entry, and the trace still parses."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import pytest
+from playwright.async_api import Browser
+
+from agents.secrets import PlaceholderSecrets
+from browser_pool.tracing import MASK, ContextTracing, scrub_trace
+from tests.support.traces import Trace, trace_read
+
+pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
+
+ACCOUNT = "acct secret&42"  # a secret typed into a plain field: form-encoded as acct+secret%2642
+PASSWORD = "pw:hunter2/ok"  # known to no mask: only the field's type says it is a password
+
+
+def _read(path: Path) -> Trace:
+    return trace_read(path.read_bytes())
+
+
+def _password_values(trace: Trace) -> list[str]:
+    values = []
+    for event in trace.of_type("frame-snapshot"):
+        stack = [event["snapshot"]["html"]]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, list) and len(node) >= 2 and isinstance(node[1], dict):
+                if node[0] == "INPUT" and node[1].get("type") == "password":
+                    values.append(node[1].get("__playwright_value_", ""))
+                stack.extend(node[2:])
+    return values
+
+
+async def test_each_run_is_a_chunk_and_its_secrets_are_scrubbed(browser: Browser, site: str, tmp_path: Path) -> None:
+    context = await browser.new_context()
+    tracing = ContextTracing(context)
+    try:
+        page = await context.new_page()
+        await tracing.begin("run 1")
+        await page.goto(f"{site}/sign_in_form.html")
+        await page.fill("#account", ACCOUNT)
+        await page.fill("#pw", PASSWORD)
+        await page.click("button")
+        await page.wait_for_function("document.getElementById('sent').textContent === 'sent'")
+        first = tmp_path / "first.zip"
+        assert await tracing.end(first)
+
+        await tracing.begin("run 2")  # not kept: nothing is written
+        await page.goto(f"{site}/sign_in_form.html?second")
+        assert not await tracing.end(None)
+
+        await tracing.begin("run 3")
+        await page.goto(f"{site}/sign_in_form.html?third")
+        third = tmp_path / "third.zip"
+        assert await tracing.end(third)
+    finally:
+        await context.close()
+
+    raw = _read(first)
+    # What Playwright itself keeps: the typed values, the password field's included.
+    assert raw.holds(PASSWORD)
+    assert raw.holds(ACCOUNT)
+    assert PASSWORD in _password_values(raw)
+    assert ("fill", PASSWORD) in [(m, p.get("value")) for m, p in raw.actions()]
+    assert any(PASSWORD in (event.get("text") or "") for event in raw.of_type("console"))
+
+    scrub_trace(first, PlaceholderSecrets({"account": ACCOUNT}).mask)
+    scrubbed = _read(first)
+    assert scrubbed.holds(PASSWORD) == []
+    assert scrubbed.holds(ACCOUNT) == []
+    assert set(_password_values(scrubbed)) <= {MASK, ""}
+    assert MASK in _password_values(scrubbed)
+    assert ("fill", MASK) in [(m, p.get("value")) for m, p in scrubbed.actions()]
+    # Still Playwright's trace: the same entries, the calls and the pictures.
+    assert set(scrubbed.entries) == set(raw.entries)
+    assert [m for m, _ in scrubbed.actions()] == [m for m, _ in raw.actions()]
+    assert scrubbed.of_type("screencast-frame")
+    assert scrubbed.of_type("frame-snapshot")
+    with zipfile.ZipFile(first) as archive:
+        assert archive.testzip() is None
+
+    visited = [p.get("url") for m, p in _read(third).actions() if m == "goto"]
+    assert visited == [f"{site}/sign_in_form.html?third"], "a chunk holds its own run only"

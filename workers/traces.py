@@ -1,0 +1,88 @@
+"""A run's Playwright trace in the worker: every run is traced while it holds its session; when it ends, the chunk
+is kept (masked, then stored with the run) or discarded, as `webapp.runs.traces` decides.
+
+The chunk is closed before the session goes back to the pool, when the run's ending may not be known yet (a run cut
+short by a timeout or a crash is recorded after). A chunk the run already says it will not keep is discarded by the
+browser without being written; any other is written to a temporary file and decided on once the run has ended.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import shutil
+import tempfile
+from pathlib import Path
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+
+from agents.secrets import Secrets
+from browser_pool.session import Session
+from browser_pool.tracing import scrub_trace
+from webapp.runs.models import Run
+from webapp.runs.traces import TRACE_NAME, run_trace_decision, run_trace_store
+
+log = logging.getLogger(__name__)
+
+
+class RunTrace:
+    """One run's chunk of its session's trace, from `begin` (the session acquired) to `keep` (the run ended)."""
+
+    def __init__(self, run: Run, secrets: list[Secrets]) -> None:
+        self.run_id = run.pk
+        self.title = f"Run {run.number} of conversation {run.conversation_id}"
+        self._secrets = secrets  # the run's sink's list, filled while the run's steps are made ready
+        self._session: Session | None = None
+        self._written: Path | None = None
+
+    async def begin(self, session: Session) -> None:
+        if not settings.HIVE_TRACE_RUNS:
+            return
+        try:
+            await session.run(session.tracing.begin(self.title))
+        except Exception as exc:  # a run goes on untraced rather than failing for its trace
+            log.warning("tracing run %s could not start: %r", self.run_id, exc)
+            return
+        self._session = session
+
+    async def end(self) -> None:
+        """Close the chunk while the session is still the run's."""
+        session, self._session = self._session, None
+        if session is None or session.closed:
+            return
+        try:
+            decision = await database_sync_to_async(run_trace_decision)(run_id=self.run_id)
+        except Exception as exc:  # written, and decided on once the run has ended
+            log.warning("whether run %s keeps its trace is not known yet: %r", self.run_id, exc)
+            decision = "undecided"
+        path = None
+        if decision != "discard":
+            path = Path(tempfile.mkdtemp(prefix=f"hive-trace-{self.run_id}-")) / TRACE_NAME
+        try:
+            written = await session.run(session.tracing.end(path))
+        except Exception as exc:
+            log.info("the trace of run %s could not be closed: %r", self.run_id, exc)
+            written = False
+        self._written = path if written else None
+        if path is not None and not written:
+            shutil.rmtree(path.parent, ignore_errors=True)
+
+    async def keep(self) -> None:
+        """After the run ended: mask and store its chunk when the run keeps it, else throw it away."""
+        path, self._written = self._written, None
+        if path is None:
+            return
+        try:
+            if await database_sync_to_async(run_trace_decision)(run_id=self.run_id) == "keep":
+                await asyncio.to_thread(scrub_trace, path, self._mask)
+                await database_sync_to_async(run_trace_store)(run_id=self.run_id, path=path)
+        except Exception:
+            log.exception("the trace of run %s could not be kept", self.run_id)
+        finally:
+            shutil.rmtree(path.parent, ignore_errors=True)
+
+    def _mask(self, text: str) -> str:
+        for secrets in self._secrets:
+            text = secrets.mask(text)
+        return text
