@@ -67,6 +67,12 @@ class WorkerSink:
         # The secrets the run's steps fill in: masked in the run's trace too (workers.traces).
         self.secrets: list[Secrets] = []
 
+    def masking(self, secrets: Secrets | None) -> Secrets | None:
+        """`secrets`, which the run's steps will fill in: its values are masked in the run's trace as well."""
+        if secrets is not None:
+            self.secrets.append(secrets)
+        return secrets
+
     async def text_delta(self, delta: str) -> None:
         self._pending.append(delta)
         if self._flusher is None or self._flusher.done():

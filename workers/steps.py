@@ -96,8 +96,7 @@ async def worker_step_context(
     """The context for steps of `run` with these tools: judged by the conversation's safety policy or not."""
     conversation = await database_sync_to_async(Conversation.objects.get)(pk=run.conversation_id)
     uploads = await database_sync_to_async(conversation_uploads)(conversation_id=run.conversation_id)
-    if secrets is not None:
-        sink.secrets.append(secrets)
+    sink.masking(secrets)
     return StepContext(
         registry=ToolRegistry(tools),
         tool_ctx=ToolContext(tabs=session, sink=sink, uploads=uploads, action_timeout_ms=ACTION_TIMEOUT_MS),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -99,12 +100,21 @@ def _system_prompt(request: dict[str, Any]) -> str:
     return str(request["messages"][0]["content"])
 
 
+def _file_bytes(path: Path) -> bytes:
+    """A file as stored, and a zip's (a run's trace) every entry uncompressed, where a value would be readable."""
+    stored = path.read_bytes()
+    if not zipfile.is_zipfile(path):
+        return stored
+    with zipfile.ZipFile(path) as archive:
+        return stored + b"".join(archive.read(name) for name in archive.namelist())
+
+
 def _stored_bytes() -> bytes:
     """Every row of every table as the database gives them, and every file of the media folder."""
     rows = io.StringIO()
     call_command("dumpdata", stdout=rows)
     media = Path(settings.MEDIA_ROOT)
-    files = [path.read_bytes() for path in media.rglob("*") if path.is_file()] if media.exists() else []
+    files = [_file_bytes(path) for path in media.rglob("*") if path.is_file()] if media.exists() else []
     return rows.getvalue().encode() + b"".join(files)
 
 
@@ -113,7 +123,7 @@ def test_the_agent_signs_in_with_placeholders_and_never_sees_a_value(
 ) -> None:
     caplog.set_level(logging.DEBUG)
     llm.script(_signs_in)
-    conversation = ConversationFactory()
+    conversation = ConversationFactory(trace_runs=True)  # its runs' Playwright traces are stored bytes too
     client = signed_in(conversation.owner)
     _save_credential(client, site)
     run = _agent_does(client, conversation, f"Sign in to the members area at {site.base}/")
@@ -147,6 +157,7 @@ def test_the_agent_signs_in_with_placeholders_and_never_sees_a_value(
     secrets = [PASSWORD, USERNAME, site.totp_secret, *site.codes_accepted]
     sent = json.dumps(llm.requests)
     stored = _stored_bytes()
+    assert Run.objects.exclude(trace="").count() == 2  # the sign-in's trace and the replay's were scanned
     worker_log = main_worker.worker.log_path.read_text(errors="replace") if main_worker.worker else ""
     for value in secrets:
         assert value not in sent, f"{value!r} was sent to the model"
