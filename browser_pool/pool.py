@@ -387,8 +387,7 @@ class BrowserPool:
         storage = LazyStorage(origins)
         if self._desk is None:
             raise BrowserCrashedError(CRASH_REASON)
-        await self._desk.add(storage)
-        await context.add_init_script(storage.init_script())
+        await asyncio.gather(self._desk.add(storage), context.add_init_script(storage.init_script()))
         return storage
 
     async def _new_context(self) -> BrowserContext:

@@ -39,12 +39,14 @@ log = logging.getLogger(__name__)
 
 StorageState = dict[str, Any]  # Playwright's storage state: {"cookies": [...], "origins": [...]}
 RESTORE_PATH = "/.well-known/hive-storage/"
+RESTORE_HEADER = "X-Hive-Storage"
 
 _SCRIPT = """(() => {
   if (window.top !== window || !%(origins)s.includes(location.origin)) return;
   const request = new XMLHttpRequest();
   try {
     request.open("GET", location.origin + %(path)s, false);
+    request.setRequestHeader(%(header)s, "1");
     request.send();
   } catch (error) {
     return;  // the site's policy refuses it: the origin's items stay saved for the next session
@@ -92,7 +94,11 @@ class LazyStorage:
         return RESTORE_PATH + self.token
 
     def init_script(self) -> str:
-        return _SCRIPT % {"origins": json.dumps(sorted(self._pending)), "path": json.dumps(self.path)}
+        return _SCRIPT % {
+            "origins": json.dumps(sorted(self._pending)),
+            "path": json.dumps(self.path),
+            "header": json.dumps(RESTORE_HEADER),
+        }
 
     def hand_out(self, origin: str) -> list[list[str]] | None:
         """The origin's saved items, once: the first document of the origin writes them."""
@@ -147,9 +153,11 @@ class RestoreDesk:
         storage = self._sessions.get(path.removeprefix(RESTORE_PATH))
         headers = {str(name).lower(): str(value) for name, value in (request.get("headers") or {}).items()}
         same_origin_xhr = (
-            event.get("resourceType") == "XHR"
-            and request.get("method") == "GET"
-            and headers.get("origin", origin) == origin  # a cross-origin request names the page it comes from
+            request.get("method") == "GET"
+            # Only a script's request carries a header of its own (not a frame, an image, a no-cors fetch), and one
+            # from another origin then names the page it comes from (and needs a preflight, answered empty).
+            and headers.get(RESTORE_HEADER.lower()) == "1"
+            and headers.get("origin", origin) == origin
         )
         items = storage.hand_out(origin) if storage is not None and same_origin_xhr else None
         answer: dict[str, Any] = {"requestId": event["requestId"], "responseCode": 204}
