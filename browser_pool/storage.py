@@ -143,7 +143,9 @@ class RestoreDesk:
         """Intercept the session's restore requests from now on (before its pages load anything)."""
         self._sessions[storage.token] = storage
         async with self._patterns_lock:
-            patterns = [{"urlPattern": f"*{RESTORE_PATH}{token}", "requestStage": "Request"} for token in self._sessions]
+            patterns = [
+                {"urlPattern": f"*{RESTORE_PATH}{token}", "requestStage": "Request"} for token in self._sessions
+            ]
             await self._cdp.send("Fetch.enable", {"patterns": patterns})
 
     async def _answer(self, event: dict[str, Any]) -> None:

@@ -164,7 +164,9 @@ async def test_a_page_cannot_obtain_another_origins_saved_items(
         )
         assert "hive-storage" in got["asked"]
         assert "theirs-secret" not in str(got["seen"])
-        assert not [path for path in watched_origin.paths if "hive-storage" in path], "the worker answers it, not a site"
+        assert not [path for path in watched_origin.paths if "hive-storage" in path], (
+            "the worker answers it, not a site"
+        )
 
         # The other origin still gets its own items at its first document.
         await page.goto(f"{secret_origin}/storage.html")
