@@ -346,7 +346,7 @@ class BrowserPool:
         eager, lazy = split_origins(storage)
         try:
             if eager:
-                # Origins with IndexedDB: Playwright visits each before the session starts (see browser_pool.storage).
+                # Origins with IndexedDB: Playwright visits each before the session starts (browser_pool/storage.py).
                 early = {"cookies": storage.get("cookies") or [], "origins": eager}
                 await context.set_storage_state(early)  # type: ignore[arg-type]  # a saved dict has that shape
             elif storage.get("cookies"):
@@ -355,9 +355,14 @@ class BrowserPool:
             if self._browser is None or not self._browser.is_connected():
                 await context.close()
                 raise
-            log.warning("saved storage of session %s is unusable (%s); starting it without", key, exc.message)
-            lazy = []
-        lazy_storage = await self._lazy_storage(context, lazy) if lazy else None
+            # The local storage below is kept: a bad cookie need not cost the session its other sign-ins.
+            log.warning("saved cookies of session %s are unusable (%s); starting without", key, exc.message)
+        try:
+            lazy_storage = await self._lazy_storage(context, lazy) if lazy else None
+        except BaseException:
+            with contextlib.suppress(PlaywrightError):
+                await context.close()
+            raise
         listener = listener_for(context)
         if listener is not None:
             listener.label = key  # requests this context's proxy refuses are the session's
