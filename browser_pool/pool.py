@@ -13,7 +13,6 @@ import time
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
 
 from playwright.async_api import Browser, BrowserContext, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
@@ -29,7 +28,7 @@ from browser_pool.notices import SessionNotice
 from browser_pool.observe.bridge import install_observers
 from browser_pool.screencast import ScreencastOptions
 from browser_pool.session import NoticeCallback, Session, TabsChangedCallback
-from browser_pool.storage import LazyStorage, RestoreDesk, split_origins
+from browser_pool.storage import RestoreDesk, restore
 from browser_pool.types import SavedSession
 from browser_pool.watchdog import Answers
 from browser_pool.webmcp import install_bridge, log_webmcp_support
@@ -342,23 +341,8 @@ class BrowserPool:
 
     async def _open(self, key: str, saved: SavedSession | None) -> Session:
         context = await self._take_warm()
-        storage = saved.storage_state if saved is not None else {}
-        eager, lazy = split_origins(storage)
         try:
-            if eager:
-                # Origins with IndexedDB: Playwright visits each before the session starts (browser_pool/storage.py).
-                early = {"cookies": storage.get("cookies") or [], "origins": eager}
-                await context.set_storage_state(early)  # type: ignore[arg-type]  # a saved dict has that shape
-            elif storage.get("cookies"):
-                await context.add_cookies(storage["cookies"])
-        except PlaywrightError as exc:
-            if self._browser is None or not self._browser.is_connected():
-                await context.close()
-                raise
-            # The local storage below is kept: a bad cookie need not cost the session its other sign-ins.
-            log.warning("saved cookies of session %s are unusable (%s); starting without", key, exc.message)
-        try:
-            lazy_storage = await self._lazy_storage(context, lazy) if lazy else None
+            lazy_storage = await restore(context, saved.storage_state if saved is not None else {}, self._desk, key)
         except BaseException:
             with contextlib.suppress(PlaywrightError):
                 await context.close()
@@ -387,13 +371,6 @@ class BrowserPool:
                 await session.close()
                 raise
         return session
-
-    async def _lazy_storage(self, context: BrowserContext, origins: list[dict[str, Any]]) -> LazyStorage:
-        storage = LazyStorage(origins)
-        if self._desk is None:
-            raise BrowserCrashedError(CRASH_REASON)
-        await asyncio.gather(self._desk.add(storage), context.add_init_script(storage.init_script()))
-        return storage
 
     async def _new_context(self) -> BrowserContext:
         if self._browser is None:

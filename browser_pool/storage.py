@@ -30,10 +30,11 @@ import weakref
 from typing import Any
 from urllib.parse import urlsplit
 
-from playwright.async_api import Browser, CDPSession
+from playwright.async_api import Browser, BrowserContext, CDPSession
 from playwright.async_api import Error as PlaywrightError
 
 from browser_pool.background import BackgroundTasks
+from browser_pool.errors import BrowserCrashedError
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +77,39 @@ def split_origins(state: StorageState) -> tuple[list[dict[str, Any]], list[dict[
         elif entry.get("localStorage"):
             lazy.append(entry)
     return eager, lazy
+
+
+async def restore(
+    context: BrowserContext, state: StorageState, desk: RestoreDesk | None, key: str
+) -> LazyStorage | None:
+    """Put a save's storage into a warm context: cookies at once, local storage when each origin first loads, origins
+    with IndexedDB the way Playwright does (visiting each now). Returns what is left to write, if anything."""
+    eager, lazy = split_origins(state)
+    cookies = state.get("cookies") or []
+    lazy_storage = LazyStorage(lazy) if lazy else None
+
+    async def cookies_and_eager() -> None:
+        try:
+            if eager:
+                early = {"cookies": cookies, "origins": eager}
+                await context.set_storage_state(early)  # type: ignore[arg-type]  # a saved dict has that shape
+            elif cookies:
+                await context.add_cookies(cookies)
+        except PlaywrightError as exc:
+            if context.browser is None or not context.browser.is_connected():
+                raise
+            # The local storage is kept: a bad cookie need not cost the session its other sign-ins.
+            log.warning("saved cookies of session %s are unusable (%s); starting without", key, exc.message)
+
+    async def lazily() -> None:
+        if lazy_storage is None:
+            return
+        if desk is None:
+            raise BrowserCrashedError("the browser crashed")
+        await asyncio.gather(desk.add(lazy_storage), context.add_init_script(lazy_storage.init_script()))
+
+    await asyncio.gather(cookies_and_eager(), lazily())
+    return lazy_storage
 
 
 class LazyStorage:
