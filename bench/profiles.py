@@ -113,7 +113,7 @@ async def main(runs: int, sizes: list[int]) -> None:
                 reference = report("start: fresh context, 1 tab (reference)", [s for s, _ in samples["fresh"]])
                 for n in sizes:
                     p50 = report(f"start: from a profile of {n} origin{'s' * (n > 1)}", [s for s, _ in samples[str(n)]])
-                    print(f"{'':<48} +{p50 - reference:.2f} ms at p50 over the fresh context")
+                    print(f"{'':<48} {p50 - reference:+.2f} ms at p50 over the fresh context")
                     # Each run's profile start minus the same run's fresh one: less sensitive to load drifting.
                     paired = [(s - f) * 1000 for (s, _), (f, _) in zip(samples[str(n)], samples["fresh"], strict=True)]
                     print(f"{'':<48} {percentile(paired, 0.5):+.2f} ms median of the paired differences")
