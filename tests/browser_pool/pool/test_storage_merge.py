@@ -25,7 +25,7 @@ def test_origins_with_indexed_db_or_an_unusual_spelling_are_restored_before_the_
 
 def test_a_saved_origin_never_asked_for_is_saved_back_as_it_was_with_what_its_pages_wrote_laid_over_it() -> None:
     storage = LazyStorage([SIGNED_IN])
-    state = {"cookies": [], "origins": []}
+    state: dict[str, list[object]] = {"cookies": [], "origins": []}
     assert storage.merged(state)["origins"] == [SIGNED_IN]
 
     # A page of the origin that refused the restore (its policy forbids the request) wrote an item of its own.
