@@ -9,9 +9,10 @@ nothing, at the start or at the save, and keeps its saved items as they were.
 The init script holds no items: it knows the names of the saved origins and, in a top-level document of one of them,
 asks for that origin's items with a synchronous same-origin request to a path holding the session's random token. The
 request never reaches the network: `RestoreDesk`, a browser-wide DevTools session, intercepts exactly those paths and
-answers from the worker. It hands an origin's items out once, and only to a same-origin XHR at that origin (the address
-the browser itself sends the request to, not what the page says), as JSON marked nosniff, so no other origin's page
-can read them: a cross-origin request is answered empty and CORS keeps even that from the reader. Origins that carry
+answers from the worker. It hands an origin's items out once, and only to a GET at that origin's address (where the
+browser sends the request, not what the page says) carrying a header of Hive's: a frame, an image, a script tag or a
+no-cors fetch cannot carry one, and a script of another origin that adds it must send a preflight (answered empty,
+so the request never follows) and its own `Origin`. Anything else is answered empty, as JSON marked nosniff. Origins that carry
 IndexedDB are restored the way Playwright does, before the session is handed out: its IndexedDB restore is
 asynchronous and would race the page's own scripts.
 
