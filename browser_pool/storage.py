@@ -12,9 +12,10 @@ request never reaches the network: `RestoreDesk`, a browser-wide DevTools sessio
 answers from the worker. It hands an origin's items out once, and only to a GET at that origin's address (where the
 browser sends the request, not what the page says) carrying a header of Hive's: a frame, an image, a script tag or a
 no-cors fetch cannot carry one, and a script of another origin that adds it must send a preflight (answered empty,
-so the request never follows) and its own `Origin`. Anything else is answered empty, as JSON marked nosniff. Origins that carry
-IndexedDB are restored the way Playwright does, before the session is handed out: its IndexedDB restore is
-asynchronous and would race the page's own scripts.
+so the request never follows) and its own `Origin`. Anything else is answered empty, as JSON marked nosniff.
+
+Origins that carry IndexedDB are restored the way Playwright does, before the session is handed out: its IndexedDB
+restore is asynchronous and would race the page's own scripts.
 
 A site whose policy forbids the request (`Permissions-Policy: sync-xhr`, a `connect-src` without 'self') starts
 without its saved local storage; its saved items are kept for the next session, laid under anything it wrote.
