@@ -28,6 +28,7 @@ from browser_pool.notices import SessionNotice
 from browser_pool.observe.bridge import install_observers
 from browser_pool.screencast import ScreencastOptions
 from browser_pool.session import NoticeCallback, Session, TabsChangedCallback
+from browser_pool.storage import RestoreDesk, restore
 from browser_pool.types import SavedSession
 from browser_pool.watchdog import Answers
 from browser_pool.webmcp import install_bridge, log_webmcp_support
@@ -93,6 +94,7 @@ class BrowserPool:
         self._on_notice = on_notice
         self._on_download = on_download
         self._meter: DownloadMeter | None = None
+        self._desk: RestoreDesk | None = None  # answers restored sessions' requests for their saved local storage
         self._answers = Answers()  # the watchdogs of all sessions compare their tabs' silence with the others' answers
         self._egress = (
             EgressProxy(self.config.egress, on_blocked=on_egress_blocked) if self.config.egress is not None else None
@@ -158,6 +160,9 @@ class BrowserPool:
                 await self._save_quietly(session)
         await asyncio.gather(*(session.close() for session in sessions), return_exceptions=True)
         self._warm.clear()
+        if self._desk is not None:
+            await self._desk.close()
+            self._desk = None
         if self._browser is not None:
             with contextlib.suppress(PlaywrightError):
                 await self._browser.close()
@@ -179,6 +184,7 @@ class BrowserPool:
         self._browser = browser
         self.browser_pid = await browser_pid(browser)
         self._meter = await DownloadMeter.attach(browser) if self._on_download is not None else None
+        self._desk = await RestoreDesk.attach(browser)
 
     # -- sessions --------------------------------------------------------------------------------------------
 
@@ -335,16 +341,12 @@ class BrowserPool:
 
     async def _open(self, key: str, saved: SavedSession | None) -> Session:
         context = await self._take_warm()
-        storage = saved.storage_state if saved is not None else {}
-        if storage.get("cookies") or storage.get("origins"):
-            # Loading a save into a warm context beats a new context with storage_state (~30 vs ~150 ms for cookies).
-            try:
-                await context.set_storage_state(storage)  # type: ignore[arg-type]  # a saved dict has that shape
-            except PlaywrightError as exc:
-                if self._browser is None or not self._browser.is_connected():
-                    await context.close()
-                    raise
-                log.warning("saved storage of session %s is unusable (%s); starting it without", key, exc.message)
+        try:
+            lazy_storage = await restore(context, saved.storage_state if saved is not None else {}, self._desk, key)
+        except BaseException:
+            with contextlib.suppress(PlaywrightError):
+                await context.close()
+            raise
         listener = listener_for(context)
         if listener is not None:
             listener.label = key  # requests this context's proxy refuses are the session's
@@ -359,6 +361,7 @@ class BrowserPool:
             on_download=self._on_download,
             download_limits=self.config.downloads,
             download_meter=self._meter,
+            storage=lazy_storage,
         )
         self._kick_refill()
         if saved is not None:
@@ -488,6 +491,9 @@ class BrowserPool:
             session.mark_lost(CRASH_REASON)
         self._sessions.clear()
         self._warm.clear()
+        if self._desk is not None:
+            self._tasks.spawn(self._desk.close(), "restore-desk-close")
+            self._desk = None
         self._tasks.spawn(self._recover(lost), "relaunch")
 
     async def _recover(self, lost: list[str]) -> None:

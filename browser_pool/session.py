@@ -20,6 +20,7 @@ from browser_pool.errors import BrowserCrashedError, SessionClosedError
 from browser_pool.input import InputEvent, InputReplayer, InputTarget
 from browser_pool.notices import SessionNotice, board_for, tabs_refused_text
 from browser_pool.screencast import Screencast, ScreencastOptions
+from browser_pool.storage import LazyStorage, StorageState
 from browser_pool.tabs import Tab, TabChange, TabSet
 from browser_pool.tracing import ContextTracing
 from browser_pool.types import SavedSession, TabInfo
@@ -55,6 +56,7 @@ class Session:
         on_download: DownloadCallback | None = None,
         download_limits: DownloadLimits | None = None,
         download_meter: DownloadMeter | None = None,
+        storage: LazyStorage | None = None,
     ) -> None:
         self.key = key
         self.context = context
@@ -80,6 +82,8 @@ class Session:
         self.screencast = Screencast(self._screencast_target, screencast_options)
         self.input = InputReplayer(self._input_target)
         self.tracing = ContextTracing(context)
+        # Saved local storage written lazily, into each origin's first document (None: nothing left to write).
+        self.storage = storage
         # Last: adopting the context's existing pages already reports tab changes to the parts above.
         self.tabs = TabSet(context, self._on_tab_change, max_tabs=self.limits.max_tabs, on_refused=self._tab_refused)
         self.watchdog = PageWatchdog(
@@ -198,7 +202,10 @@ class Session:
         self.ensure_usable()
         state = await self.run(self.context.storage_state(indexed_db=self.keep_indexed_db))
         urls, active_index = self.tabs.urls()
-        return SavedSession(storage_state=dict(state), tab_urls=urls, active_index=active_index)
+        saved: StorageState = dict(state)
+        if self.storage is not None:
+            saved = self.storage.merged(saved)
+        return SavedSession(storage_state=saved, tab_urls=urls, active_index=active_index)
 
     async def restore_tabs(self, saved: SavedSession) -> None:
         """Reopen saved tab URLs in order (the context already carries the saved storage) and re-activate the tab."""

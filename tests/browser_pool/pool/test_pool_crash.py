@@ -36,7 +36,9 @@ async def test_a_crash_fails_in_flight_work_clearly_then_the_session_is_restored
     async with running_pool(max_sessions=4, warm_contexts=1) as (pool, events):
         session = await pool.acquire("conversation-7")
         await session.active_page.goto(f"{site}/plain.html")
-        await session.active_page.evaluate("document.cookie = 'login=yes; path=/; max-age=600'")
+        await session.active_page.evaluate(
+            "document.cookie = 'login=yes; path=/; max-age=600'; localStorage.setItem('draft', 'kept')"
+        )
         await session.open_tab(f"{site}/index.html")
         await pool.release(session)  # the end of a turn saves the session
         saved = events.saved["conversation-7"]
@@ -65,6 +67,8 @@ async def test_a_crash_fails_in_flight_work_clearly_then_the_session_is_restored
         assert [t.url for t in tabs] == [f"{site}/plain.html", f"{site}/index.html"]
         assert tabs[1].active
         assert await restored.active_page.evaluate("document.cookie") == "login=yes"
+        # The relaunched browser answers the restored pages' requests for their saved local storage too.
+        assert await restored.active_page.evaluate("localStorage.getItem('draft')") == "kept"
         assert pool.crash_count == 1
 
 
