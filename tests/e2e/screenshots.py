@@ -9,12 +9,13 @@ shows the chat. Nothing leaves this machine: the stack and the model listen on l
 
 The pictures: docs/dashboard.png (the owner's desktop), docs/dashboard-observation.png (a step's observation as
 it reads), docs/dashboard-focus.png (focus mode while the teammate has control), docs/dashboard-phone.png (the
-teammate's phone).
+teammate's phone), docs/dashboard-settings.png (Settings: usage, a browser profile and a vault credential).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import sys
 from pathlib import Path
@@ -30,7 +31,7 @@ if str(ROOT) not in sys.path:
 from bench.stack import running_stack  # noqa: E402
 from tests.agents.support import act, calls_made, last_observation, user_request  # noqa: E402
 from tests.support.browsers import launch_browser  # noqa: E402
-from tests.support.dashboard import new_conversation, share_with, sign_up  # noqa: E402
+from tests.support.dashboard import api_post, new_conversation, share_with, sign_up  # noqa: E402
 from tests.support.llm_server import Reply, ScriptedLLM  # noqa: E402
 
 DOCS = ROOT / "docs"
@@ -99,6 +100,30 @@ async def take(base_url: str) -> None:
         await settle(ada)
         await ada.screenshot(path=DOCS / "dashboard-focus.png")
         await bob.get_by_test_id("hand-back").click()
+        await settings_page(ada, base_url)
+
+
+SHOP_STATE = {
+    "cookies": [{"name": "session", "value": "demo", "domain": "shop.example", "path": "/", "expires": -1,
+                 "httpOnly": True, "secure": True, "sameSite": "Lax"}],
+    "origins": [{"origin": "https://shop.example", "localStorage": [{"name": "cart", "value": "[]"}]}],
+}  # fmt: skip
+
+
+async def settings_page(ada: Page, base_url: str) -> None:
+    """Settings with a day of usage, a browser profile and a vault credential: what signing in once looks like."""
+    status, _ = await api_post(ada, f"{base_url}/api/profiles/", {"name": "shop", "content": json.dumps(SHOP_STATE)})
+    assert status == 201, status
+    credential = {"name": "github", "origins": ["https://github.com"], "username": "ada",
+                  "password": "not-a-real-password", "totp_secret": "JBSWY3DPEHPK3PXP"}  # fmt: skip
+    status, _ = await api_post(ada, f"{base_url}/api/vault/", credential)
+    assert status == 201, status
+    await ada.set_viewport_size(DESKTOP)
+    await ada.goto(f"{base_url}/settings")
+    await expect(ada.get_by_test_id("vault-credential")).to_have_count(1)
+    await expect(ada.get_by_test_id("browser-profile")).to_have_count(1)
+    await settle(ada)
+    await ada.screenshot(path=DOCS / "dashboard-settings.png", full_page=True)
 
 
 def shrink(path: Path) -> None:
@@ -118,7 +143,8 @@ def main() -> None:
             asyncio.run(take(stack.base_url))
     finally:
         llm.stop()
-    for name in ("dashboard.png", "dashboard-observation.png", "dashboard-focus.png", "dashboard-phone.png"):
+    for name in ("dashboard.png", "dashboard-observation.png", "dashboard-focus.png", "dashboard-phone.png",
+                 "dashboard-settings.png"):  # fmt: skip
         shrink(DOCS / name)
         print(f"{DOCS / name}: {(DOCS / name).stat().st_size // 1024} KB")
 

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.async_api import Browser, BrowserContext, Page, expect
+from playwright.async_api import Browser, Page, expect
 
-from tests.support.dashboard import new_conversation, share_with, sign_up
+from tests.support.dashboard import api_post, new_conversation, share_with, sign_up
 from tests.support.llm_server import Reply, ScriptedLLM
 from tests.support.static_server import serve_directory
 
@@ -73,20 +73,6 @@ async ([conversationId, messages]) => {
 def pages() -> Iterator[str]:
     with serve_directory(Path(__file__).parents[1] / "integration" / "pages") as url:
         yield url
-
-
-async def csrf_token(context: BrowserContext) -> str:
-    return next(cookie["value"] for cookie in await context.cookies() if cookie["name"] == "csrftoken")
-
-
-async def api_post(page: Page, url: str, body: dict[str, Any]) -> tuple[int, Any]:
-    """POST as the page's signed-in user (session cookie and CSRF token, as the dashboard sends them)."""
-    response = await page.request.post(url, data=body, headers={"X-CSRFToken": await csrf_token(page.context)})
-    try:
-        payload = await response.json()
-    except Exception:
-        payload = None
-    return response.status, payload
 
 
 async def page_title(page: Page, base_url: str, conversation_id: int) -> str:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from playwright.async_api import Page, expect
+from playwright.async_api import BrowserContext, Page, expect
 
 
 async def sign_up(page: Page, base_url: str, username: str) -> None:
@@ -34,3 +35,17 @@ async def share_with(page: Page, username: str, role: str) -> None:
     )
     await dialog.get_by_test_id("share-close").click()
     await expect(dialog).to_have_count(0)
+
+
+async def csrf_token(context: BrowserContext) -> str:
+    return next(cookie["value"] for cookie in await context.cookies() if cookie["name"] == "csrftoken")
+
+
+async def api_post(page: Page, url: str, body: dict[str, Any]) -> tuple[int, Any]:
+    """POST as the page's signed-in user (session cookie and CSRF token, as the dashboard sends them)."""
+    response = await page.request.post(url, data=body, headers={"X-CSRFToken": await csrf_token(page.context)})
+    try:
+        payload = await response.json()
+    except Exception:
+        payload = None
+    return response.status, payload
