@@ -1,8 +1,9 @@
-"""Runs, their steps, abort, and step screenshots."""
+"""Runs, their steps, abort, step screenshots and recordings."""
 
 from __future__ import annotations
 
-from django.http import FileResponse
+from django.http import FileResponse, HttpResponse
+from django.urls import reverse
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
@@ -12,6 +13,7 @@ from rest_framework.views import APIView
 
 from webapp.conversations.selectors import conversation_get
 from webapp.core.users import request_user
+from webapp.runs.recordings import recording_frame, recording_frames, recording_of
 from webapp.runs.selectors import confirmation_get, model_call_list, run_get, run_list, step_get
 from webapp.runs.serializers import ConfirmationOutput, ModelCallOutput, RunOutput, RunWithStepsOutput
 from webapp.runs.services import confirmation_answer, run_abort
@@ -44,6 +46,45 @@ class StepScreenshotApi(APIView):
         if not step.screenshot:
             raise NotFound("This step has no screenshot.")
         return FileResponse(step.screenshot.open("rb"), content_type="image/jpeg")
+
+
+class RunRecordingApi(APIView):
+    """A run's recording to watch again: its frames in order, when each was captured and the step it shows."""
+
+    @extend_schema(
+        responses={
+            200: inline_serializer(
+                "RunRecording",
+                {
+                    "run": serializers.IntegerField(),
+                    "bytes": serializers.IntegerField(),
+                    "truncated": serializers.BooleanField(),
+                    "frames": serializers.ListField(child=serializers.DictField()),
+                },
+            )
+        }
+    )
+    def get(self, request: Request, run_id: int) -> Response:
+        run = run_get(user=request.user, run_id=run_id)  # viewers too, as for the run's steps
+        recording = recording_of(run=run)
+        if recording is None:
+            raise NotFound("This run has no recording.")
+        url = reverse("run-recording-frame", args=[run.pk, 0]).replace("/0/", "/{n}/")
+        frames = recording_frames(recording=recording, frame_url=url)
+        return Response({"run": run.pk, "bytes": recording.bytes, "truncated": recording.truncated, "frames": frames})
+
+
+class RunRecordingFrameApi(APIView):
+    @extend_schema(responses={200: OpenApiResponse(description="One frame of the run's recording (JPEG)")})
+    def get(self, request: Request, run_id: int, n: int) -> HttpResponse:
+        run = run_get(user=request.user, run_id=run_id)
+        recording = recording_of(run=run)
+        data = recording_frame(recording=recording, n=n) if recording is not None else None
+        if data is None:
+            raise NotFound("This run's recording has no such frame.")
+        response = HttpResponse(data, content_type="image/jpeg")
+        response["Cache-Control"] = "private, max-age=3600"  # a recorded frame never changes
+        return response
 
 
 class RunDebugApi(APIView):
