@@ -43,8 +43,12 @@ from browser_pool.session import Session  # noqa: E402
 from tests.support.static_server import serve_directory  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-RRWEB = ROOT / "frontend/node_modules/rrweb/dist/rrweb.umd.cjs"
-RRWEB_START = "window.__rr = []; rrweb.record({ emit(event) { window.__rr.push(event); } });"
+RRWEB = ROOT / "frontend/node_modules/rrweb/dist/rrweb.umd.min.cjs"
+# Started once a web page has loaded: rrweb recording the blank page a new tab opens on hangs that tab.
+RRWEB_START = (
+    "window.__rr = []; if (location.protocol.startsWith('http')) window.addEventListener('load',"
+    " () => rrweb.record({ emit(event) { window.__rr.push(event); } }));"
+)
 RRWEB_DRAIN = "() => { const events = window.__rr || []; window.__rr = []; return JSON.stringify(events); }"
 WAYS = ("none", "frames", "rrweb", "trace")
 PAGE_SETS = ("form", "article")
