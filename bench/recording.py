@@ -110,15 +110,15 @@ class Way:
 
 
 def steps(site: str, count: int, offset: int) -> list[Callable[[Session], Awaitable[None]]]:
-    """`count` steps cycling navigate, type, click over the page sets."""
+    """`count` steps cycling navigate, type, click, starting with a navigation, over the page sets."""
     out: list[Callable[[Session], Awaitable[None]]] = []
-    for n in range(offset, offset + count):
+    for i in range(count):
+        n = offset + i
         page_set = PAGE_SETS[n // 3 % len(PAGE_SETS)]
-        kind = n % 3
-        if kind == 0:
-            url = f"{site}/{page_set}{1 + n // 3 % 2}.html"
+        if i % 3 == 0:
+            url = f"{site}/{page_set}{1 + n // 6 % 2}.html"
             out.append(lambda s, url=url: _goto(s, url))
-        elif kind == 1:
+        elif i % 3 == 1:
             out.append(lambda s, n=n: s.active_page.fill(TYPE_TARGET, f"query number {n}", timeout=5_000))
         else:
             out.append(lambda s: s.active_page.click(CLICK_TARGET, timeout=5_000))

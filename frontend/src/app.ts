@@ -70,6 +70,7 @@ export class App {
           this.permissions.confirm ? (this.session?.answer(id, approve) ?? Promise.resolve()) : Promise.resolve(),
         openDebug: (runId, label) => openRunDebug(runId, (id) => this.options.api.getRunDebug(id), label),
         saveWorkflow: (runId, label) => saveRunAsWorkflow(this.options.api, runId, label),
+        loadRecording: (runId) => this.options.api.getRunRecording(runId),
       },
       settingsBar: this.settingsBar.el,
       onShare: () => this.conversation.openShare(),

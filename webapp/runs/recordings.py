@@ -29,7 +29,8 @@ class FrameOut(TypedDict):
     at_ms: int
     width: int
     height: int
-    step: int | None  # the index of the step it shows; None: before the first step
+    step: int | None  # the index of the step it shows (the last one started by then); None: before the first step
+    step_id: int | None
     url: str
 
 
@@ -57,13 +58,14 @@ def recording_of(*, run: Run) -> Recording | None:
 
 def recording_frames(*, recording: Recording, frame_url: str) -> list[FrameOut]:
     """The frames with the step each shows; `frame_url` has `{n}` where the frame's number goes."""
-    steps = list(recording.run.steps.order_by("index").values_list("index", "started_at"))
-    starts = [int(started.timestamp() * 1000) for _, started in steps]
+    steps = list(recording.run.steps.order_by("index").values_list("index", "pk", "started_at"))
+    starts = [int(started.timestamp() * 1000) for _, _, started in steps]
     out: list[FrameOut] = []
     for n, frame in enumerate(recording.frames):
         at = bisect.bisect_right(starts, frame["at_ms"]) - 1
         out.append({"index": n, "at_ms": frame["at_ms"], "width": frame["width"], "height": frame["height"],
-                    "step": steps[at][0] if at >= 0 else None, "url": frame_url.format(n=n)})  # fmt: skip
+                    "step": steps[at][0] if at >= 0 else None,
+                    "step_id": steps[at][1] if at >= 0 else None, "url": frame_url.format(n=n)})  # fmt: skip
     return out
 
 

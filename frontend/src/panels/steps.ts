@@ -1,9 +1,8 @@
 // Step timeline: one block per run — its number in the conversation and who started it — with the agent's plan,
 // its steps (action, arguments, observation, status, duration, screenshot; thoughts and notices in their own
 // style), the confirmations it asked for, and, for a failed run, its error; a finished run shows its token usage,
-// what it cost, the files it downloaded as cards, and its owner what the model saw (where it was called) and "Save as
-// workflow".
-
+// what it cost, the files it downloaded as cards, "Watch again" (its recording, for everyone who sees it), and its
+// owner what the model saw (where it was called) and "Save as workflow".
 import type { Confirmation, Run } from "../api/types";
 import { h, icon, ICONS, KeyedList, present, replaceChildren, setAttr, setText, type Component } from "../dom";
 import { RUN_STATUS_LABEL, labelFor, formatDuration, formatTokenUsage, hostOf } from "../format";
@@ -24,6 +23,7 @@ import {
 import { createDownloadCards } from "./steps/files";
 import { confirmationCards, createStep, type StepEntry } from "./steps/step";
 import { runCostText } from "./usage/cost";
+import { createWatchAgain } from "./recording/watch";
 
 const NO_CONFIRMATIONS: Confirmation[] = [];
 
@@ -76,6 +76,7 @@ export function createRunBlock(initial: RunItem, actions?: RunActions): Componen
   const starter = h("span", { class: "run-starter" });
   const sharedTabs = h("div", { class: "run-shared-tabs", "data-testid": "run-shared-tabs" });
   const downloads = createDownloadCards();
+  const watch = createWatchAgain(() => currentRun.id, stepsEl, actions);
   const el = h(
     "section",
     { class: "run" },
@@ -84,6 +85,7 @@ export function createRunBlock(initial: RunItem, actions?: RunActions): Componen
     looseEl,
     downloads.el,
     pending,
+    watch.el,
     foot,
   );
   const update = (item: RunItem): void => {
@@ -171,6 +173,7 @@ export function createRunBlock(initial: RunItem, actions?: RunActions): Componen
     const savable = offers.save && !!actions?.saveWorkflow;
     present(foot, save, savable);
     present(foot, saved, savable && !!saved.textContent);
+    present(foot, watch.button, watch.offered(run, manual));
     foot.hidden = !foot.firstChild;
 
     el.classList.toggle(
@@ -185,6 +188,7 @@ export function createRunBlock(initial: RunItem, actions?: RunActions): Componen
     destroy: () => {
       steps.clear();
       loose.clear();
+      watch.destroy();
     },
   };
 }

@@ -13,4 +13,5 @@ export type * from "./memory";
 export type * from "./workflows";
 export type * from "./usage";
 export type * from "./browserprofiles";
+export type * from "./recordings";
 export type * from "./protocol";
