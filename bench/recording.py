@@ -1,12 +1,13 @@
 """What recording a run costs: CPU and bytes per step of four ways of recording, beside the same steps unrecorded,
 in one run.
 
-Run: .venv/bin/python bench/recording.py [--rounds 4] [--steps 8] [--think 1.0] [--smoke]
+Run: .venv/bin/python bench/recording.py [--rounds 3] [--steps 6] [--think 3.0] [--smoke]
 
 Ways, each in its own browser context of one Chromium (the pool's, with Hive's flags):
 - none: the steps alone;
-- frames: the live view's screencast frames kept at 1 fps, only when the page changed (`browser_pool.recording`,
-  what Hive keeps);
+- frames: the live view's screencast frames kept at 1 fps, only when the page changed, around steps only (from a
+  step's start to 1.5 s after its end: `browser_pool.recording` as a run uses it);
+- frames-all: the same frames, recorded all the time (between steps too, while the model thinks);
 - rrweb: rrweb's recorder injected into every page, its events drained after each step (what a replay player needs);
 - trace: a Playwright trace with screenshots and DOM snapshots, one chunk per batch written to a zip.
 
@@ -50,7 +51,8 @@ RRWEB_START = (
     " () => rrweb.record({ emit(event) { window.__rr.push(event); } }));"
 )
 RRWEB_DRAIN = "() => { const events = window.__rr || []; window.__rr = []; return JSON.stringify(events); }"
-WAYS = ("none", "frames", "rrweb", "trace")
+WAYS = ("none", "frames", "frames-all", "rrweb", "trace")
+SETTLE_S = 1.5
 PAGE_SETS = ("form", "article")
 
 
@@ -65,7 +67,7 @@ class Tally:
         per_step_ms = self.cpu_s / self.steps * 1000
         more = f"{(per_step_ms / (base.cpu_s / base.steps * 1000) - 1) * 100:+6.1f} %" if base else "       —"
         per_min = self.bytes / (self.wall_s / 60) / 1e6 if self.wall_s else 0.0
-        return (f"{way:<8} {per_step_ms:9.1f} {more:>10} {self.bytes / self.steps / 1e3:10.1f} "
+        return (f"{way:<10} {per_step_ms:9.1f} {more:>10} {self.bytes / self.steps / 1e3:10.1f} "
                 f"{per_min:10.2f}")  # fmt: skip
 
 
@@ -86,13 +88,19 @@ class Way:
 
     async def begin(self) -> None:
         self.drained = 0
-        if self.name == "frames":
-            self.recorder = Recorder(self.session, fps=1.0)
+        if self.name.startswith("frames"):
+            self.recorder = Recorder(self.session, fps=1.0, settle_s=SETTLE_S if self.name == "frames" else None)
             await self.recorder.start()
         elif self.name == "trace":
             await self.session.context.tracing.start_chunk()
 
+    def step_starts(self) -> None:
+        if self.recorder is not None:
+            self.recorder.wake()
+
     async def after_step(self) -> None:
+        if self.recorder is not None:
+            self.recorder.wake()
         if self.name == "rrweb":
             self.drained += len(await self.session.active_page.evaluate(RRWEB_DRAIN))
 
@@ -134,6 +142,7 @@ async def batch(way: Way, site: str, count: int, offset: int, think_s: float, ro
     started = time.monotonic()
     await way.begin()
     for step in steps(site, count, offset):
+        way.step_starts()
         await step(way.session)
         await step_picture(way.session.active_page)
         await way.after_step()
@@ -169,7 +178,7 @@ async def main(rounds: int, count: int, think_s: float) -> None:
                         setattr(tallies[w], name, getattr(tallies[w], name) + getattr(tally, name))
         finally:
             await pool.stop(save_sessions=False)
-    print(f"\n{'way':<8} {'CPU ms/step':>9} {'vs none':>10} {'kB/step':>10} {'MB/min':>10}")
+    print(f"\n{'way':<10} {'CPU ms/step':>9} {'vs none':>10} {'kB/step':>10} {'MB/min':>10}")
     for w in ways:
         print(tallies[w].row(w, tallies["none"] if w != "none" else None))
     print(json.dumps({w: {"cpu_ms_per_step": t.cpu_s / t.steps * 1000, "bytes_per_step": t.bytes / t.steps}
@@ -186,9 +195,9 @@ def _pages(folder: Path) -> Path:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rounds", type=int, default=4, help="batches per way")
-    parser.add_argument("--steps", type=int, default=8, help="steps per batch")
-    parser.add_argument("--think", type=float, default=1.0, help="seconds between steps (the model's answer)")
+    parser.add_argument("--rounds", type=int, default=3, help="batches per way")
+    parser.add_argument("--steps", type=int, default=6, help="steps per batch")
+    parser.add_argument("--think", type=float, default=3.0, help="seconds between steps (the model's answer)")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes: check that the benchmark still runs")
     args = parser.parse_args()
     if args.smoke:

@@ -1,10 +1,11 @@
 """A run's recording: the live view's own screencast frames of the active tab, kept at a low rate, to be watched again.
 
 The recorder is one more subscriber of the session's screencast, asking for `fps` frames a second; while nobody
-else watches, Chromium encodes no more than that, and on a still page it encodes nothing (the screencast only
-sends a frame when the page changed). A frame identical to the last one kept is not kept again. On a page with a
-secret field (a password), the frame is replaced by a screenshot with those fields masked, as the step picture
-does. Frames stop being kept past `max_bytes`; the recording says it was cut.
+else watches, Chromium captures no more than that. Chromium still pays for each repaint it would send (a blinking
+caret in a focused field is two a second), so a run's recorder records around its steps only (`settle_s`). A frame
+identical to the last one kept is not kept again. On a page with a secret field (a password), the frame is replaced
+by a screenshot with those fields masked, as the step picture does. Frames stop being kept past `max_bytes`; the
+recording says it was cut.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
+from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 
@@ -45,41 +48,89 @@ class Recording:
 
 class Recorder:
     """Keeps frames of `session`'s active tab from `start()` to `stop()`, at most `fps` a second and `max_bytes`
-    in all. The newest frame of an interval is kept at its end, so the page's last look before it goes still is
-    never lost."""
+    in all. The newest frame of an interval is kept at its end.
 
-    def __init__(self, session: Session, *, fps: float = 1.0, max_bytes: int = 20_000_000) -> None:
+    With `settle_s`, it records only around steps: from each `wake()` (a step starts or ends) until `settle_s`
+    after the last one, then lets the screencast go until the next wake. A page left alone between steps (while
+    the model thinks) costs nothing then, even one that repaints a blinking caret; the next wake's first frame is
+    the page as that wait left it (the screencast sends the current picture when it starts)."""
+
+    def __init__(
+        self, session: Session, *, fps: float = 1.0, max_bytes: int = 20_000_000, settle_s: float | None = None
+    ) -> None:
         self.session = session
         self.fps = fps
         self.max_bytes = max_bytes
+        self.settle_s = settle_s
         self.recording = Recording()
         self._subscription: Subscription | None = None
         self._pending: Frame | None = None
         self._last_kept = 0.0
         self._last_data = b""
         self._timer: asyncio.TimerHandle | None = None
-        self._keeping: set[asyncio.Task[None]] = set()
+        self._settle_timer: asyncio.TimerHandle | None = None
+        self._awake_until = 0.0
+        self._stopped = False
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._switch = asyncio.Lock()  # one subscribe or unsubscribe at a time
 
     async def start(self) -> None:
-        self._subscription = await self.session.screencast.subscribe(self._on_frame, max_fps=self.fps)
-        # A still page sends no frame: the page as the run found it is the recording's first picture.
-        last = self.session.screencast.last_frame
-        if last is not None:
-            await self._on_frame(last)
+        await self._subscribe()
+        self._awake_until = time.monotonic() + (self.settle_s or 0.0)
+        self._schedule_settle()
+
+    def wake(self) -> None:
+        """A step started or ended: record from now until `settle_s` after the last wake."""
+        if self.settle_s is None or self._stopped:
+            return
+        self._awake_until = time.monotonic() + self.settle_s
+        if self._subscription is None:
+            self._spawn(self._subscribe())
+        self._schedule_settle()
 
     async def stop(self) -> Recording:
         """Stop recording; the frame waiting for its slot is kept first."""
-        if self._subscription is not None:
-            subscription, self._subscription = self._subscription, None
-            await subscription.close()
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        if self._pending is not None:
-            self._spawn_keep()
-        if self._keeping:
-            await asyncio.gather(*self._keeping, return_exceptions=True)
+        self._stopped = True
+        if self._settle_timer is not None:
+            self._settle_timer.cancel()
+        while self._tasks:  # a subscription on its way, frames being kept
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self._unsubscribe()
+        while self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
         return self.recording
+
+    async def _subscribe(self) -> None:
+        async with self._switch:
+            if self._subscription is None and not self._stopped:
+                self._subscription = await self.session.screencast.subscribe(self._on_frame, max_fps=self.fps)
+
+    async def _unsubscribe(self) -> None:
+        async with self._switch:
+            if self._subscription is not None:
+                subscription, self._subscription = self._subscription, None
+                await subscription.close()
+            if self._timer is not None:
+                self._timer.cancel()
+            self._spawn_keep()  # the frame waiting for its slot
+
+    def _schedule_settle(self) -> None:
+        if self.settle_s is None or self._settle_timer is not None:
+            return
+        delay = max(0.0, self._awake_until - time.monotonic())
+        self._settle_timer = asyncio.get_running_loop().call_later(delay, self._settled)
+
+    def _settled(self) -> None:
+        self._settle_timer = None
+        if time.monotonic() < self._awake_until:
+            self._schedule_settle()  # woken again meanwhile
+        elif not self._stopped:
+            self._spawn(self._unsubscribe())
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work, name="recording")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _on_frame(self, frame: Frame) -> None:
         self._pending = frame
@@ -97,9 +148,7 @@ class Recorder:
         if frame is None:
             return
         self._last_kept = time.monotonic()
-        task = asyncio.get_running_loop().create_task(self._keep(frame), name="recording:keep")
-        self._keeping.add(task)
-        task.add_done_callback(self._keeping.discard)
+        self._spawn(self._keep(frame))
 
     async def _keep(self, frame: Frame) -> None:
         if self.recording.truncated or frame.data == self._last_data:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from channels.db import database_sync_to_async
@@ -56,6 +57,8 @@ class WorkerSink:
         self.people = people
         self.web_tools = web_tools
         self._pending: list[str] = []
+        # Told when a step starts and when it ends (the run's recording records around steps).
+        self.on_step: Callable[[], None] | None = None
         self._flusher: asyncio.Task[None] | None = None
 
     async def text_delta(self, delta: str) -> None:
@@ -79,6 +82,8 @@ class WorkerSink:
         await self.flush()
 
     async def step_started(self, *, kind: str, action: str = "", arguments: JsonObject | None = None) -> int:
+        if self.on_step is not None:
+            self.on_step()
         step = await database_sync_to_async(step_start)(
             run_id=self.run_id, kind=kind, action=action, arguments=arguments
         )
@@ -95,6 +100,8 @@ class WorkerSink:
         screenshot: bytes | None = None,
         target: RecordedTarget | None = None,
     ) -> None:
+        if self.on_step is not None:
+            self.on_step()
         await database_sync_to_async(step_finish)(
             step_id=step_id,
             status=Step.Status.SUCCEEDED if ok else Step.Status.FAILED,

@@ -106,6 +106,8 @@ async def _with_session(sessions: SessionHost, run: Run, sink: WorkerSink, body:
     async with asyncio.timeout(timeout_s):
         session = await sessions.acquire(run.conversation_id, run_id=run.pk)
         recorder = await _start_recording(run, session)
+        if recorder is not None:
+            sink.on_step = recorder.wake
         try:
             # The page's own dialogs on sensitive pages ask this run's user, whatever the run's kind.
             with dialogs_answered_by(session.context, run_dialog_answerer(run.conversation, sink.confirm)):
@@ -121,7 +123,12 @@ async def _start_recording(run: Run, session: Session) -> Recorder | None:
     cannot start leaves the run to go on unrecorded."""
     if run.kind not in Run.WORK_KINDS or settings.HIVE_RECORDING_FPS <= 0:
         return None
-    recorder = Recorder(session, fps=settings.HIVE_RECORDING_FPS, max_bytes=settings.HIVE_RECORDING_MAX_BYTES)
+    recorder = Recorder(
+        session,
+        fps=settings.HIVE_RECORDING_FPS,
+        max_bytes=settings.HIVE_RECORDING_MAX_BYTES,
+        settle_s=settings.HIVE_RECORDING_SETTLE_S,
+    )
     try:
         await recorder.start()
     except Exception:
