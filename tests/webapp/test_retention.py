@@ -1,4 +1,4 @@
-"""Retention: screenshots, uploads, downloads and model logs older than the settings allow are removed (files and rows), the
+"""Retention: screenshots, recordings, uploads, downloads and model logs older than the settings allow are removed (files and rows), the
 rest is kept; `manage.py prune` and the scheduled task do it."""
 
 from __future__ import annotations
@@ -12,8 +12,10 @@ from django.core.files.storage import default_storage
 from django.core.management import call_command
 from django.utils import timezone
 
+from browser_pool.recording import RecordedFrame
 from webapp.conversations.models import Conversation, ConversationFile
-from webapp.runs.models import ModelCall, Run, Step
+from webapp.runs.models import ModelCall, Recording, Run, Step
+from webapp.runs.recordings import recording_save
 
 pytestmark = pytest.mark.django_db
 
@@ -60,3 +62,23 @@ def test_prune_removes_what_is_older_than_the_settings_allow(conversation: Conve
     assert old_csv.startswith("downloads/"), "downloads are kept apart from uploads"
     assert list(ModelCall.objects.values_list("index", flat=True)) == [1]
     assert Step.objects.count() == 2, "what happened stays; only its heavy parts go"
+
+
+def test_prune_removes_recordings_as_old_as_the_screenshots_it_removes(
+    conversation: Conversation, settings: Any
+) -> None:
+    settings.HIVE_RETAIN_SCREENSHOTS_DAYS = 7
+    old_run = Run.objects.create(conversation=conversation, status="succeeded")
+    new_run = Run.objects.create(conversation=conversation, status="succeeded")
+    frame = RecordedFrame(b"\xff\xd8\xff\xd9", 1, 1, 1_700_000_000_000)
+    old = recording_save(run_id=old_run.pk, frames=[frame])
+    new = recording_save(run_id=new_run.pk, frames=[frame])
+    assert old is not None
+    assert new is not None
+    Recording.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=8))
+
+    call_command("prune")
+
+    assert not default_storage.exists(old.file.name)
+    assert default_storage.exists(new.file.name)
+    assert list(Recording.objects.values_list("run_id", flat=True)) == [new_run.pk]
