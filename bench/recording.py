@@ -119,18 +119,17 @@ class Way:
 
 def steps(site: str, count: int, offset: int) -> list[Callable[[Session], Awaitable[None]]]:
     """`count` steps cycling navigate, type, click, starting with a navigation, over the page sets."""
-    out: list[Callable[[Session], Awaitable[None]]] = []
-    for i in range(count):
-        n = offset + i
-        page_set = PAGE_SETS[n // 3 % len(PAGE_SETS)]
-        if i % 3 == 0:
-            url = f"{site}/{page_set}{1 + n // 6 % 2}.html"
-            out.append(lambda s, url=url: _goto(s, url))
-        elif i % 3 == 1:
-            out.append(lambda s, n=n: s.active_page.fill(TYPE_TARGET, f"query number {n}", timeout=5_000))
-        else:
-            out.append(lambda s: s.active_page.click(CLICK_TARGET, timeout=5_000))
-    return out
+    return [_step(site, i, offset + i) for i in range(count)]
+
+
+def _step(site: str, i: int, n: int) -> Callable[[Session], Awaitable[None]]:
+    page_set = PAGE_SETS[n // 3 % len(PAGE_SETS)]
+    if i % 3 == 0:
+        url = f"{site}/{page_set}{1 + n // 6 % 2}.html"
+        return lambda s: _goto(s, url)
+    if i % 3 == 1:
+        return lambda s: s.active_page.fill(TYPE_TARGET, f"query number {n}", timeout=5_000)
+    return lambda s: s.active_page.click(CLICK_TARGET, timeout=5_000)
 
 
 async def _goto(session: Session, url: str) -> None:

@@ -3,9 +3,8 @@
 The recorder is one more subscriber of the session's screencast, asking for `fps` frames a second; while nobody
 else watches, Chromium captures no more than that. Chromium still pays for each repaint it would send (a blinking
 caret in a focused field is two a second), so a run's recorder records around its steps only (`settle_s`). A frame
-identical to the last one kept is not kept again. On a page with a secret field (a password), the frame is replaced
-by a screenshot with those fields masked, as the step picture does. Frames stop being kept past `max_bytes`; the
-recording says it was cut.
+identical to the last one kept is not kept again, nor is a frame of a page with a secret field (a password): the
+step's own picture, masked, stands for it. Frames stop being kept past `max_bytes`; the recording says it was cut.
 """
 
 from __future__ import annotations
@@ -22,11 +21,8 @@ from playwright.async_api import Error as PlaywrightError
 from browser_pool.errors import TabNotFoundError
 from browser_pool.screencast import HAS_SECRETS, Frame, Subscription
 from browser_pool.session import Session
-from browser_pool.types import MASK_COLOR, secret_masks
 
 log = logging.getLogger(__name__)
-
-MASKED_QUALITY = 60
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +68,7 @@ class Recorder:
         self._awake_until = 0.0
         self._stopped = False
         self._tasks: set[asyncio.Task[None]] = set()
+        self.left_out = 0  # frames of pages with a secret field
         self._switch = asyncio.Lock()  # one subscribe or unsubscribe at a time
 
     async def start(self) -> None:
@@ -153,26 +150,32 @@ class Recorder:
     async def _keep(self, frame: Frame) -> None:
         if self.recording.truncated or frame.data == self._last_data:
             return
-        data = await self._masked(frame)
-        if data is None:
+        if not await self._shows_no_secret(frame):
             return
-        if self.recording.bytes + len(data) > self.max_bytes:
+        if self.recording.bytes + len(frame.data) > self.max_bytes:
             self.recording.truncated = True
             return
         self._last_data = frame.data
-        self.recording.frames.append(RecordedFrame(data, frame.width, frame.height, frame.ts_ms))
-        self.recording.bytes += len(data)
+        self.recording.frames.append(RecordedFrame(frame.data, frame.width, frame.height, frame.ts_ms))
+        self.recording.bytes += len(frame.data)
 
-    async def _masked(self, frame: Frame) -> bytes | None:
-        """The frame, or a masked screenshot of its page when the page has a secret field; None when the tab is
-        gone."""
+    async def _shows_no_secret(self, frame: Frame) -> bool:
+        """Whether the frame's page has no secret field (a password). A frame of a page that has one is not kept: a
+        masked screenshot per frame cost the browser more than the recording itself, and the step's own picture,
+        masked, shows that page. The check runs after the capture: a frame of a document the tab has left since
+        (it may have had one) is not kept either."""
         try:
             page = self.session.tabs.get(frame.tab_id).page
-            if not await page.evaluate(HAS_SECRETS):
-                return frame.data
-            return await page.screenshot(type="jpeg", quality=MASKED_QUALITY, caret="initial", timeout=5_000,
-                                         mask=secret_masks(page), mask_color=MASK_COLOR)  # fmt: skip
+            secrets, document_started_ms = await page.evaluate(_CHECK)
         except (PlaywrightError, TabNotFoundError):
             # The tab closed or navigated away under the check: a frame that cannot be checked is not kept.
             log.debug("recording frame dropped: its tab went away", exc_info=True)
-            return None
+            return False
+        if secrets or document_started_ms > frame.ts_ms:
+            self.left_out += 1
+            return False
+        return True
+
+
+# Whether the page has a secret field, and when its document started (ms since the epoch).
+_CHECK = f"() => [({HAS_SECRETS})(), performance.timeOrigin]"

@@ -70,11 +70,19 @@ def test_a_run_is_recorded_between_its_steps_for_its_readers_only(llm: ScriptedL
     click = run.steps.get(action="click")
     click_ended_ms = click.started_at.timestamp() * 1000 + (click.duration_ms or 0)
     next_step = run.steps.get(index=click.index + 1)
-    after_click = [f for f in frames if f["step"] == click.index and f["at_ms"] > click_ended_ms]
+    after_click = [
+        f for f in frames if f["source"] == "frame" and f["step"] == click.index and f["at_ms"] > click_ended_ms
+    ]
     assert after_click, (click_ended_ms, [(f["step"], f["at_ms"]) for f in frames])
     assert all(f["at_ms"] < next_step.started_at.timestamp() * 1000 for f in after_click)
     assert all(f["step_id"] == click.pk for f in after_click)
     assert {f["step"] for f in frames} >= {0, click.index}, "frames of several steps, each placed in its own"
+    # The steps' own pictures are in it too, each where its step ended.
+    pictures = [f for f in frames if f["source"] == "step"]
+    assert [f["step_id"] for f in pictures] == list(
+        run.steps.exclude(screenshot="").order_by("index").values_list("pk", flat=True)
+    )
+    assert all(f["url"].endswith(f"/steps/{f['step_id']}/screenshot/") for f in pictures)
 
     viewer, stranger = UserFactory(), UserFactory()
     Share.objects.create(conversation=conversation, user=viewer, role="viewer", created_by=conversation.owner)

@@ -85,7 +85,7 @@ def conversation_delete(*, conversation: Conversation) -> None:
         .exclude(screenshot="")
         .values_list("screenshot", flat=True),
         *ConversationFile.objects.filter(conversation=conversation).values_list("file", flat=True),
-        *Recording.objects.filter(run__conversation=conversation).values_list("file", flat=True),
+        *Recording.objects.filter(run__conversation=conversation).exclude(file="").values_list("file", flat=True),
     ]
     conversation.delete()
     transaction.on_commit(

@@ -62,7 +62,8 @@ def retention_prune() -> Pruned:
         for recording in list(Recording.objects.filter(created_at__lt=before)):
             name = str(recording.file.name)
             recording.delete()
-            _remove(name)
+            if name:
+                _remove(name)
             recordings += 1
     uploads = _prune_files(ConversationFile.Origin.UPLOAD, settings.HIVE_RETAIN_UPLOADS_DAYS)
     downloads = _prune_files(ConversationFile.Origin.DOWNLOAD, settings.HIVE_RETAIN_DOWNLOADS_DAYS)

@@ -187,7 +187,7 @@ class Recording(models.Model):
     in one file, `frames` saying where each starts, how long it is, its pixel size and when it was captured."""
 
     run = models.OneToOneField(Run, on_delete=models.CASCADE, related_name="recording")
-    file = models.FileField(upload_to="recordings/%Y/%m/%d/")
+    file = models.FileField(upload_to="recordings/%Y/%m/%d/", blank=True)  # none: no frame was kept
     # [{"at_ms": capture time (ms since the epoch), "offset": …, "size": …, "width": …, "height": …}, …]
     frames = models.JSONField(default=list)
     bytes = models.PositiveBigIntegerField(default=0)

@@ -6,6 +6,9 @@ export interface RecordingFrame {
   index: number;
   /** When it was captured, ms since the epoch. */
   at_ms: number;
+  /** "frame": recorded during and between steps; "step": the step's own picture as it ended. */
+  source: "frame" | "step";
+  /** 0 when not known (a step's picture). */
   width: number;
   height: number;
   /** The index of the step it shows (the last one started by then); null before the first step. */

@@ -74,8 +74,10 @@ export function createRecordingPlayer(recording: RunRecording, onStep: (stepId: 
     const step = frames[current]?.step_id;
     current = next;
     picture.src = frame.url;
-    picture.width = frame.width;
-    picture.height = frame.height;
+    if (frame.width && frame.height) {
+      picture.width = frame.width;
+      picture.height = frame.height;
+    }
     scrubber.value = String(next);
     setText(caption, frameCaption(frames, next));
     if (frame.step_id !== step) onStep(frame.step_id);

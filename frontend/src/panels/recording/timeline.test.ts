@@ -5,6 +5,7 @@ import { frameCaption, frameForStep, positionOf, stepMarkers } from "./timeline"
 const frame = (index: number, seconds: number, step: number | null): RecordingFrame => ({
   index,
   at_ms: 1_700_000_000_000 + seconds * 1000,
+  source: "frame",
   width: 1280,
   height: 800,
   step,
@@ -35,5 +36,6 @@ describe("a recording's timeline", () => {
     expect(frameCaption(FRAMES, 0)).toBe("Before the first step · 0:00");
     expect(frameCaption(FRAMES, 3)).toBe("Step 3 · 0:03");
     expect(frameCaption(FRAMES, 4)).toBe("Step 4 · 1:04");
+    expect(frameCaption([{ ...frame(0, 0, 2), source: "step" }], 0)).toBe("Step 3 as it ended · 0:00");
   });
 });

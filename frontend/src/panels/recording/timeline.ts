@@ -57,9 +57,13 @@ export function elapsedLabel(frames: readonly RecordingFrame[], n: number): stri
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
-/** What the player says under the picture: "Step 7 · 0:12", or "Before the first step · 0:00". */
+/**
+ * What the player says under the picture: "Step 7 · 0:12", "Step 7 as it ended · 0:13" (the step's own picture),
+ * or "Before the first step · 0:00".
+ */
 export function frameCaption(frames: readonly RecordingFrame[], n: number): string {
   const frame = frames[n];
-  const where = frame?.step == null ? "Before the first step" : `Step ${frame.step + 1}`;
+  const step = frame?.step == null ? "Before the first step" : `Step ${frame.step + 1}`;
+  const where = frame?.source === "step" ? `${step} as it ended` : step;
   return `${where} · ${elapsedLabel(frames, n)}`;
 }

@@ -36,6 +36,7 @@ const step = (index: number): Step => ({
 const frame = (index: number, s: number | null): RecordingFrame => ({
   index,
   at_ms: 1_700_000_000_000 + index * 1000,
+  source: "frame",
   width: 640,
   height: 400,
   step: s,
