@@ -105,17 +105,20 @@ async def run_entry(worker: RunContext, run_id: int, body: RunBody, *, timeout_s
 async def _with_session(sessions: SessionHost, run: Run, sink: WorkerSink, body: RunBody, timeout_s: float) -> None:
     async with asyncio.timeout(timeout_s):
         session = await sessions.acquire(run.conversation_id, run_id=run.pk)
-        recorder = await _start_recording(run, session)
-        if recorder is not None:
-            sink.on_step = recorder.wake
+        recorder: Recorder | None = None
         try:
+            recorder = await _start_recording(run, session)
+            if recorder is not None:
+                sink.on_step = recorder.wake
             # The page's own dialogs on sensitive pages ask this run's user, whatever the run's kind.
             with dialogs_answered_by(session.context, run_dialog_answerer(run.conversation, sink.confirm)):
                 await body(run, session, sink)
         finally:
-            if recorder is not None:
-                await _keep_recording(run.pk, recorder)
-            await sessions.release(session)
+            try:
+                if recorder is not None:
+                    await _keep_recording(run.pk, recorder)
+            finally:
+                await sessions.release(session)  # even when the recording is interrupted on its way
 
 
 async def _start_recording(run: Run, session: Session) -> Recorder | None:
