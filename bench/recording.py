@@ -1,7 +1,8 @@
 """What recording a run costs: CPU and bytes per step of four ways of recording, beside the same steps unrecorded,
 in one run.
 
-Run: .venv/bin/python bench/recording.py [--rounds 3] [--steps 6] [--think 3.0] [--smoke]
+Run: .venv/bin/python bench/recording.py [--rounds 3] [--steps 6] [--think 3.0] [--ways none,frames]
+     [--frame-size 1280x800] [--quality 60] [--smoke]
 
 Ways, each in its own browser context of one Chromium (the pool's, with Hive's flags):
 - none: the steps alone;
@@ -39,7 +40,7 @@ from bench.stats import cpu_delta  # noqa: E402
 from browser_pool.config import BrowserConfig  # noqa: E402
 from browser_pool.pool import BrowserPool  # noqa: E402
 from browser_pool.recording import Recorder  # noqa: E402
-from browser_pool.screencast import step_picture  # noqa: E402
+from browser_pool.screencast import ScreencastOptions, step_picture  # noqa: E402
 from browser_pool.session import Session  # noqa: E402
 from tests.support.static_server import serve_directory  # noqa: E402
 
@@ -153,15 +154,16 @@ async def batch(way: Way, site: str, count: int, offset: int, think_s: float, ro
     return Tally(cpu_s=sum(cpu_delta(after, before).values()), bytes=recorded, steps=count, wall_s=wall)
 
 
-async def main(rounds: int, count: int, think_s: float) -> None:
-    ways = [w for w in WAYS if w != "rrweb" or RRWEB.exists()]
+async def main(rounds: int, count: int, think_s: float, only: list[str], frames: ScreencastOptions) -> None:
+    ways = [w for w in only if w != "rrweb" or RRWEB.exists()]
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {rounds} rounds of {count} steps per "
-          f"way, {think_s:.2f} s between steps; pages of bench/cpu.py ({', '.join(PAGE_SETS)})")  # fmt: skip
+          f"way, {think_s:.2f} s between steps; pages of bench/cpu.py ({', '.join(PAGE_SETS)}); frames "
+          f"{frames.max_width}x{frames.max_height} JPEG quality {frames.quality}")  # fmt: skip
     if "rrweb" not in ways:
         print(f"rrweb skipped: {RRWEB.relative_to(ROOT)} is missing (cd frontend && npm install)")
     tallies = {w: Tally() for w in ways}
     with tempfile.TemporaryDirectory() as folder, serve_directory(_pages(Path(folder))) as site:
-        pool = BrowserPool(BrowserConfig(warm_contexts=0))
+        pool = BrowserPool(BrowserConfig(warm_contexts=0), screencast_options=frames)
         await pool.start()
         try:
             assert pool.browser_pid is not None
@@ -197,8 +199,13 @@ if __name__ == "__main__":
     parser.add_argument("--rounds", type=int, default=3, help="batches per way")
     parser.add_argument("--steps", type=int, default=6, help="steps per batch")
     parser.add_argument("--think", type=float, default=3.0, help="seconds between steps (the model's answer)")
+    parser.add_argument("--ways", default=",".join(WAYS), help="the ways to measure, comma-separated ('none' first)")
+    parser.add_argument("--frame-size", default="1280x800", help="the screencast's largest frame (the live view's)")
+    parser.add_argument("--quality", type=int, default=60, help="the screencast's JPEG quality (the live view's)")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes: check that the benchmark still runs")
     args = parser.parse_args()
     if args.smoke:
         args.rounds, args.steps, args.think = 1, 3, 0.05
-    asyncio.run(main(args.rounds, args.steps, args.think))
+    width, height = (int(n) for n in args.frame_size.split("x"))
+    options = ScreencastOptions(quality=args.quality, max_width=width, max_height=height)
+    asyncio.run(main(args.rounds, args.steps, args.think, args.ways.split(","), options))
