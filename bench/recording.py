@@ -159,7 +159,7 @@ async def main(rounds: int, count: int, think_s: float, only: list[str], frames:
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {rounds} rounds of {count} steps per "
           f"way, {think_s:.2f} s between steps; pages of bench/cpu.py ({', '.join(PAGE_SETS)}); frames "
           f"{frames.max_width}x{frames.max_height} JPEG quality {frames.quality}")  # fmt: skip
-    if "rrweb" not in ways:
+    if "rrweb" in only and "rrweb" not in ways:
         print(f"rrweb skipped: {RRWEB.relative_to(ROOT)} is missing (cd frontend && npm install)")
     tallies = {w: Tally() for w in ways}
     with tempfile.TemporaryDirectory() as folder, serve_directory(_pages(Path(folder))) as site:
