@@ -95,9 +95,10 @@ class LatestFrameSlot:
 class Subscription:
     """One subscriber's delivery: its slot, its task, and counts of what it got and missed."""
 
-    def __init__(self, screencast: Screencast, handler: FrameHandler) -> None:
+    def __init__(self, screencast: Screencast, handler: FrameHandler, max_fps: float | None = None) -> None:
         self._screencast = screencast
         self._handler = handler
+        self.max_fps = max_fps  # the rate this subscriber needs; None: the screencast's own cap
         self._slot = LatestFrameSlot()
         self.delivered = 0
         self.failed = 0
@@ -165,9 +166,11 @@ class Screencast:
     def tab_id(self) -> str | None:
         return self._tab_id
 
-    async def subscribe(self, handler: FrameHandler) -> Subscription:
-        """Deliver frames to ``handler`` until the subscription is closed. The first subscriber starts the stream."""
-        subscription = Subscription(self, handler)
+    async def subscribe(self, handler: FrameHandler, *, max_fps: float | None = None) -> Subscription:
+        """Deliver frames to ``handler`` until the subscription is closed. The first subscriber starts the stream.
+        ``max_fps`` below the cap: this subscriber needs no more, and while only such subscribers watch, Chromium
+        encodes no more (a run's recording at 1 fps does not pay for a live view's 12)."""
+        subscription = Subscription(self, handler, max_fps)
         self._subscribers.append(subscription)
         async with self._lock:
             if self._cdp is None:
@@ -275,9 +278,18 @@ class Screencast:
         self._pending = Frame(data=data, width=size[0], height=size[1], tab_id=tab_id, ts_ms=ts_ms)
         self._unacked.append((cdp, int(event["sessionId"])))
         if self._flush_timer is None:
-            interval = 1.0 / self.options.max_fps if self.options.max_fps > 0 else 0.0
+            fps = self._rate()
+            interval = 1.0 / fps if fps > 0 else 0.0
             delay = max(0.0, self._last_publish + interval - time.monotonic())
             self._flush_timer = asyncio.get_running_loop().call_later(delay, self._flush)
+
+    def _rate(self) -> float:
+        """The frame rate the subscribers need: the fastest of theirs, never above the cap (0: uncapped)."""
+        cap = self.options.max_fps
+        wanted = [s.max_fps for s in self._subscribers if s.max_fps is not None and s.max_fps > 0]
+        if not wanted or len(wanted) < len(self._subscribers):
+            return cap
+        return min(cap, max(wanted)) if cap > 0 else max(wanted)
 
     def _flush(self) -> None:
         """Publish the newest frame (older ones arrived within the same interval and are skipped)."""
@@ -303,7 +315,7 @@ class Screencast:
 
 
 # Open shadow roots too, as the screenshot's mask reaches into them: a password field in a web component counts.
-_HAS_SECRETS = f"""() => {{
+HAS_SECRETS = f"""() => {{
   const has = (root) => root.querySelector({SECRET_FIELDS!r}) !== null
     || [...root.querySelectorAll("*")].some((el) => el.shadowRoot && has(el.shadowRoot));
   return has(document);
@@ -323,7 +335,7 @@ async def step_picture(
     the page has no secret field, else a screenshot. The screenshot masks secret fields only where the page has one
     (the mask costs a restyle and paint even when nothing matches), and leaves the caret as it is (hiding it restyles
     the page first): about 10-20 ms of the browser's CPU less per step than a masked screenshot."""
-    secrets = bool(await page.evaluate(_HAS_SECRETS))
+    secrets = bool(await page.evaluate(HAS_SECRETS))
     if live is not None and since_ms is not None and not secrets:
         screencast, tab_id = live
         frame = screencast.frame_since(tab_id, since_ms)

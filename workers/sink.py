@@ -63,6 +63,8 @@ class WorkerSink:
         self.web_tools = web_tools
         self._save = save
         self._pending: list[str] = []
+        # Told when a step starts and when it ends (the run's recording records around steps).
+        self.on_step: Callable[[], None] | None = None
         self._flusher: asyncio.Task[None] | None = None
         # The secrets the run's steps fill in: masked in the run's trace too (workers.traces).
         self.secrets: list[Secrets] = []
@@ -94,6 +96,8 @@ class WorkerSink:
         await self.flush()
 
     async def step_started(self, *, kind: str, action: str = "", arguments: JsonObject | None = None) -> int:
+        if self.on_step is not None:
+            self.on_step()
         step = await database_sync_to_async(step_start)(
             run_id=self.run_id, kind=kind, action=action, arguments=arguments
         )
@@ -110,6 +114,8 @@ class WorkerSink:
         screenshot: bytes | None = None,
         target: RecordedTarget | None = None,
     ) -> None:
+        if self.on_step is not None:
+            self.on_step()
         await database_sync_to_async(step_finish)(
             step_id=step_id,
             status=Step.Status.SUCCEEDED if ok else Step.Status.FAILED,

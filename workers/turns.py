@@ -10,11 +10,14 @@ from dataclasses import dataclass
 
 import structlog
 from channels.db import database_sync_to_async
+from django.conf import settings
 
 from browser_pool.actions.watch import dialogs_answered_by
 from browser_pool.errors import PoolError
+from browser_pool.recording import Recorder
 from browser_pool.session import Session
 from webapp.runs.models import Run
+from webapp.runs.recordings import recording_save
 from webapp.runs.services import run_finish, run_start
 from workers.browser import SessionHost
 from workers.live import CommandChannel, People, RunRegistry
@@ -108,13 +111,50 @@ async def _with_session(
 ) -> None:
     async with asyncio.timeout(timeout_s):
         session = await sessions.acquire(run.conversation_id, run_id=run.pk)
+        recorder: Recorder | None = None
         try:
             await trace.begin(session)
+            recorder = await _start_recording(run, session)
+            if recorder is not None:
+                sink.on_step = recorder.wake
             # The page's own dialogs on sensitive pages ask this run's user, whatever the run's kind.
             with dialogs_answered_by(session.context, run_dialog_answerer(run.conversation, sink.confirm)):
                 await body(run, session, sink)
         finally:
             try:
-                await trace.end()
+                try:
+                    await trace.end()
+                finally:
+                    if recorder is not None:
+                        await _keep_recording(run.pk, recorder)
             finally:
-                await sessions.release(session)
+                await sessions.release(session)  # even when the recording is interrupted on its way
+
+
+async def _start_recording(run: Run, session: Session) -> Recorder | None:
+    """Record the agent's turns and workflow replays (an action by hand is its own step picture). A recording that
+    cannot start leaves the run to go on unrecorded."""
+    if run.kind not in Run.WORK_KINDS or settings.HIVE_RECORDING_FPS <= 0:
+        return None
+    recorder = Recorder(
+        session,
+        fps=settings.HIVE_RECORDING_FPS,
+        max_bytes=settings.HIVE_RECORDING_MAX_BYTES,
+        settle_s=settings.HIVE_RECORDING_SETTLE_S,
+    )
+    try:
+        await recorder.start()
+    except Exception:
+        log.warning("run %s goes on unrecorded: the recording did not start", run.pk, exc_info=True)
+        return None
+    return recorder
+
+
+async def _keep_recording(run_id: int, recorder: Recorder) -> None:
+    try:
+        recording = await recorder.stop()
+        await database_sync_to_async(recording_save)(
+            run_id=run_id, frames=recording.frames, truncated=recording.truncated
+        )
+    except Exception:
+        log.warning("the recording of run %s was lost", run_id, exc_info=True)

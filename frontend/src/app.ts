@@ -72,6 +72,7 @@ export class App {
           this.permissions.control ? (this.session?.control.set("take") ?? Promise.resolve()) : Promise.resolve(),
         openDebug: (runId, label) => openRunDebug(runId, (id) => this.options.api.getRunDebug(id), label),
         saveWorkflow: (runId, label) => saveRunAsWorkflow(this.options.api, runId, label),
+        loadRecording: (runId) => this.options.api.getRunRecording(runId),
       },
       settingsBar: this.settingsBar.el,
       onShare: () => this.conversation.openShare(),

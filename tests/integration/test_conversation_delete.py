@@ -1,5 +1,6 @@
 """Deleting a conversation ends everything that was live about it: teammates' sockets close at once (4403), the
-worker holding its browser is told to drop the session unsaved, and its files (screenshots, uploads) are removed."""
+worker holding its browser is told to drop the session unsaved, and its files (screenshots, recordings, uploads) are
+removed."""
 
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from rest_framework.test import APIClient
 
+from browser_pool.recording import RecordedFrame
 from tests.factories import ConversationFactory, UserFactory
 from tests.integration.conftest import open_stream
 from webapp.conversations.models import ConversationFile
 from webapp.core.events import session_group
 from webapp.runs.models import Run, Step
+from webapp.runs.recordings import recording_save
 from webapp.sharing.models import Share
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -30,12 +33,9 @@ def _setup() -> tuple[int, object, object, list[str]]:
     upload = ConversationFile(conversation=conversation, name="cv.pdf", size=3)
     upload.file.save("cv.pdf", ContentFile(b"pdf"), save=True)
     run.trace.save("trace.zip", ContentFile(b"PK\x05\x06" + b"\0" * 18), save=True)
-    return (
-        conversation.pk,
-        conversation.owner,
-        mate,
-        [str(step.screenshot.name), str(upload.file.name), str(run.trace.name)],
-    )
+    recording = recording_save(run_id=run.pk, frames=[RecordedFrame(b"\xff\xd8\xff\xd9", 1, 1, 1_700_000_000_000)])
+    files = [str(step.screenshot.name), str(upload.file.name), str(run.trace.name), str(recording.file.name)]
+    return conversation.pk, conversation.owner, mate, files
 
 
 def _delete(owner: object, conversation_id: int) -> int:

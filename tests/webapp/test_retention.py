@@ -1,5 +1,5 @@
-"""Retention: screenshots, uploads, downloads, traces and model logs older than the settings allow are removed (files
-and rows), the rest is kept; `manage.py prune` and the scheduled task do it."""
+"""Retention: screenshots, recordings, uploads, downloads, traces and model logs older than the settings allow are
+removed (files and rows), the rest is kept; `manage.py prune` and the scheduled task do it."""
 
 from __future__ import annotations
 
@@ -12,8 +12,10 @@ from django.core.files.storage import default_storage
 from django.core.management import call_command
 from django.utils import timezone
 
+from browser_pool.recording import RecordedFrame
 from webapp.conversations.models import Conversation, ConversationFile
-from webapp.runs.models import ModelCall, Run, Step
+from webapp.runs.models import ModelCall, Recording, Run, Step
+from webapp.runs.recordings import recording_save
 
 pytestmark = pytest.mark.django_db
 
@@ -81,3 +83,22 @@ def test_prune_removes_traces_older_than_the_setting_and_keeps_their_runs(
     assert not old_run.trace
     assert Run.objects.count() == 2
     assert old_zip.startswith("traces/")
+
+
+def test_prune_removes_recordings_as_old_as_the_screenshots_it_removes(
+    conversation: Conversation, settings: Any
+) -> None:
+    settings.HIVE_RETAIN_SCREENSHOTS_DAYS = 7
+    old_run = Run.objects.create(conversation=conversation, status="succeeded")
+    new_run = Run.objects.create(conversation=conversation, status="succeeded")
+    frame = RecordedFrame(b"\xff\xd8\xff\xd9", 1, 1, 1_700_000_000_000)
+    old = recording_save(run_id=old_run.pk, frames=[frame])
+    new = recording_save(run_id=new_run.pk, frames=[frame])
+    old_name, new_name = str(old.file.name), str(new.file.name)
+    Recording.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=8))
+
+    call_command("prune")
+
+    assert not default_storage.exists(old_name)
+    assert default_storage.exists(new_name)
+    assert list(Recording.objects.values_list("run_id", flat=True)) == [new_run.pk]

@@ -19,7 +19,7 @@ from webapp.core import placement
 from webapp.core.events import command_session, publish_on_commit, publish_to_user
 from webapp.core.exceptions import ApplicationError
 from webapp.llm.models import ModelProfile
-from webapp.runs.models import Run, Step
+from webapp.runs.models import Recording, Run, Step
 from webapp.runs.services import run_create, run_ensure_idle
 from webapp.sharing.selectors import shares_valid
 
@@ -88,6 +88,7 @@ def conversation_delete(*, conversation: Conversation) -> None:
         .values_list("screenshot", flat=True),
         *ConversationFile.objects.filter(conversation=conversation).values_list("file", flat=True),
         *Run.objects.filter(conversation=conversation).exclude(trace="").values_list("trace", flat=True),
+        *Recording.objects.filter(run__conversation=conversation).exclude(file="").values_list("file", flat=True),
     ]
     conversation.delete()
     transaction.on_commit(

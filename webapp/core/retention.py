@@ -1,7 +1,7 @@
 """Retention: what Hive keeps, for how long (settings in days; 0 keeps forever). Enforced by a scheduled task
 (Celery beat, `workers.tasks.prune`) and by `manage.py prune`; rows that say what happened stay, their heavy or
-personal parts go: step screenshots, uploaded and downloaded files, runs' traces, the exact model payloads of the
-debug log."""
+personal parts go: step screenshots and run recordings, uploaded and downloaded files, runs' traces, the exact model
+payloads of the debug log."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from django.core.files.storage import default_storage
 from django.utils import timezone
 
 from webapp.conversations.models import ConversationFile
-from webapp.runs.models import ModelCall, Run, Step
+from webapp.runs.models import ModelCall, Recording, Run, Step
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +26,7 @@ class Pruned:
     model_calls: int
     downloads: int = 0
     traces: int = 0
+    recordings: int = 0
 
 
 def _before(days: int) -> datetime | None:
@@ -52,19 +53,31 @@ def _prune_files(origin: str, days: int) -> int:
 
 
 def retention_prune() -> Pruned:
-    screenshots = model_calls = 0
+    screenshots = model_calls = recordings = 0
     if (before := _before(settings.HIVE_RETAIN_SCREENSHOTS_DAYS)) is not None:
         old = Step.objects.filter(started_at__lt=before).exclude(screenshot="")
         for step_id, name in list(old.values_list("pk", "screenshot")):
             Step.objects.filter(pk=step_id).update(screenshot="")  # the row first: a file left over is harmless
             _remove(name)
             screenshots += 1
+        # A recording is the run's pictures between its steps: kept as long as the steps' own.
+        for recording in list(Recording.objects.filter(created_at__lt=before)):
+            name = str(recording.file.name)
+            recording.delete()
+            if name:
+                _remove(name)
+            recordings += 1
     uploads = _prune_files(ConversationFile.Origin.UPLOAD, settings.HIVE_RETAIN_UPLOADS_DAYS)
     downloads = _prune_files(ConversationFile.Origin.DOWNLOAD, settings.HIVE_RETAIN_DOWNLOADS_DAYS)
     if (before := _before(settings.HIVE_RETAIN_MODEL_LOGS_DAYS)) is not None:
         model_calls, _ = ModelCall.objects.filter(created_at__lt=before).delete()
     return Pruned(
-        screenshots=screenshots, uploads=uploads, model_calls=model_calls, downloads=downloads, traces=_prune_traces()
+        screenshots=screenshots,
+        uploads=uploads,
+        model_calls=model_calls,
+        downloads=downloads,
+        traces=_prune_traces(),
+        recordings=recordings,
     )
 
 

@@ -1,8 +1,9 @@
-"""Runs, their steps, abort, and step screenshots."""
+"""Runs, their steps, abort, step screenshots and recordings."""
 
 from __future__ import annotations
 
-from django.http import FileResponse
+from django.http import FileResponse, HttpResponse
+from django.urls import reverse
 from django.utils.http import content_disposition_header
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
@@ -15,6 +16,7 @@ from rest_framework.views import APIView
 from webapp.conversations.file_apis import AnyAccept
 from webapp.conversations.selectors import conversation_get
 from webapp.core.users import request_user
+from webapp.runs.recordings import recording_frame, recording_frames, recording_of
 from webapp.runs.selectors import confirmation_get, model_call_list, run_get, run_list, step_get
 from webapp.runs.serializers import ConfirmationOutput, ModelCallOutput, RunOutput, RunWithStepsOutput
 from webapp.runs.services import confirmation_answer, run_abort
@@ -70,6 +72,45 @@ class RunTraceApi(APIView):
         response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=TRACE_NAME)
         response["X-Content-Type-Options"] = "nosniff"
         response["Cache-Control"] = "private, no-store"
+        return response
+
+
+class RunRecordingApi(APIView):
+    """A run's recording to watch again: its frames in order, when each was captured and the step it shows."""
+
+    @extend_schema(
+        responses={
+            200: inline_serializer(
+                "RunRecording",
+                {
+                    "run": serializers.IntegerField(),
+                    "bytes": serializers.IntegerField(),
+                    "truncated": serializers.BooleanField(),
+                    "frames": serializers.ListField(child=serializers.DictField()),
+                },
+            )
+        }
+    )
+    def get(self, request: Request, run_id: int) -> Response:
+        run = run_get(user=request.user, run_id=run_id)  # viewers too, as for the run's steps
+        recording = recording_of(run=run)
+        if recording is None:
+            raise NotFound("This run has no recording.")
+        url = reverse("run-recording-frame", args=[run.pk, 0]).replace("/0/", "/{n}/")
+        frames = recording_frames(recording=recording, frame_url=url)
+        return Response({"run": run.pk, "bytes": recording.bytes, "truncated": recording.truncated, "frames": frames})
+
+
+class RunRecordingFrameApi(APIView):
+    @extend_schema(responses={200: OpenApiResponse(description="One frame of the run's recording (JPEG)")})
+    def get(self, request: Request, run_id: int, n: int) -> HttpResponse:
+        run = run_get(user=request.user, run_id=run_id)
+        recording = recording_of(run=run)
+        data = recording_frame(recording=recording, n=n) if recording is not None else None
+        if data is None:
+            raise NotFound("This run's recording has no such frame.")
+        response = HttpResponse(data, content_type="image/jpeg")
+        response["Cache-Control"] = "private, max-age=3600"  # a recorded frame never changes
         return response
 
 

@@ -183,3 +183,19 @@ class Confirmation(models.Model):
 
     def __str__(self) -> str:
         return f"Confirm {self.action} ({self.status})"
+
+
+class Recording(models.Model):
+    """A run's pictures of its browser between and during steps, to be watched again: JPEG frames one after another
+    in one file, `frames` saying where each starts, how long it is, its pixel size and when it was captured."""
+
+    run = models.OneToOneField(Run, on_delete=models.CASCADE, related_name="recording")
+    file = models.FileField(upload_to="recordings/%Y/%m/%d/", blank=True)  # none: no frame was kept
+    # [{"at_ms": capture time (ms since the epoch), "offset": …, "size": …, "width": …, "height": …}, …]
+    frames = models.JSONField(default=list)
+    bytes = models.PositiveBigIntegerField(default=0)
+    truncated = models.BooleanField(default=False)  # frames past the size bound were left out
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    def __str__(self) -> str:
+        return f"Recording of run {self.run_id} ({len(self.frames)} frames)"

@@ -7,6 +7,10 @@ urlpatterns = [
     path("runs/<int:run_id>/", apis.RunDetailApi.as_view(), name="run-detail"),
     path("runs/<int:run_id>/abort/", apis.RunAbortApi.as_view(), name="run-abort"),
     path("steps/<int:step_id>/screenshot/", apis.StepScreenshotApi.as_view(), name="step-screenshot"),
+    path("runs/<int:run_id>/recording/", apis.RunRecordingApi.as_view(), name="run-recording"),
+    path(
+        "runs/<int:run_id>/recording/frames/<int:n>/", apis.RunRecordingFrameApi.as_view(), name="run-recording-frame"
+    ),
     path("runs/<int:run_id>/debug/", apis.RunDebugApi.as_view(), name="run-debug"),
     path("runs/<int:run_id>/trace.zip", apis.RunTraceApi.as_view(), name="run-trace"),
     path(

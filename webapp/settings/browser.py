@@ -9,6 +9,12 @@ HIVE_POOL_MAX_SESSIONS = env.int("HIVE_POOL_MAX_SESSIONS", default=0)
 HIVE_POOL_WARM_CONTEXTS = env.int("HIVE_POOL_WARM_CONTEXTS", default=2)
 HIVE_POOL_IDLE_TIMEOUT_S = env.float("HIVE_POOL_IDLE_TIMEOUT_S", default=600.0)
 HIVE_LIVE_VIEW_FPS = env.float("HIVE_LIVE_VIEW_FPS", default=12.0)
+# A run's recording (watched again in the dashboard): frames a second kept of the live view (0: no recordings),
+# the most bytes kept per run (frames past it are left out; the recording says it was cut), and how long after a
+# step starts or ends it goes on recording (then it waits for the next step: a page left alone costs nothing).
+HIVE_RECORDING_FPS = env.float("HIVE_RECORDING_FPS", default=1.0)
+HIVE_RECORDING_MAX_BYTES = env.int("HIVE_RECORDING_MAX_BYTES", default=20_000_000)
+HIVE_RECORDING_SETTLE_S = env.float("HIVE_RECORDING_SETTLE_S", default=1.5)
 HIVE_UPLOAD_MAX_BYTES = env.int("HIVE_UPLOAD_MAX_BYTES", default=20_000_000)
 # The page size of a tab's main content for the model: content is kept whole, and a longer text reaches the
 # model in pages of at most this many characters (get_page_content page=2, ...), each saying where it sits.

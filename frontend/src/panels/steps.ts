@@ -1,8 +1,8 @@
 // Step timeline: one block per run — its number in the conversation and who started it — with the agent's plan,
 // its steps (action, arguments, observation, status, duration, screenshot; thoughts and notices in their own
 // style), the confirmations it asked for, and, for a failed run, its error; a finished run shows its token usage,
-// what it cost, the files it downloaded as cards, its Playwright trace when it kept one, and its owner what the model
-// saw (where it was called) and "Save as workflow".
+// what it cost, the files it downloaded as cards, "Watch again" (its recording, for everyone who sees it), its
+// Playwright trace when it kept one, and its owner what the model saw (where it was called) and "Save as workflow".
 
 import type { Confirmation, Run } from "../api/types";
 import { h, icon, ICONS, KeyedList, present, replaceChildren, setAttr, setText, type Component } from "../dom";
@@ -24,6 +24,7 @@ import {
 import { createDownloadCards } from "./steps/files";
 import { confirmationCards, createStep, type StepEntry } from "./steps/step";
 import { runCostText } from "./usage/cost";
+import { createWatchAgain } from "./recording/watch";
 
 const NO_CONFIRMATIONS: Confirmation[] = [];
 
@@ -82,6 +83,7 @@ export function createRunBlock(initial: RunItem, actions?: RunActions): Componen
   const starter = h("span", { class: "run-starter" });
   const sharedTabs = h("div", { class: "run-shared-tabs", "data-testid": "run-shared-tabs" });
   const downloads = createDownloadCards();
+  const watch = createWatchAgain(() => currentRun.id, stepsEl, actions);
   const el = h(
     "section",
     { class: "run" },
@@ -90,6 +92,7 @@ export function createRunBlock(initial: RunItem, actions?: RunActions): Componen
     looseEl,
     downloads.el,
     pending,
+    watch.el,
     foot,
   );
   const update = (item: RunItem): void => {
@@ -179,6 +182,7 @@ export function createRunBlock(initial: RunItem, actions?: RunActions): Componen
     present(foot, saved, savable && !!saved.textContent);
     setAttr(trace, "href", run.trace_url ?? null);
     present(foot, trace, !!run.trace_url);
+    present(foot, watch.button, watch.offered(run, manual));
     foot.hidden = !foot.firstChild;
 
     el.classList.toggle(
@@ -193,6 +197,7 @@ export function createRunBlock(initial: RunItem, actions?: RunActions): Componen
     destroy: () => {
       steps.clear();
       loose.clear();
+      watch.destroy();
     },
   };
 }

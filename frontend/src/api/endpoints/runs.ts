@@ -2,7 +2,7 @@
 // action by hand.
 
 import type { Request } from "../http";
-import type { ActionBody, Confirmation, Id, Run, RunDebug } from "../types";
+import type { ActionBody, Confirmation, Id, Run, RunDebug, RunRecording } from "../types";
 
 export type RunsApi = ReturnType<typeof runsApi>;
 
@@ -20,6 +20,10 @@ export function runsApi(request: Request) {
     /** What the model saw: every request the run sent to the model, and the tabs shared with it. */
     getRunDebug(runId: Id): Promise<RunDebug> {
       return request<RunDebug>("GET", `/runs/${runId}/debug/`);
+    },
+    /** The run's recording to watch again: its frames, when each was captured and the step it shows; 404 for none. */
+    getRunRecording(runId: Id): Promise<RunRecording> {
+      return request<RunRecording>("GET", `/runs/${runId}/recording/`);
     },
     /** Approves or denies a step waiting for the user; 409 when already answered or expired. */
     answerConfirmation(confirmationId: Id, approve: boolean): Promise<Confirmation> {

@@ -14,4 +14,5 @@ export type * from "./workflows";
 export type * from "./usage";
 export type * from "./browserprofiles";
 export type * from "./vault";
+export type * from "./recordings";
 export type * from "./protocol";

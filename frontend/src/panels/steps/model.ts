@@ -1,7 +1,7 @@
 // What a run block shows, worked out from the data: labels, durations, a thought's text, how a step is
 // drawn, and which step each confirmation belongs to.
 
-import type { Confirmation, ConversationFile, Id, PlanStep, Run, Step } from "../../api/types";
+import type { Confirmation, ConversationFile, Id, PlanStep, Run, RunRecording, Step } from "../../api/types";
 import { compactJson } from "../../format";
 import { personLabel } from "../../people";
 import type { ConfirmationActions } from "../confirmation";
@@ -25,6 +25,8 @@ export interface RunActions extends ConfirmationActions {
   openDebug(runId: Id, label: string): void;
   /** Saves a run that worked as a workflow; resolves to what to tell the user ("" when they cancelled). */
   saveWorkflow?(runId: Id, label: string): Promise<string>;
+  /** A finished run's recording, to watch it again. */
+  loadRecording?(runId: Id): Promise<RunRecording>;
 }
 /**
  * "Agent run", "Workflow replay", or who ran an action by hand and which: "You: navigate" for the reader's own,

@@ -1,0 +1,211 @@
+"""What recording a run costs: CPU and bytes per step of four ways of recording, beside the same steps unrecorded,
+in one run.
+
+Run: .venv/bin/python bench/recording.py [--rounds 3] [--steps 6] [--think 3.0] [--ways none,frames]
+     [--frame-size 1280x800] [--quality 60] [--smoke]
+
+Ways, each in its own browser context of one Chromium (the pool's, with Hive's flags):
+- none: the steps alone;
+- frames: the live view's screencast frames kept at 1 fps, only when the page changed, around steps only (from a
+  step's start to 1.5 s after its end: `browser_pool.recording` as a run uses it);
+- frames-all: the same frames, recorded all the time (between steps too, while the model thinks);
+- rrweb: rrweb's recorder injected into every page, its events drained after each step (what a replay player needs);
+- trace: a Playwright trace with screenshots and DOM snapshots, one chunk per batch written to a zip.
+
+A step is what a run does per action: an action (navigate between two pages, click a button that changes a line of
+text, type into a field, in turn, on the pages of bench/cpu.py), the JPEG step picture Hive keeps, then `--think`
+seconds of nothing, the time a model takes to answer before the next step (recording costs follow the clock, not the
+steps). Batches of each way take turns, so all see the same machine load. CPU is read from /proc for this process
+(Python and its threads), Playwright's driver and Chromium with all its children, after each batch has gone quiet.
+rrweb is read from frontend/node_modules (it is in the dashboard's dev dependencies); without it that row is skipped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from the repository root
+
+from bench.cpu import CLICK_TARGET, TYPE_TARGET, wait_quiet, write_pages  # noqa: E402
+from bench.stats import cpu_delta  # noqa: E402
+from browser_pool.config import BrowserConfig  # noqa: E402
+from browser_pool.pool import BrowserPool  # noqa: E402
+from browser_pool.recording import Recorder  # noqa: E402
+from browser_pool.screencast import ScreencastOptions, step_picture  # noqa: E402
+from browser_pool.session import Session  # noqa: E402
+from tests.support.static_server import serve_directory  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+RRWEB = ROOT / "frontend/node_modules/rrweb/dist/rrweb.umd.min.cjs"
+# Started once a web page has loaded: rrweb recording the blank page a new tab opens on hangs that tab.
+RRWEB_START = (
+    "window.__rr = []; if (location.protocol.startsWith('http')) window.addEventListener('load',"
+    " () => rrweb.record({ emit(event) { window.__rr.push(event); } }));"
+)
+RRWEB_DRAIN = "() => { const events = window.__rr || []; window.__rr = []; return JSON.stringify(events); }"
+WAYS = ("none", "frames", "frames-all", "rrweb", "trace")
+SETTLE_S = 1.5
+PAGE_SETS = ("form", "article")
+
+
+@dataclass
+class Tally:
+    cpu_s: float = 0.0
+    bytes: int = 0
+    steps: int = 0
+    wall_s: float = 0.0
+
+    def row(self, way: str, base: Tally | None) -> str:
+        per_step_ms = self.cpu_s / self.steps * 1000
+        more = f"{(per_step_ms / (base.cpu_s / base.steps * 1000) - 1) * 100:+6.1f} %" if base else "       —"
+        per_min = self.bytes / (self.wall_s / 60) / 1e6 if self.wall_s else 0.0
+        return (f"{way:<10} {per_step_ms:9.1f} {more:>10} {self.bytes / self.steps / 1e3:10.1f} "
+                f"{per_min:10.2f}")  # fmt: skip
+
+
+class Way:
+    """One way of recording on its own session: `begin` before a batch, `after_step`, `end` returns the bytes."""
+
+    def __init__(self, name: str, session: Session, folder: Path) -> None:
+        self.name, self.session, self.folder = name, session, folder
+        self.recorder: Recorder | None = None
+        self.drained = 0
+        self.chunks = 0
+
+    async def setup(self) -> None:
+        if self.name == "rrweb":
+            await self.session.context.add_init_script(script=RRWEB.read_text() + "\n" + RRWEB_START)
+        elif self.name == "trace":
+            await self.session.context.tracing.start(screenshots=True, snapshots=True)
+
+    async def begin(self) -> None:
+        self.drained = 0
+        if self.name.startswith("frames"):
+            self.recorder = Recorder(self.session, fps=1.0, settle_s=SETTLE_S if self.name == "frames" else None)
+            await self.recorder.start()
+        elif self.name == "trace":
+            await self.session.context.tracing.start_chunk()
+
+    def step_starts(self) -> None:
+        if self.recorder is not None:
+            self.recorder.wake()
+
+    async def after_step(self) -> None:
+        if self.recorder is not None:
+            self.recorder.wake()
+        if self.name == "rrweb":
+            self.drained += len(await self.session.active_page.evaluate(RRWEB_DRAIN))
+
+    async def end(self) -> int:
+        if self.recorder is not None:
+            recording = await self.recorder.stop()
+            self.recorder = None
+            return recording.bytes
+        if self.name == "trace":
+            self.chunks += 1
+            path = self.folder / f"trace-{self.chunks}.zip"
+            await self.session.context.tracing.stop_chunk(path=path)
+            return path.stat().st_size
+        return self.drained
+
+
+def steps(site: str, count: int, offset: int) -> list[Callable[[Session], Awaitable[None]]]:
+    """`count` steps cycling navigate, type, click, starting with a navigation, over the page sets."""
+    return [_step(site, i, offset + i) for i in range(count)]
+
+
+def _step(site: str, i: int, n: int) -> Callable[[Session], Awaitable[None]]:
+    page_set = PAGE_SETS[n // 3 % len(PAGE_SETS)]
+    if i % 3 == 0:
+        url = f"{site}/{page_set}{1 + n // 6 % 2}.html"
+        return lambda s: _goto(s, url)
+    if i % 3 == 1:
+        return lambda s: s.active_page.fill(TYPE_TARGET, f"query number {n}", timeout=5_000)
+    return lambda s: s.active_page.click(CLICK_TARGET, timeout=5_000)
+
+
+async def _goto(session: Session, url: str) -> None:
+    await session.active_page.goto(url, wait_until="load")
+
+
+async def batch(way: Way, site: str, count: int, offset: int, think_s: float, roots: dict[str, int]) -> Tally:
+    before = await asyncio.to_thread(wait_quiet, roots)
+    started = time.monotonic()
+    await way.begin()
+    for step in steps(site, count, offset):
+        way.step_starts()
+        await step(way.session)
+        await step_picture(way.session.active_page)
+        await way.after_step()
+        await asyncio.sleep(think_s)
+    recorded = await way.end()
+    wall = time.monotonic() - started
+    await way.session.active_page.goto("about:blank")  # an idle context costs nothing while the others run
+    after = await asyncio.to_thread(wait_quiet, roots)
+    return Tally(cpu_s=sum(cpu_delta(after, before).values()), bytes=recorded, steps=count, wall_s=wall)
+
+
+async def main(rounds: int, count: int, think_s: float, only: list[str], frames: ScreencastOptions) -> None:
+    ways = [w for w in only if w != "rrweb" or RRWEB.exists()]
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {rounds} rounds of {count} steps per "
+          f"way, {think_s:.2f} s between steps; pages of bench/cpu.py ({', '.join(PAGE_SETS)}); frames "
+          f"{frames.max_width}x{frames.max_height} JPEG quality {frames.quality}")  # fmt: skip
+    if "rrweb" in only and "rrweb" not in ways:
+        print(f"rrweb skipped: {RRWEB.relative_to(ROOT)} is missing (cd frontend && npm install)")
+    tallies = {w: Tally() for w in ways}
+    with tempfile.TemporaryDirectory() as folder, serve_directory(_pages(Path(folder))) as site:
+        pool = BrowserPool(BrowserConfig(warm_contexts=0), screencast_options=frames)
+        await pool.start()
+        try:
+            assert pool.browser_pid is not None
+            roots = {"bench": os.getpid()}
+            sessions = {w: Way(w, await pool.acquire(f"bench-{w}"), Path(folder)) for w in ways}
+            for way in sessions.values():
+                await way.setup()
+                await batch(way, site, 3, 0, 0.0, roots)  # warm: caches, fonts, the first compositor frames
+            for r in range(rounds):
+                for w in ways:
+                    tally = await batch(sessions[w], site, count, r * count, think_s, roots)
+                    for name in ("cpu_s", "bytes", "steps", "wall_s"):
+                        setattr(tallies[w], name, getattr(tallies[w], name) + getattr(tally, name))
+        finally:
+            await pool.stop(save_sessions=False)
+    print(f"\n{'way':<10} {'CPU ms/step':>9} {'vs none':>10} {'kB/step':>10} {'MB/min':>10}")
+    for w in ways:
+        print(tallies[w].row(w, tallies["none"] if w != "none" else None))
+    print(json.dumps({w: {"cpu_ms_per_step": t.cpu_s / t.steps * 1000, "bytes_per_step": t.bytes / t.steps}
+                      for w, t in tallies.items()}))  # fmt: skip
+    print(f"load average after the run: {os.getloadavg()[0]:.1f}")
+
+
+def _pages(folder: Path) -> Path:
+    root = folder / "site"
+    root.mkdir()
+    write_pages(root)
+    return root
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=3, help="batches per way")
+    parser.add_argument("--steps", type=int, default=6, help="steps per batch")
+    parser.add_argument("--think", type=float, default=3.0, help="seconds between steps (the model's answer)")
+    parser.add_argument("--ways", default=",".join(WAYS), help="the ways to measure, comma-separated ('none' first)")
+    parser.add_argument("--frame-size", default="1280x800", help="the screencast's largest frame (the live view's)")
+    parser.add_argument("--quality", type=int, default=60, help="the screencast's JPEG quality (the live view's)")
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes: check that the benchmark still runs")
+    args = parser.parse_args()
+    if args.smoke:
+        args.rounds, args.steps, args.think = 1, 3, 0.05
+    width, height = (int(n) for n in args.frame_size.split("x"))
+    options = ScreencastOptions(quality=args.quality, max_width=width, max_height=height)
+    asyncio.run(main(args.rounds, args.steps, args.think, args.ways.split(","), options))

@@ -1,0 +1,181 @@
+"""A run's recording: the live view's own screencast frames of the active tab, kept at a low rate, to be watched again.
+
+The recorder is one more subscriber of the session's screencast, asking for `fps` frames a second; while nobody
+else watches, Chromium captures no more than that. Chromium still pays for each repaint it would send (a blinking
+caret in a focused field is two a second), so a run's recorder records around its steps only (`settle_s`). A frame
+identical to the last one kept is not kept again, nor is a frame of a page with a secret field (a password): the
+step's own picture, masked, stands for it. Frames stop being kept past `max_bytes`; the recording says it was cut.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+
+from browser_pool.errors import TabNotFoundError
+from browser_pool.screencast import HAS_SECRETS, Frame, Subscription
+from browser_pool.session import Session
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedFrame:
+    """One kept picture: JPEG bytes, its size in pixels and when it was captured (ms since the epoch)."""
+
+    data: bytes
+    width: int
+    height: int
+    ts_ms: int
+
+
+@dataclass(slots=True)
+class Recording:
+    frames: list[RecordedFrame] = field(default_factory=list)
+    bytes: int = 0
+    truncated: bool = False  # frames were left out past the size bound
+
+
+class Recorder:
+    """Keeps frames of `session`'s active tab from `start()` to `stop()`, at most `fps` a second and `max_bytes`
+    in all. The newest frame of an interval is kept at its end.
+
+    With `settle_s`, it records only around steps: from each `wake()` (a step starts or ends) until `settle_s`
+    after the last one, then lets the screencast go until the next wake. A page left alone between steps (while
+    the model thinks) costs nothing then, even one that repaints a blinking caret; the next wake's first frame is
+    the page as that wait left it (the screencast sends the current picture when it starts)."""
+
+    def __init__(
+        self, session: Session, *, fps: float = 1.0, max_bytes: int = 20_000_000, settle_s: float | None = None
+    ) -> None:
+        self.session = session
+        self.fps = fps
+        self.max_bytes = max_bytes
+        self.settle_s = settle_s
+        self.recording = Recording()
+        self._subscription: Subscription | None = None
+        self._pending: Frame | None = None
+        self._last_kept = 0.0
+        self._last_data = b""
+        self._timer: asyncio.TimerHandle | None = None
+        self._settle_timer: asyncio.TimerHandle | None = None
+        self._awake_until = 0.0
+        self._stopped = False
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.left_out = 0  # frames of pages with a secret field
+        self._switch = asyncio.Lock()  # one subscribe or unsubscribe at a time
+
+    async def start(self) -> None:
+        await self._subscribe()
+        self._awake_until = time.monotonic() + (self.settle_s or 0.0)
+        self._schedule_settle()
+
+    def wake(self) -> None:
+        """A step started or ended: record from now until `settle_s` after the last wake."""
+        if self.settle_s is None or self._stopped:
+            return
+        self._awake_until = time.monotonic() + self.settle_s
+        if self._subscription is None:
+            self._spawn(self._subscribe())
+        self._schedule_settle()
+
+    async def stop(self) -> Recording:
+        """Stop recording; the frame waiting for its slot is kept first."""
+        self._stopped = True
+        if self._settle_timer is not None:
+            self._settle_timer.cancel()
+        while self._tasks:  # a subscription on its way, frames being kept
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self._unsubscribe()
+        while self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        return self.recording
+
+    async def _subscribe(self) -> None:
+        async with self._switch:
+            if self._subscription is None and not self._stopped:
+                self._subscription = await self.session.screencast.subscribe(self._on_frame, max_fps=self.fps)
+
+    async def _unsubscribe(self) -> None:
+        async with self._switch:
+            if self._subscription is not None:
+                subscription, self._subscription = self._subscription, None
+                await subscription.close()
+            if self._timer is not None:
+                self._timer.cancel()
+            self._spawn_keep()  # the frame waiting for its slot
+
+    def _schedule_settle(self) -> None:
+        if self.settle_s is None or self._settle_timer is not None:
+            return
+        delay = max(0.0, self._awake_until - time.monotonic())
+        self._settle_timer = asyncio.get_running_loop().call_later(delay, self._settled)
+
+    def _settled(self) -> None:
+        self._settle_timer = None
+        if time.monotonic() < self._awake_until:
+            self._schedule_settle()  # woken again meanwhile
+        elif not self._stopped:
+            self._spawn(self._unsubscribe())
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work, name="recording")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _on_frame(self, frame: Frame) -> None:
+        self._pending = frame
+        if self._timer is not None:
+            return
+        wait = self._last_kept + 1.0 / self.fps - time.monotonic()
+        if wait <= 0:
+            self._spawn_keep()
+        else:
+            self._timer = asyncio.get_running_loop().call_later(wait, self._spawn_keep)
+
+    def _spawn_keep(self) -> None:
+        self._timer = None
+        frame, self._pending = self._pending, None
+        if frame is None:
+            return
+        self._last_kept = time.monotonic()
+        self._spawn(self._keep(frame))
+
+    async def _keep(self, frame: Frame) -> None:
+        if self.recording.truncated or frame.data == self._last_data:
+            return
+        if not await self._shows_no_secret(frame):
+            return
+        if self.recording.bytes + len(frame.data) > self.max_bytes:
+            self.recording.truncated = True
+            return
+        self._last_data = frame.data
+        self.recording.frames.append(RecordedFrame(frame.data, frame.width, frame.height, frame.ts_ms))
+        self.recording.bytes += len(frame.data)
+
+    async def _shows_no_secret(self, frame: Frame) -> bool:
+        """Whether the frame's page has no secret field (a password). A frame of a page that has one is not kept: a
+        masked screenshot per frame cost the browser more than the recording itself, and the step's own picture,
+        masked, shows that page. The check runs after the capture: a frame of a document the tab has left since
+        (it may have had one) is not kept either."""
+        try:
+            page = self.session.tabs.get(frame.tab_id).page
+            secrets, document_started_ms = await page.evaluate(_CHECK)
+        except (PlaywrightError, TabNotFoundError):
+            # The tab closed or navigated away under the check: a frame that cannot be checked is not kept.
+            log.debug("recording frame dropped: its tab went away", exc_info=True)
+            return False
+        if secrets or document_started_ms > frame.ts_ms:
+            self.left_out += 1
+            return False
+        return True
+
+
+# Whether the page has a secret field, and when its document started (ms since the epoch).
+_CHECK = f"() => [({HAS_SECRETS})(), performance.timeOrigin]"

@@ -1,0 +1,137 @@
+"""A run's recording: the live view's frames kept at a low rate while the page changes, resting between steps and
+waking with the page as it was left, nothing kept twice, pages with a password field left out, a
+size bound."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+from PIL import Image
+
+from browser_pool.pool import BrowserPool
+from browser_pool.recording import RecordedFrame, Recorder
+from browser_pool.session import Session
+from tests.support.waiting import eventually
+
+from .conftest import running_pool
+
+pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
+
+BLOCK = "<style>html,body{margin:0}#b{width:100vw;height:100vh;background:rgb(200,0,0)}</style><div id=b></div>"
+# Repaints the block every 50 ms, `changes` times, then paints it blue for good.
+ANIMATE = """(changes) => new Promise((done) => {
+  let n = 0;
+  const timer = setInterval(() => {
+    document.getElementById("b").style.background = n % 2 ? "rgb(200,0,0)" : "rgb(0,160,0)";
+    if (++n >= changes) { clearInterval(timer); document.getElementById("b").style.background = "rgb(0,0,200)"; done(); }
+  }, 50);
+})"""
+PASSWORD_PAGE = (
+    "<style>html,body{margin:0;background:#fff}input{position:absolute;left:100px;top:100px;width:400px;"
+    "height:80px;font-size:40px;border:0;background:#fff}</style><input type=password value=hunter2>"
+)
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def pool() -> AsyncIterator[BrowserPool]:
+    async with running_pool(max_sessions=2, warm_contexts=0) as (started, _events):
+        yield started
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def session(pool: BrowserPool, request: pytest.FixtureRequest) -> AsyncIterator[Session]:
+    async with pool.lease(request.node.name) as leased:
+        yield leased
+    await pool.close_session(request.node.name, save=False)
+
+
+def _pixel(frame: RecordedFrame, x: float, y: float) -> tuple[int, int, int]:
+    """The colour at (x, y) of the page's viewport (fractions of its width and height)."""
+    image = Image.open(io.BytesIO(frame.data)).convert("RGB")
+    red, green, blue = image.getpixel((int(x * image.width), int(y * image.height)))  # type: ignore[misc]
+    return red, green, blue
+
+
+def _near(colour: tuple[int, int, int], wanted: tuple[int, int, int], slack: int = 40) -> bool:
+    return all(abs(a - b) <= slack for a, b in zip(colour, wanted, strict=True))
+
+
+async def test_a_changing_page_is_kept_at_the_low_rate(session: Session) -> None:
+    page = session.active_page
+    await page.set_content(BLOCK)
+    recorder = Recorder(session, fps=2.0)
+    await recorder.start()
+    await eventually(lambda: len(recorder.recording.frames) >= 1, what="the page as the recording found it")
+    await page.evaluate(ANIMATE, 40)  # 2 s of repaints, 20 a second
+    recording = await recorder.stop()
+
+    # About 2 s at 2 a second, not the 40 repaints nor the live view's 12 a second.
+    assert 3 <= len(recording.frames) <= 8, [f.ts_ms for f in recording.frames]
+    assert _near(_pixel(recording.frames[0], 0.5, 0.5), (200, 0, 0))
+    assert recording.bytes == sum(len(f.data) for f in recording.frames)
+    assert session.screencast.subscriber_count == 0, "stopping the recording stops its subscription"
+
+
+async def test_around_steps_it_rests_between_them_and_wakes_with_the_page_as_it_was_left(session: Session) -> None:
+    page = session.active_page
+    await page.set_content(BLOCK)
+    recorder = Recorder(session, fps=2.0, settle_s=0.3)
+    await recorder.start()
+    await eventually(lambda: len(recorder.recording.frames) >= 1, what="the page as the recording found it")
+    await eventually(lambda: session.screencast.subscriber_count == 0, what="the recorder resting")
+
+    await page.evaluate(ANIMATE, 20)  # the page changes while no step runs: nothing is captured
+    assert len(recorder.recording.frames) == 1
+    assert not session.screencast.running
+
+    recorder.wake()  # the next step starts
+    await eventually(lambda: len(recorder.recording.frames) == 2, what="a frame at the wake")
+    assert _near(_pixel(recorder.recording.frames[-1], 0.5, 0.5), (0, 0, 200)), "the page as the wait left it"
+    recording = await recorder.stop()
+    assert len(recording.frames) == 2
+
+
+async def test_a_still_page_is_kept_once(session: Session) -> None:
+    page = session.active_page
+    await page.set_content(BLOCK)
+    recorder = Recorder(session, fps=4.0)
+    await recorder.start()
+    await eventually(lambda: len(recorder.recording.frames) >= 1, what="the first frame")
+    # A repaint to the same colour makes Chromium send a frame again; the recording keeps no copy of it.
+    await page.evaluate("document.getElementById('b').style.background = 'rgb(200,0,0)'")
+    await page.evaluate("document.body.offsetHeight")
+    recording = await recorder.stop()
+    assert len(recording.frames) == 1
+
+
+async def test_a_page_with_a_password_field_is_left_out_of_the_recording(session: Session) -> None:
+    page = session.active_page
+    await page.set_content(BLOCK)
+    recorder = Recorder(session, fps=4.0)
+    await recorder.start()
+    await eventually(lambda: len(recorder.recording.frames) >= 1, what="a frame of the plain page")
+    await page.set_content(PASSWORD_PAGE)
+    await eventually(lambda: recorder.left_out >= 1, what="a frame of the form left out")
+    await page.set_content(BLOCK.replace("rgb(200,0,0)", "rgb(0,0,200)"))
+    await eventually(lambda: len(recorder.recording.frames) >= 2, what="a frame of the next plain page")
+    recording = await recorder.stop()
+    # The live view showed the form; the recording did not keep it (the step's masked picture stands for it).
+    assert [_near(_pixel(f, 0.9, 0.9), (255, 255, 255), 10) for f in recording.frames] == [False] * len(
+        recording.frames
+    )
+    assert _near(_pixel(recording.frames[-1], 0.5, 0.5), (0, 0, 200))
+
+
+async def test_frames_past_the_size_bound_are_left_out_and_the_recording_says_so(session: Session) -> None:
+    page = session.active_page
+    await page.set_content(BLOCK)
+    recorder = Recorder(session, fps=5.0, max_bytes=12_000)
+    await recorder.start()
+    await page.evaluate(ANIMATE, 30)
+    await eventually(lambda: recorder.recording.truncated, what="the bound reached")
+    recording = await recorder.stop()
+    assert recording.truncated
+    assert 0 < recording.bytes <= 12_000
