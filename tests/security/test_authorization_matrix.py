@@ -17,6 +17,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from browser_pool.recording import RecordedFrame
 from tests.factories import ConversationFactory, UserFactory
 from webapp.conversations.browser_services import browser_session_save
 from webapp.conversations.models import BrowserSession, Conversation, ConversationFile, TabContent
@@ -25,6 +26,7 @@ from webapp.memory.models import Note, Persona
 from webapp.profiles.models import ProfileShare, ProfileUse
 from webapp.profiles.services import profile_store
 from webapp.runs.models import Confirmation, Run, Step
+from webapp.runs.recordings import recording_save
 from webapp.sharing.models import Share
 from webapp.skills.models import Skill
 from webapp.vault.services import vault_credential_create
@@ -69,6 +71,8 @@ MATRIX: dict[tuple[str, str], str] = {
     ("GET", "api/steps/<int:step_id>/screenshot/"): "viewer",
     ("GET", "api/runs/<int:run_id>/debug/"): "owner",
     ("GET", "api/runs/<int:run_id>/trace.zip"): "viewer",
+    ("GET", "api/runs/<int:run_id>/recording/"): "viewer",
+    ("GET", "api/runs/<int:run_id>/recording/frames/<int:n>/"): "viewer",
     ("POST", "api/confirmations/<int:confirmation_id>/answer/"): "controller",
     ("GET", "api/model-profiles/"): "user",
     ("POST", "api/model-profiles/"): "user",
@@ -238,6 +242,7 @@ def _world() -> World:
     )
     run = Run.objects.create(conversation=conversation, status="waiting")
     run.trace.save("trace.zip", ContentFile(b"PK\x05\x06" + b"\0" * 18), save=True)
+    recording_save(run_id=run.pk, frames=[RecordedFrame(b"\xff\xd8\xff\xd9", 1, 1, 1_700_000_000_000)])
     step = Step.objects.create(run=run, index=1, kind="action", action="navigate", status="succeeded")
     step.screenshot.save("s.jpg", ContentFile(b"\xff\xd8\xff\xd9"), save=True)
     confirmation = Confirmation.objects.create(
@@ -256,6 +261,7 @@ def _world() -> World:
         "confirmation_id": confirmation.pk,
         "tab_id": "t1",
         "file_id": downloaded.pk,
+        "n": 0,
         "profile_id": ModelProfile.objects.create(owner=owner, name="p", base_url="https://a.example/v1", model="m").pk,
         "note_id": Note.objects.create(owner=owner, title="n", body="b").pk,
         "persona_id": Persona.objects.create(owner=owner, name="p", voice="v").pk,
