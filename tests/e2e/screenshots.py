@@ -9,7 +9,7 @@ shows the chat. Nothing leaves this machine: the stack and the model listen on l
 
 The pictures: docs/dashboard.png (the owner's desktop), docs/dashboard-observation.png (a step's observation as
 it reads), docs/dashboard-focus.png (focus mode while the teammate has control), docs/dashboard-phone.png (the
-teammate's phone), docs/dashboard-settings.png (Settings: usage, a browser profile and a vault credential).
+teammate's phone), docs/dashboard-settings.png (Settings: a browser profile and a vault credential).
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from tests.support.llm_server import Reply, ScriptedLLM  # noqa: E402
 
 DOCS = ROOT / "docs"
 DESKTOP: ViewportSize = {"width": 1440, "height": 900}
+SETTINGS: ViewportSize = {"width": 1440, "height": 1200}
 FOCUS: ViewportSize = {"width": 1280, "height": 760}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 
@@ -118,12 +119,14 @@ async def settings_page(ada: Page, base_url: str) -> None:
                   "password": "not-a-real-password", "totp_secret": "JBSWY3DPEHPK3PXP"}  # fmt: skip
     status, _ = await api_post(ada, f"{base_url}/api/vault/", credential)
     assert status == 201, status
-    await ada.set_viewport_size(DESKTOP)
+    await ada.set_viewport_size(SETTINGS)
     await ada.goto(f"{base_url}/settings")
     await expect(ada.get_by_test_id("vault-credential")).to_have_count(1)
     await expect(ada.get_by_test_id("browser-profile")).to_have_count(1)
+    # The settings scroll inside their panel: the profiles and the vault below them, brought to the top.
+    await ada.get_by_test_id("browser-profiles").evaluate("(el) => el.scrollIntoView({block: 'start'})")
     await settle(ada)
-    await ada.screenshot(path=DOCS / "dashboard-settings.png", full_page=True)
+    await ada.screenshot(path=DOCS / "dashboard-settings.png")
 
 
 def shrink(path: Path) -> None:
