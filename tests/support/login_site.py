@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import html
 import secrets
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlsplit
+
+from tests.support.static_server import serve_handler
 
 PASSWORD = "correct horse battery staple"
 
@@ -128,14 +129,6 @@ def _handler(site: LoginSite) -> type[BaseHTTPRequestHandler]:
 @contextmanager
 def serve_login_site() -> Iterator[LoginSite]:
     site = LoginSite()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(site))
-    server.daemon_threads = True
-    site.base = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, name="login-site", daemon=True)
-    thread.start()
-    try:
+    with serve_handler(_handler(site), "login-site") as base:
+        site.base = base
         yield site
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)

@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import html
 import secrets
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlsplit
 
 import pyotp
+
+from tests.support.static_server import serve_handler
 
 USERNAME = "ada-4471"
 PASSWORD = "vault pw 93f1 plaintext"
@@ -130,13 +131,6 @@ def _handler(site: OtpSite) -> type[BaseHTTPRequestHandler]:
 @contextmanager
 def serve_otp_site() -> Iterator[OtpSite]:
     site = OtpSite()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(site))
-    server.daemon_threads = True
-    site.base = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, name="otp-site", daemon=True)
-    thread.start()
-    try:
+    with serve_handler(_handler(site), "otp-site") as base:
+        site.base = base
         yield site
-    finally:
-        server.shutdown()
-        server.server_close()

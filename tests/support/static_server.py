@@ -1,13 +1,15 @@
-"""Serve a folder over HTTP on 127.0.0.1 from a background thread, for pages the browser tests open."""
+"""Serve a folder (or any request handler) over HTTP on 127.0.0.1 from a background thread, for pages the browser
+tests open."""
 
 from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler, SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
@@ -21,12 +23,11 @@ class _QuietHandler(SimpleHTTPRequestHandler):
 
 
 @contextmanager
-def serve_directory(root: Path) -> Iterator[str]:
-    """Yield the base URL (``http://127.0.0.1:<port>``) of a server for ``root``; stop it afterwards."""
-    handler = functools.partial(_QuietHandler, directory=str(root))
+def serve_handler(handler: Callable[..., BaseHTTPRequestHandler], name: str) -> Iterator[str]:
+    """Yield the base URL (``http://127.0.0.1:<port>``) of a server answering with ``handler``; stop it afterwards."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, name=f"static:{root.name}", daemon=True)
+    thread = threading.Thread(target=server.serve_forever, name=name, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"
@@ -34,3 +35,11 @@ def serve_directory(root: Path) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+
+
+@contextmanager
+def serve_directory(root: Path) -> Iterator[str]:
+    """Yield the base URL (``http://127.0.0.1:<port>``) of a server for ``root``; stop it afterwards."""
+    handler: Any = functools.partial(_QuietHandler, directory=str(root))
+    with serve_handler(handler, f"static:{root.name}") as base:
+        yield base
