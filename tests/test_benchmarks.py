@@ -1,7 +1,7 @@
 """Every benchmark runs in its smoke mode (tiny sizes), so a benchmark that breaks fails the suite instead of rotting.
 
 The smoke runs are separate processes that spend most of their time starting things (a stack, Chromium) and waiting
-on them, so a few run at once; each test reports its own script's run. The full runs stay manual (`make bench`);
+on them, so two run at once; each test reports its own script's run. The full runs stay manual (`make bench`);
 their figures live in docs/benchmarks.md.
 """
 
@@ -20,8 +20,9 @@ ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = sorted(
     path for path in (ROOT / "bench").glob("*.py") if 'if __name__ == "__main__":' in path.read_text(encoding="utf-8")
 )
-# Smoke runs at once; a smoke run measures nothing it asserts, so sharing the cores with the others is harmless.
-AT_ONCE = int(os.environ.get("HIVE_BENCH_SMOKE_AT_ONCE", "3"))
+# Smoke runs at once (two: three on two cores made a stack too slow to answer a smoke run in time once); a smoke
+# run measures nothing it asserts.
+AT_ONCE = int(os.environ.get("HIVE_BENCH_SMOKE_AT_ONCE", "2"))
 RUN_TIMEOUT_S = 400
 
 

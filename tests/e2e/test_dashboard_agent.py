@@ -9,7 +9,7 @@ import pytest
 from playwright.async_api import Browser, expect
 
 from tests.agents.support import form_filler
-from tests.support.dashboard import sign_up
+from tests.support.dashboard import new_conversation, sign_up
 from tests.support.llm_server import ScriptedLLM
 
 pytestmark = [
@@ -28,7 +28,7 @@ async def test_watching_the_agent_fill_and_send_a_form(
     context = await browser.new_context(viewport={"width": 1440, "height": 900})
     page = await context.new_page()
     await sign_up(page, web_server, "grace")
-    await page.get_by_test_id("new-conversation").click()
+    await new_conversation(page)
     await page.get_by_test_id("chat-input").fill(
         f"Order a flight club card at {site}/order.html for Ada Lovelace, ada@example.com."
     )

@@ -17,7 +17,7 @@ from genai_prices import calc_price
 from playwright.async_api import Browser, expect
 
 from tests.factories import ConversationFactory
-from tests.support.dashboard import sign_up
+from tests.support.dashboard import new_conversation, sign_up
 from tests.support.llm_server import Reply, ScriptedLLM
 from tests.support.processes import start_daphne
 from webapp.runs.models import Run
@@ -45,7 +45,7 @@ async def test_a_finished_runs_footer_shows_what_it_cost(web_server: str, llm: S
     await sign_up(page, web_server, "penny")
 
     # The server's own model here is a local one nobody priced.
-    await page.get_by_test_id("new-conversation").click()
+    await new_conversation(page)
     await page.get_by_test_id("chat-input").fill("First question")
     await page.get_by_test_id("send-button").click()
     first = page.locator(".run[data-status=succeeded]")

@@ -11,7 +11,7 @@ import pytest
 from playwright.async_api import Browser, expect
 
 from tests.agents.support import calls_made, find_index, user_request
-from tests.support.dashboard import sign_up
+from tests.support.dashboard import new_conversation, sign_up
 from tests.support.downloads import CSV, DownloadSite, download_site
 from tests.support.llm_server import Reply, ScriptedLLM
 
@@ -48,7 +48,7 @@ async def test_a_downloaded_file_is_a_card_whose_link_downloads_it(
     context = await browser.new_context(viewport={"width": 1440, "height": 900}, accept_downloads=True)
     page = await context.new_page()
     await sign_up(page, web_server, "ada")
-    await page.get_by_test_id("new-conversation").click()
+    await new_conversation(page)
     await page.get_by_test_id("chat-input").fill(f"Download the CSV report from {reports.url}/")
     await page.get_by_test_id("send-button").click()
 

@@ -12,7 +12,7 @@ import pytest
 from playwright.async_api import Browser, expect
 
 from tests.agents.support import calls_made, observations, user_request
-from tests.support.dashboard import sign_up
+from tests.support.dashboard import new_conversation, sign_up
 from tests.support.llm_server import Reply, ScriptedLLM
 from tests.support.static_server import serve_directory
 
@@ -46,7 +46,7 @@ async def test_the_card_says_the_agent_needs_you_and_take_control_hands_you_the_
     page = await context.new_page()
     with serve_directory(PAGES) as door:
         await sign_up(page, web_server, "hedy")
-        await page.get_by_test_id("new-conversation").click()
+        await new_conversation(page)
         await page.get_by_test_id("chat-input").fill(f"Open the members' door at {door}/captcha.html")
         await page.get_by_test_id("send-button").click()
 

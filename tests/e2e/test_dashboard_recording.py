@@ -12,7 +12,7 @@ import pytest
 from playwright.async_api import Browser, expect
 
 from tests.agents.support import calls_made, find_index, user_request
-from tests.support.dashboard import sign_up
+from tests.support.dashboard import new_conversation, sign_up
 from tests.support.llm_server import Reply, ScriptedLLM
 from tests.support.static_server import serve_directory
 
@@ -52,7 +52,7 @@ async def test_a_finished_run_is_watched_again_in_step_with_its_steps(
     context = await browser.new_context(viewport={"width": 1440, "height": 900})
     page = await context.new_page()
     await sign_up(page, web_server, "ada")
-    await page.get_by_test_id("new-conversation").click()
+    await new_conversation(page)  # opened before the message is sent, so the message goes to it
     await page.get_by_test_id("chat-input").fill(f"Start the job on {pages}/progress.html")
     await page.get_by_test_id("send-button").click()
 

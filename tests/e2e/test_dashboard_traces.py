@@ -11,7 +11,7 @@ import pytest
 from playwright.async_api import Browser, expect
 
 from tests.agents.support import calls_made, user_request
-from tests.support.dashboard import sign_up
+from tests.support.dashboard import new_conversation, sign_up
 from tests.support.llm_server import Reply, ScriptedLLM
 from tests.support.static_server import serve_directory
 from tests.support.traces import trace_read
@@ -43,7 +43,7 @@ async def test_a_failed_run_offers_its_trace_for_download(
     page = await context.new_page()
     with serve_directory(PAGES) as site:
         await sign_up(page, web_server, "ada")
-        await page.get_by_test_id("new-conversation").click()
+        await new_conversation(page)
         await expect(page.get_by_test_id("toggle-trace-runs")).not_to_be_checked()
 
         llm.script(_opens_the_page_then(Reply(content="Opened.")))
