@@ -10,11 +10,10 @@ import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.cookies import SimpleCookie
 from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlsplit
 
-from tests.support.static_server import serve_handler
+from tests.support.static_server import PageHandler, serve_handler
 
 PASSWORD = "correct horse battery staple"
 
@@ -72,25 +71,7 @@ class LoginSite:
 
 
 def _handler(site: LoginSite) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class names it so
-            return
-
-        def _send(self, status: int, body: str = "", headers: dict[str, str] | None = None) -> None:
-            data = body.encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Cache-Control", "no-store")
-            self.send_header("Content-Length", str(len(data)))
-            for name, value in (headers or {}).items():
-                self.send_header(name, value)
-            self.end_headers()
-            self.wfile.write(data)
-
-        def _cookies(self) -> dict[str, str]:
-            jar = SimpleCookie(self.headers.get("Cookie", ""))
-            return {name: morsel.value for name, morsel in jar.items()}
-
+    class Handler(PageHandler):
         def do_GET(self) -> None:  # noqa: N802 - http.server's name
             url = urlsplit(self.path)
             query = parse_qs(url.query)

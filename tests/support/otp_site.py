@@ -11,13 +11,12 @@ import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.cookies import SimpleCookie
 from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlsplit
 
 import pyotp
 
-from tests.support.static_server import serve_handler
+from tests.support.static_server import PageHandler, serve_handler
 
 USERNAME = "ada-4471"
 PASSWORD = "vault pw 93f1 plaintext"
@@ -62,24 +61,9 @@ class OtpSite:
 
 
 def _handler(site: OtpSite) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class names it so
-            return
-
-        def _send(self, status: int, body: str = "", headers: dict[str, str] | None = None) -> None:
-            data = body.encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Cache-Control", "no-store")
-            self.send_header("Content-Length", str(len(data)))
-            for name, value in (headers or {}).items():
-                self.send_header(name, value)
-            self.end_headers()
-            self.wfile.write(data)
-
+    class Handler(PageHandler):
         def _cookie(self, name: str) -> str:
-            jar = SimpleCookie(self.headers.get("Cookie", ""))
-            return jar[name].value if name in jar else ""
+            return self._cookies().get(name, "")
 
         def do_GET(self) -> None:  # noqa: N802 - http.server's name
             site.requests.append(self.path)

@@ -7,6 +7,7 @@ import functools
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from http.cookies import SimpleCookie
 from http.server import BaseHTTPRequestHandler, SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,28 @@ class _QuietHandler(SimpleHTTPRequestHandler):
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class names it so
         return
+
+
+class PageHandler(BaseHTTPRequestHandler):
+    """A handler for a test site written in code: quiet, pages never cached, the request's cookies at hand."""
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class names it so
+        return
+
+    def _send(self, status: int, body: str = "", headers: dict[str, str] | None = None) -> None:
+        data = body.encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("Content-Length", str(len(data)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _cookies(self) -> dict[str, str]:
+        jar = SimpleCookie(self.headers.get("Cookie", ""))
+        return {name: morsel.value for name, morsel in jar.items()}
 
 
 @contextmanager
