@@ -1,7 +1,8 @@
 """WebMCP through the whole stack, on Hive's own flight demo (served by Daphne at /demo/flights/):
 
-- discovery: from POSTing a `navigate` action to the websocket client receiving the `tools.updated` event that
-  lists the page's tools, beside the same action's own end (page loaded, screenshot taken, run recorded);
+- discovery: from POSTing a `navigate` action (from a page without tools) to the websocket client receiving the
+  `tools.updated` event that lists the page's tools, beside the same action's own end (page loaded, screenshot
+  taken, run recorded);
 - a tool called by hand from the Tool Inspector's API: from POST /tools/call/ to the websocket seeing the run
   succeed, beside the step's own duration (the tool call plus the screenshot taken after it).
 
@@ -15,6 +16,7 @@ import asyncio
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -46,10 +48,9 @@ async def measure(base_url: str, runs: int) -> tuple[list[float], list[float], l
     loads: list[float] = []
     totals: list[float] = []
     steps: list[float] = []
-    missed = 0
     async with websockets.connect(url, additional_headers={"Cookie": cookie_header(client), "Origin": base_url}) as ws:
-        for n in range(runs + 1):
-            target = f"{base_url}/demo/flights/?visit={n}"
+
+        async def navigate(target: str) -> tuple[int, float]:
             started = time.monotonic()
             run = await asyncio.to_thread(
                 client.post,
@@ -57,20 +58,32 @@ async def measure(base_url: str, runs: int) -> tuple[list[float], list[float], l
                 json={"action": "navigate", "arguments": {"url": target}},
                 headers=headers,
             )
-            run_id = run.json()["id"]
+            return run.json()["id"], started
+
+        async def until(wanted: dict[str, Callable[[dict[str, Any]], bool]]) -> dict[str, float]:
+            """When each wanted event arrived (in whatever order they come)."""
             seen: dict[str, float] = {}
-            while len(seen) < 2:
-                try:
-                    # After the run ended, its page's tools get a bounded wait: a visit without them is counted.
-                    at, event = await next_event(ws, lambda e: True, wait_s=120 if "run" not in seen else 20)
-                except TimeoutError:
-                    missed += 1
-                    break
-                if event.get("type") == "tools.updated" and any(t["name"] == "listFlights" for t in event["tools"]):
-                    seen.setdefault("tools", at)
-                if run_ended(run_id)(event):
-                    seen.setdefault("run", at)
-            if n and len(seen) == 2:  # the first visit warms the session up
+            while len(seen) < len(wanted):
+                at, event = await next_event(ws, lambda e: True)
+                for name, matches in wanted.items():
+                    if matches(event):
+                        seen.setdefault(name, at)
+            return seen
+
+        def tools_listed(e: dict[str, Any]) -> bool:
+            return e.get("type") == "tools.updated" and any(t["name"] == "listFlights" for t in e["tools"])
+
+        def tools_gone(e: dict[str, Any]) -> bool:
+            return e.get("type") == "tools.updated" and not e["tools"]
+
+        for n in range(runs + 1):
+            # The announcement is of a change: each visit comes from the demo's index, a page without tools (after
+            # the first visit, leaving the flights page is announced too).
+            run_id, _ = await navigate(f"{base_url}/demo/?visit={n}")
+            await until({"run": run_ended(run_id), **({"gone": tools_gone} if n else {})})
+            run_id, started = await navigate(f"{base_url}/demo/flights/?visit={n}")
+            seen = await until({"run": run_ended(run_id), "tools": tools_listed})
+            if n:  # the first visit warms the session up
                 discovery.append((seen["tools"] - started) * 1000)
                 loads.append((seen["run"] - started) * 1000)
         for _ in range(runs):
@@ -87,7 +100,6 @@ async def measure(base_url: str, runs: int) -> tuple[list[float], list[float], l
             totals.append((ended - started) * 1000)
             detail = (await asyncio.to_thread(client.get, f"/api/runs/{run_id}/")).json()
             steps.append(float(detail["steps"][0]["duration_ms"] or 0))
-    print(f"visits without a tools.updated event within 20 s of their run's end: {missed} of {runs + 1}")
     return discovery, loads, totals, steps
 
 
