@@ -49,6 +49,8 @@ export class App {
   private readonly userChannel: UserChannel;
   private readonly layout: LiveLayout;
   private lastConversationPath = "/";
+  // The conversation "New conversation" is making: a send meanwhile goes to it, not to one more.
+  private creating: Promise<void> | null = null;
   private readonly unsubscribeApp: () => void;
 
   constructor(private readonly options: AppOptions) {
@@ -219,15 +221,29 @@ export class App {
     upsertConversation(this.store, conversation);
   }
 
-  private async newConversation(): Promise<void> {
+  /** Opens a new conversation; a second press (or a send) while one is being made waits for that one. */
+  private newConversation(): Promise<void> {
+    this.creating ??= this.createConversation().finally(() => {
+      this.creating = null;
+    });
+    return this.creating;
+  }
+
+  private async createConversation(): Promise<void> {
     const conversation = await this.options.api.createConversation(this.settingsBar.forNewConversation());
     this.upsertConversation(conversation);
     this.options.navigate(`/c/${conversation.id}`);
     this.chat.focusInput();
   }
 
-  private async send(content: string): Promise<void> {
+  /** The conversation a message or file goes to: the one being made, else the open one, else a new one. */
+  private async target(): Promise<void> {
+    if (this.creating) await this.creating;
     if (!this.session) await this.newConversation();
+  }
+
+  private async send(content: string): Promise<void> {
+    await this.target();
     const session = this.session;
     if (!session) return;
     // Per-send override: exactly the tabs toggled on now (none is []).
@@ -250,7 +266,7 @@ export class App {
 
   /** Uploads a file to the open conversation; from the home page it starts one first, as sending does. */
   private async upload(file: File): Promise<void> {
-    if (!this.session) await this.newConversation();
+    await this.target();
     await this.session?.files.upload(file);
   }
 

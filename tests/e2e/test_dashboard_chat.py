@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
-from playwright.async_api import Browser, expect
+from playwright.async_api import Browser, Route, expect
 
 from tests.support.dashboard import sign_up
 from tests.support.llm_server import Reply, ScriptedLLM, last_user_text
@@ -75,4 +76,39 @@ async def test_stop_button_aborts_a_run(web_server: str, llm: ScriptedLLM, brows
     await page.get_by_test_id("stop-button").click()
     await expect(page.get_by_test_id("run-status")).to_have_text(re.compile("aborted"), timeout=5_000)
     await expect(page.get_by_test_id("stop-button")).to_be_hidden()
+    await context.close()
+
+
+async def test_a_message_sent_while_a_new_conversation_opens_goes_into_it(
+    web_server: str, llm: ScriptedLLM, browser: Browser
+) -> None:
+    llm.script(lambda request: Reply(content=f"Noted: {last_user_text(request)}"))
+    context = await browser.new_context()
+    page = await context.new_page()
+    await sign_up(page, web_server, "carol")
+    sent = asyncio.Event()
+    created = 0
+
+    async def slow_creation(route: Route) -> None:
+        # The server takes its time making the conversation: the person has typed and sent before it is open.
+        nonlocal created
+        if route.request.method == "POST":
+            created += 1
+            await sent.wait()
+        await route.continue_()
+
+    await page.route(re.compile(r"/api/conversations/$"), slow_creation)
+    await page.get_by_test_id("new-conversation").click()
+    await page.get_by_test_id("chat-input").fill("First words")
+    await page.get_by_test_id("send-button").click()
+    sent.set()
+
+    await expect(page).to_have_url(re.compile(r"/c/\d+$"))
+    await expect(page.locator("[data-testid=message][data-role=user]")).to_have_text(re.compile("First words"))
+    await expect(page.locator("[data-testid=message][data-role=assistant]")).to_have_text(re.compile("Noted"))
+    await expect(page.get_by_test_id("conversation-item")).to_have_count(1)
+    listed = await (await page.request.get(f"{web_server}/api/conversations/")).json()
+    conversations = listed["results"] if isinstance(listed, dict) else listed
+    assert created == 1
+    assert len(conversations) == 1
     await context.close()
