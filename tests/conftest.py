@@ -198,6 +198,13 @@ def main_worker(services_env: dict[str, str], redis_url: str) -> Iterator[MainWo
 
 
 @pytest.fixture
+def no_main_worker(main_worker: MainWorker) -> None:
+    """For a test that reads the queue or the worker registry as the web leaves them: the shared worker, started by
+    an earlier test, would take the messages or announce itself meanwhile."""
+    main_worker.stop()
+
+
+@pytest.fixture
 def celery_worker(main_worker: MainWorker) -> Managed:
     """A real Celery worker (threads pool, its own asyncio loop and browser pool) on the shared queue."""
     return main_worker.ensure()

@@ -138,8 +138,13 @@ def test_a_killed_browser_is_reported_and_the_next_action_gets_a_fresh_one(
 
     browsers = _browser_processes(worker.pid)
     assert browsers, "no Chromium under the worker"
+    gone = 0
     for pid in browsers:
-        os.kill(pid, signal.SIGKILL)
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:  # a short-lived one (a launch's own check) ended by itself meanwhile
+            gone += 1
+    assert gone < len(browsers), "no Chromium was killed"
     killed = time.monotonic()
 
     # The next action either fails saying the browser failed, or already runs in a new browser.

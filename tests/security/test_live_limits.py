@@ -70,6 +70,7 @@ async def watch(user: Any, conversation_id: int, opened: list[EventStream]) -> t
     return await stream.until(lambda e: e["type"] == "hello"), stream
 
 
+@pytest.mark.usefixtures("no_main_worker")  # the queued requests to open a session are what is counted
 async def test_one_account_holding_many_sockets_opens_no_more_sessions_than_its_quota(
     settings: Any, sockets: list[EventStream]
 ) -> None:

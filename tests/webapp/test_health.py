@@ -20,6 +20,7 @@ def test_healthz_answers() -> None:
     assert response.json() == {"status": "ok"}
 
 
+@pytest.mark.usefixtures("no_main_worker")  # a live worker would announce itself again meanwhile
 def test_readyz_wants_a_worker_with_room(redis_url: str) -> None:
     client = redis.Redis.from_url(redis_url)
     client.delete(*client.keys("hive:worker:*") or ["none"])
