@@ -38,11 +38,13 @@ free-ports:
 		exit 1; \
 	fi
 
-# The whole suite runs on PostgreSQL (a server the tests start themselves, as compose runs), then the part that
-# exercises the database across processes runs again on SQLite, the database of `make run`.
-# The suite runs on PostgreSQL, the database compose deploys; SQLite, what `make run` uses, keeps the web app's own
-# tests without a browser (models, services, APIs, migrations), which is where the two engines differ.
+# The suite runs on PostgreSQL, the database compose deploys (a server the tests start themselves); SQLite, what
+# `make run` uses, keeps the web app's own tests without a browser (models, services, APIs, migrations), which is
+# where the two engines differ.
 SQLITE_TESTS = tests/webapp -m "not browser and not slow"
+# Test files are shared out among this many pytest processes, a file at a time (its fixtures start once), each with
+# its own database server, Redis, web server and worker: the suite mostly waits on browsers and servers.
+TEST_WORKERS ?= 2
 
 test: system venv frontend static
 	$(VENV)/bin/ruff check .
@@ -50,8 +52,8 @@ test: system venv frontend static
 	$(VENV)/bin/mypy agents browser_pool workers webapp bench tests
 	$(VENV)/bin/lint-imports
 	cd frontend && npm test --silent
-	$(PY) -m pytest
-	HIVE_TEST_DB=sqlite $(PY) -m pytest $(SQLITE_TESTS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
+	HIVE_TEST_DB=sqlite $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(SQLITE_TESTS)
 
 lint: venv frontend/node_modules/.installed
 	$(VENV)/bin/ruff check .

@@ -28,6 +28,11 @@ else:
     # Nothing listens on port 1: the suite's own server fills in its address before any test touches the database.
     DATABASES = {"default": database_config("postgres://hive@127.0.0.1:1/hive")}
 
+# Stored files of their own per pytest process (one per parallel worker), passed on to the servers it starts: a test
+# that looks for what a run stored sees its own process's files, not another worker's.
+os.environ.setdefault("HIVE_MEDIA_ROOT", str(VAR_DIR / f"test-media-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"))  # noqa: F405
+MEDIA_ROOT = env.path("HIVE_MEDIA_ROOT")  # noqa: F405
+
 HIVE_WORKER_HEARTBEAT_S = 1.0
 HIVE_REAP_PERIOD_S = 2.0
 HIVE_WORKER_HEARTBEAT_TTL_S = env.float("HIVE_WORKER_HEARTBEAT_TTL_S", default=4.0)  # noqa: F405
