@@ -2,12 +2,15 @@
 in one run.
 
 Run: .venv/bin/python bench/recording.py [--rounds 3] [--steps 6] [--think 3.0] [--ways none,frames]
-     [--frame-size 1280x800] [--quality 60] [--smoke]
+     [--settle 1.5] [--record-size 800x500] [--record-quality 50] [--frame-size 1280x800] [--quality 60] [--smoke]
 
 Ways, each in its own browser context of one Chromium (the pool's, with Hive's flags):
 - none: the steps alone;
 - frames: the live view's screencast frames kept at 1 fps, only when the page changed, around steps only (from a
-  step's start to 1.5 s after its end: `browser_pool.recording` as a run uses it);
+  step's start to `--settle` seconds after its end), at the recording's own size and quality (`--record-size`,
+  `--record-quality`; nobody watches live): `browser_pool.recording` as a run uses it;
+- frames-live: the same at the live view's size and quality (what a recording keeps while someone watches live, and
+  what it kept before it had a size of its own);
 - frames-all: the same frames, recorded all the time (between steps too, while the model thinks);
 - rrweb: rrweb's recorder injected into every page, its events drained after each step (what a replay player needs);
 - trace: a Playwright trace with screenshots and DOM snapshots, one chunk per batch written to a zip.
@@ -40,7 +43,7 @@ from bench.stats import cpu_delta  # noqa: E402
 from browser_pool.config import BrowserConfig  # noqa: E402
 from browser_pool.pool import BrowserPool  # noqa: E402
 from browser_pool.recording import Recorder  # noqa: E402
-from browser_pool.screencast import ScreencastOptions, step_picture  # noqa: E402
+from browser_pool.screencast import FrameSpec, ScreencastOptions, step_picture  # noqa: E402
 from browser_pool.session import Session  # noqa: E402
 from tests.support.static_server import serve_directory  # noqa: E402
 
@@ -52,8 +55,7 @@ RRWEB_START = (
     " () => rrweb.record({ emit(event) { window.__rr.push(event); } }));"
 )
 RRWEB_DRAIN = "() => { const events = window.__rr || []; window.__rr = []; return JSON.stringify(events); }"
-WAYS = ("none", "frames", "frames-all", "rrweb", "trace")
-SETTLE_S = 1.5
+WAYS = ("none", "frames", "frames-live", "frames-all", "rrweb", "trace")
 PAGE_SETS = ("form", "article")
 
 
@@ -75,8 +77,8 @@ class Tally:
 class Way:
     """One way of recording on its own session: `begin` before a batch, `after_step`, `end` returns the bytes."""
 
-    def __init__(self, name: str, session: Session, folder: Path) -> None:
-        self.name, self.session, self.folder = name, session, folder
+    def __init__(self, name: str, session: Session, folder: Path, settle_s: float, spec: FrameSpec) -> None:
+        self.name, self.session, self.folder, self.settle_s, self.spec = name, session, folder, settle_s, spec
         self.recorder: Recorder | None = None
         self.drained = 0
         self.chunks = 0
@@ -90,7 +92,9 @@ class Way:
     async def begin(self) -> None:
         self.drained = 0
         if self.name.startswith("frames"):
-            self.recorder = Recorder(self.session, fps=1.0, settle_s=SETTLE_S if self.name == "frames" else None)
+            settle_s = None if self.name == "frames-all" else self.settle_s
+            spec = None if self.name == "frames-live" else self.spec
+            self.recorder = Recorder(self.session, fps=1.0, settle_s=settle_s, spec=spec)
             await self.recorder.start()
         elif self.name == "trace":
             await self.session.context.tracing.start_chunk()
@@ -154,11 +158,20 @@ async def batch(way: Way, site: str, count: int, offset: int, think_s: float, ro
     return Tally(cpu_s=sum(cpu_delta(after, before).values()), bytes=recorded, steps=count, wall_s=wall)
 
 
-async def main(rounds: int, count: int, think_s: float, only: list[str], frames: ScreencastOptions) -> None:
+async def main(
+    rounds: int,
+    count: int,
+    think_s: float,
+    only: list[str],
+    frames: ScreencastOptions,
+    settle_s: float,
+    spec: FrameSpec,
+) -> None:
     ways = [w for w in only if w != "rrweb" or RRWEB.exists()]
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {rounds} rounds of {count} steps per "
-          f"way, {think_s:.2f} s between steps; pages of bench/cpu.py ({', '.join(PAGE_SETS)}); frames "
-          f"{frames.max_width}x{frames.max_height} JPEG quality {frames.quality}")  # fmt: skip
+          f"way, {think_s:.2f} s between steps; pages of bench/cpu.py ({', '.join(PAGE_SETS)}); live view "
+          f"{frames.max_width}x{frames.max_height} JPEG quality {frames.quality}; recordings until {settle_s} s "
+          f"after a step, {spec.max_width}x{spec.max_height} quality {spec.quality}")  # fmt: skip
     if "rrweb" in only and "rrweb" not in ways:
         print(f"rrweb skipped: {RRWEB.relative_to(ROOT)} is missing (cd frontend && npm install)")
     tallies = {w: Tally() for w in ways}
@@ -168,7 +181,7 @@ async def main(rounds: int, count: int, think_s: float, only: list[str], frames:
         try:
             assert pool.browser_pid is not None
             roots = {"bench": os.getpid()}
-            sessions = {w: Way(w, await pool.acquire(f"bench-{w}"), Path(folder)) for w in ways}
+            sessions = {w: Way(w, await pool.acquire(f"bench-{w}"), Path(folder), settle_s, spec) for w in ways}
             for way in sessions.values():
                 await way.setup()
                 await batch(way, site, 3, 0, 0.0, roots)  # warm: caches, fonts, the first compositor frames
@@ -200,6 +213,9 @@ if __name__ == "__main__":
     parser.add_argument("--steps", type=int, default=6, help="steps per batch")
     parser.add_argument("--think", type=float, default=3.0, help="seconds between steps (the model's answer)")
     parser.add_argument("--ways", default=",".join(WAYS), help="the ways to measure, comma-separated ('none' first)")
+    parser.add_argument("--settle", type=float, default=1.5, help="seconds recorded after a step (the 'frames' way)")
+    parser.add_argument("--record-size", default="800x500", help="the recording's largest frame (the server's default)")
+    parser.add_argument("--record-quality", type=int, default=50, help="the recording's JPEG quality (the server's)")
     parser.add_argument("--frame-size", default="1280x800", help="the screencast's largest frame (the live view's)")
     parser.add_argument("--quality", type=int, default=60, help="the screencast's JPEG quality (the live view's)")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes: check that the benchmark still runs")
@@ -208,4 +224,6 @@ if __name__ == "__main__":
         args.rounds, args.steps, args.think = 1, 3, 0.05
     width, height = (int(n) for n in args.frame_size.split("x"))
     options = ScreencastOptions(quality=args.quality, max_width=width, max_height=height)
-    asyncio.run(main(args.rounds, args.steps, args.think, args.ways.split(","), options))
+    record_width, record_height = (int(n) for n in args.record_size.split("x"))
+    record = FrameSpec(record_width, record_height, args.record_quality)
+    asyncio.run(main(args.rounds, args.steps, args.think, args.ways.split(","), options, args.settle, record))

@@ -1,10 +1,11 @@
 """A run's recording: the live view's own screencast frames of the active tab, kept at a low rate, to be watched again.
 
-The recorder is one more subscriber of the session's screencast, asking for `fps` frames a second; while nobody
-else watches, Chromium captures no more than that. Chromium still pays for each repaint it would send (a blinking
-caret in a focused field is two a second), so a run's recorder records around its steps only (`settle_s`). A frame
-identical to the last one kept is not kept again, nor is a frame of a page with a secret field (a password): the
-step's own picture, masked, stands for it. Frames stop being kept past `max_bytes`; the recording says it was cut.
+The recorder is one more subscriber of the session's screencast, asking for `fps` frames a second of a size of its
+own (`spec`); while nobody else watches, Chromium captures no more and no larger than that. Chromium still pays for
+each repaint it would send (a blinking caret in a focused field is two a second), so a run's recorder records around
+its steps only (`settle_s`). A frame identical to the last one kept is not kept again, nor is a frame of a page with
+a secret field (a password): the step's own picture, masked, stands for it. Frames stop being kept past `max_bytes`;
+the recording says it was cut.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 
 from browser_pool.errors import TabNotFoundError
-from browser_pool.screencast import HAS_SECRETS, Frame, Subscription
+from browser_pool.screencast import HAS_SECRETS, Frame, FrameSpec, Subscription
 from browser_pool.session import Session
 
 log = logging.getLogger(__name__)
@@ -52,10 +53,17 @@ class Recorder:
     the page as that wait left it (the screencast sends the current picture when it starts)."""
 
     def __init__(
-        self, session: Session, *, fps: float = 1.0, max_bytes: int = 20_000_000, settle_s: float | None = None
+        self,
+        session: Session,
+        *,
+        fps: float = 1.0,
+        max_bytes: int = 20_000_000,
+        settle_s: float | None = None,
+        spec: FrameSpec | None = None,
     ) -> None:
         self.session = session
         self.fps = fps
+        self.spec = spec  # smaller pictures than the live view's, unless someone watches live meanwhile
         self.max_bytes = max_bytes
         self.settle_s = settle_s
         self.recording = Recording()
@@ -100,7 +108,9 @@ class Recorder:
     async def _subscribe(self) -> None:
         async with self._switch:
             if self._subscription is None and not self._stopped:
-                self._subscription = await self.session.screencast.subscribe(self._on_frame, max_fps=self.fps)
+                self._subscription = await self.session.screencast.subscribe(
+                    self._on_frame, max_fps=self.fps, spec=self.spec
+                )
 
     async def _unsubscribe(self) -> None:
         async with self._switch:

@@ -15,6 +15,7 @@ from django.conf import settings
 from browser_pool.actions.watch import dialogs_answered_by
 from browser_pool.errors import PoolError
 from browser_pool.recording import Recorder
+from browser_pool.screencast import FrameSpec
 from browser_pool.session import Session
 from webapp.runs.models import Run
 from webapp.runs.recordings import recording_save
@@ -141,6 +142,7 @@ async def _start_recording(run: Run, session: Session) -> Recorder | None:
         fps=settings.HIVE_RECORDING_FPS,
         max_bytes=settings.HIVE_RECORDING_MAX_BYTES,
         settle_s=settings.HIVE_RECORDING_SETTLE_S,
+        spec=FrameSpec(*settings.HIVE_RECORDING_SIZE, settings.HIVE_RECORDING_QUALITY),
     )
     try:
         await recorder.start()

@@ -1,8 +1,22 @@
 """The worker's browser pool and the live view."""
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 env = environ.Env()
+
+
+def _size(name: str, default: str) -> tuple[int, int]:
+    """A picture size given as WIDTHxHEIGHT in pixels."""
+    value = env.str(name, default=default)
+    try:
+        width, height = (int(part) for part in value.lower().split("x"))
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r}: give a size as WIDTHxHEIGHT, e.g. {default}.") from None
+    if width < 16 or height < 16:
+        raise ImproperlyConfigured(f"{name}={value!r}: a size of at least 16x16 pixels.")
+    return width, height
+
 
 # 0 means "from memory" (about 90 MB per session, three quarters of the machine).
 HIVE_POOL_MAX_SESSIONS = env.int("HIVE_POOL_MAX_SESSIONS", default=0)
@@ -15,6 +29,10 @@ HIVE_LIVE_VIEW_FPS = env.float("HIVE_LIVE_VIEW_FPS", default=12.0)
 HIVE_RECORDING_FPS = env.float("HIVE_RECORDING_FPS", default=1.0)
 HIVE_RECORDING_MAX_BYTES = env.int("HIVE_RECORDING_MAX_BYTES", default=20_000_000)
 HIVE_RECORDING_SETTLE_S = env.float("HIVE_RECORDING_SETTLE_S", default=1.5)
+# The recording's pictures are smaller than the live view's, which costs the browser less per frame; while someone
+# watches the run live, the recording keeps the live view's own.
+HIVE_RECORDING_SIZE = _size("HIVE_RECORDING_SIZE", "800x500")
+HIVE_RECORDING_QUALITY = env.int("HIVE_RECORDING_QUALITY", default=50)
 HIVE_UPLOAD_MAX_BYTES = env.int("HIVE_UPLOAD_MAX_BYTES", default=20_000_000)
 # The page size of a tab's main content for the model: content is kept whole, and a longer text reaches the
 # model in pages of at most this many characters (get_page_content page=2, ...), each saying where it sits.
