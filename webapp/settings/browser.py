@@ -6,7 +6,7 @@ from django.core.exceptions import ImproperlyConfigured
 env = environ.Env()
 
 
-def _size(name: str, default: str) -> tuple[int, int]:
+def picture_size(name: str, default: str) -> tuple[int, int]:
     """A picture size given as WIDTHxHEIGHT in pixels."""
     value = env.str(name, default=default)
     try:
@@ -31,7 +31,7 @@ HIVE_RECORDING_MAX_BYTES = env.int("HIVE_RECORDING_MAX_BYTES", default=20_000_00
 HIVE_RECORDING_SETTLE_S = env.float("HIVE_RECORDING_SETTLE_S", default=1.5)
 # The recording's pictures are smaller than the live view's, which costs the browser less per frame; while someone
 # watches the run live, the recording keeps the live view's own.
-HIVE_RECORDING_SIZE = _size("HIVE_RECORDING_SIZE", "800x500")
+HIVE_RECORDING_SIZE = picture_size("HIVE_RECORDING_SIZE", "800x500")
 HIVE_RECORDING_QUALITY = env.int("HIVE_RECORDING_QUALITY", default=50)
 HIVE_UPLOAD_MAX_BYTES = env.int("HIVE_UPLOAD_MAX_BYTES", default=20_000_000)
 # The page size of a tab's main content for the model: content is kept whole, and a longer text reaches the
