@@ -1,5 +1,7 @@
-"""A run's Playwright trace in the worker: every run is traced while it holds its session; when it ends, the chunk
-is kept (masked, then stored with the run) or discarded, as `webapp.runs.traces` decides.
+"""A run's Playwright trace in the worker: every agent turn and workflow replay is traced while it holds its session
+(an action or a tool call by hand only when its conversation keeps every run's trace: it is one step, whose result
+and picture are kept anyway, and tracing would add about half to its CPU); when it ends, the chunk is kept (masked,
+then stored with the run) or discarded, as `webapp.runs.traces` decides.
 
 The chunk is closed before the session goes back to the pool, when the run's ending may not be known yet (a run cut
 short by a timeout or a crash is recorded after). A chunk the run already says it will not keep is discarded by the
@@ -33,11 +35,12 @@ class RunTrace:
         self.run_id = run.pk
         self.title = f"Run {run.number} of conversation {run.conversation_id}"
         self._secrets = secrets  # the run's sink's list, filled while the run's steps are made ready
+        self.wanted = run.kind in Run.WORK_KINDS or run.conversation.trace_runs
         self._session: Session | None = None
         self._written: Path | None = None
 
     async def begin(self, session: Session) -> None:
-        if not settings.HIVE_TRACE_RUNS:
+        if not settings.HIVE_TRACE_RUNS or not self.wanted:
             return
         try:
             await session.run(session.tracing.begin(self.title))

@@ -183,3 +183,29 @@ def test_a_conversation_that_asks_keeps_every_runs_trace(llm: ScriptedLLM, site:
     Share.objects.create(conversation=conversation, user=viewer, role="viewer", created_by=conversation.owner)
     refused = signed_in(viewer).patch(f"/api/conversations/{conversation.pk}/", {"trace_runs": False}, format="json")
     assert refused.status_code in (403, 404)
+
+
+def test_an_action_by_hand_is_traced_only_when_the_conversation_asks(site: str) -> None:
+    conversation = ConversationFactory()
+    owner = signed_in(conversation.owner)
+
+    def by_hand(url: str) -> Run:
+        sent = owner.post(
+            f"/api/conversations/{conversation.pk}/actions/",
+            {"action": "navigate", "arguments": {"url": url}},
+            format="json",
+        )
+        assert sent.status_code == 202, sent.content
+        return ended(sent.json()["id"], seconds=60)
+
+    # Nothing listens on port 1: the action fails, with its error and picture.
+    failed = by_hand("http://127.0.0.1:1/")
+    assert failed.status == "failed"
+
+    switched = owner.patch(f"/api/conversations/{conversation.pk}/", {"trace_runs": True}, format="json")
+    assert switched.status_code == 200, switched.content
+    kept = by_hand(f"{site}/signup.html")
+    assert kept.status == "succeeded", kept.error
+    _assert_a_playwright_trace(_trace_of(owner, kept), f"{site}/signup.html")
+    # By now the failed action has long been decided on: untraced, it kept none.
+    assert owner.get(f"/api/runs/{failed.pk}/").json()["trace_url"] is None
