@@ -95,7 +95,7 @@ export class ConversationBar {
           "label",
           {
             class: "switch-label",
-            title: "Keep every run as a Playwright trace to download (replays and failed runs keep theirs anyway)",
+            title: "Keep every run as a Playwright trace to download (replays and failed agent turns keep theirs anyway)",
           },
           this.traces,
           h("span", null, "Trace every run"),

@@ -19,7 +19,7 @@ export interface Conversation {
   /** Record the model's reasoning as "thought" steps. */
   show_reasoning?: boolean;
   confirm_mode?: ConfirmMode;
-  /** Keep every run as a Playwright trace (replays and failed runs keep theirs anyway). */
+  /** Keep every run as a Playwright trace (replays and failed agent turns keep theirs anyway). */
   trace_runs?: boolean;
   /** The owner's username. */
   owner?: string;
