@@ -1,7 +1,6 @@
-"""A run's Playwright trace in the worker: every agent turn and workflow replay is traced while it holds its session
-(an action or a tool call by hand only when its conversation keeps every run's trace: it is one step, whose result
-and picture are kept anyway, and tracing would add about half to its CPU); when it ends, the chunk is kept (masked,
-then stored with the run) or discarded, as `webapp.runs.traces` decides.
+"""A run's Playwright trace in the worker: a run that `webapp.runs.traces` says is traced records a chunk while it
+holds its session; when it ends, the chunk is kept (masked, then stored with the run) or discarded, as that module
+decides.
 
 The chunk is closed before the session goes back to the pool, when the run's ending may not be known yet (a run cut
 short by a timeout or a crash is recorded after). A chunk the run already says it will not keep is discarded by the
@@ -23,7 +22,7 @@ from agents.secrets import Secrets
 from browser_pool.session import Session
 from browser_pool.tracing import scrub_trace
 from webapp.runs.models import Run
-from webapp.runs.traces import TRACE_NAME, run_trace_decision, run_trace_store
+from webapp.runs.traces import TRACE_NAME, run_trace_decision, run_trace_store, run_traced
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +34,7 @@ class RunTrace:
         self.run_id = run.pk
         self.title = f"Run {run.number} of conversation {run.conversation_id}"
         self._secrets = secrets  # the run's sink's list, filled while the run's steps are made ready
-        self.wanted = run.kind in Run.WORK_KINDS or run.conversation.trace_runs
+        self.wanted = run_traced(run)
         self._session: Session | None = None
         self._written: Path | None = None
 

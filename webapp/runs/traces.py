@@ -1,8 +1,10 @@
 """Runs kept as Playwright traces: which runs keep theirs, storing one, and pruning old ones (docs/traces.md).
 
-A workflow replay keeps its trace, and so does any run that fails; other runs keep theirs when their conversation
-asks for it (`trace_runs`). Every run is traced while it runs, so a failure has its trace whatever the switch says;
-the chunk of a run that does not keep it is discarded.
+A workflow replay keeps its trace, and so does an agent turn that fails; other runs keep theirs when their
+conversation asks for it (`trace_runs`). Every turn and replay is traced while it runs, so a failure has its trace
+whatever the switch says; the chunk of a run that does not keep it is discarded. An action or a tool call by hand is
+traced only when the switch is on: it is one step whose result, error and picture are kept anyway, and tracing it
+would add about half to its CPU.
 """
 
 from __future__ import annotations
@@ -24,6 +26,11 @@ log = logging.getLogger(__name__)
 TRACE_NAME = "trace.zip"
 
 Decision = Literal["keep", "discard", "undecided"]
+
+
+def run_traced(run: Run) -> bool:
+    """Whether the run is traced while it runs (`run.conversation` loaded with it)."""
+    return run.kind in Run.WORK_KINDS or run.conversation.trace_runs
 
 
 def run_trace_decision(*, run_id: int) -> Decision:
