@@ -207,6 +207,12 @@ def _pages(folder: Path) -> Path:
     return root
 
 
+def _size(text: str) -> tuple[int, int]:
+    """WIDTHxHEIGHT in pixels."""
+    width, height = (int(n) for n in text.lower().split("x"))
+    return width, height
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=3, help="batches per way")
@@ -214,16 +220,20 @@ if __name__ == "__main__":
     parser.add_argument("--think", type=float, default=3.0, help="seconds between steps (the model's answer)")
     parser.add_argument("--ways", default=",".join(WAYS), help="the ways to measure, comma-separated ('none' first)")
     parser.add_argument("--settle", type=float, default=1.5, help="seconds recorded after a step (the 'frames' way)")
-    parser.add_argument("--record-size", default="800x500", help="the recording's largest frame (the server's default)")
+    parser.add_argument(
+        "--record-size", type=_size, default="800x500", help="the recording's largest frame (the server's default)"
+    )
     parser.add_argument("--record-quality", type=int, default=50, help="the recording's JPEG quality (the server's)")
-    parser.add_argument("--frame-size", default="1280x800", help="the screencast's largest frame (the live view's)")
+    parser.add_argument(
+        "--frame-size", type=_size, default="1280x800", help="the screencast's largest frame (the live view's)"
+    )
     parser.add_argument("--quality", type=int, default=60, help="the screencast's JPEG quality (the live view's)")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes: check that the benchmark still runs")
     args = parser.parse_args()
     if args.smoke:
         args.rounds, args.steps, args.think = 1, 3, 0.05
-    width, height = (int(n) for n in args.frame_size.split("x"))
+    width, height = args.frame_size
     options = ScreencastOptions(quality=args.quality, max_width=width, max_height=height)
-    record_width, record_height = (int(n) for n in args.record_size.split("x"))
+    record_width, record_height = args.record_size
     record = FrameSpec(record_width, record_height, args.record_quality)
     asyncio.run(main(args.rounds, args.steps, args.think, args.ways.split(","), options, args.settle, record))
