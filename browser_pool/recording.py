@@ -25,6 +25,10 @@ from browser_pool.session import Session
 
 log = logging.getLogger(__name__)
 
+# How long a fresh subscription keeps the screencast for its first picture, and how often it looks whether it came.
+_FIRST_FRAME_WAIT_S = 10.0
+_FIRST_FRAME_POLL_S = 0.05
+
 
 @dataclass(frozen=True, slots=True)
 class RecordedFrame:
@@ -74,12 +78,14 @@ class Recorder:
         self._timer: asyncio.TimerHandle | None = None
         self._settle_timer: asyncio.TimerHandle | None = None
         self._awake_until = 0.0
+        self._first_frame_due: float | None = None  # a subscription still waiting for its first picture
         self._stopped = False
         self._tasks: set[asyncio.Task[None]] = set()
         self.left_out = 0  # frames of pages with a secret field
         self._switch = asyncio.Lock()  # one subscribe or unsubscribe at a time
 
     async def start(self) -> None:
+        self._first_frame_due = time.monotonic() + _FIRST_FRAME_WAIT_S
         await self._subscribe()
         self._awake_until = time.monotonic() + (self.settle_s or 0.0)
         self._schedule_settle()
@@ -90,6 +96,7 @@ class Recorder:
             return
         self._awake_until = time.monotonic() + self.settle_s
         if self._subscription is None:
+            self._first_frame_due = time.monotonic() + _FIRST_FRAME_WAIT_S
             self._spawn(self._subscribe())
         self._schedule_settle()
 
@@ -129,8 +136,13 @@ class Recorder:
 
     def _settled(self) -> None:
         self._settle_timer = None
-        if time.monotonic() < self._awake_until:
+        now = time.monotonic()
+        if now < self._awake_until:
             self._schedule_settle()  # woken again meanwhile
+        elif self._first_frame_due is not None and now < self._first_frame_due:
+            # A busy browser can send its first picture after the settle time; resting now would lose the page as
+            # the wait left it, so the recorder rests once that picture came (or it never will).
+            self._settle_timer = asyncio.get_running_loop().call_later(_FIRST_FRAME_POLL_S, self._settled)
         elif not self._stopped:
             self._spawn(self._unsubscribe())
 
@@ -140,6 +152,7 @@ class Recorder:
         task.add_done_callback(self._tasks.discard)
 
     async def _on_frame(self, frame: Frame) -> None:
+        self._first_frame_due = None
         self._pending = frame
         if self._timer is not None:
             return

@@ -4,6 +4,7 @@ size bound, pictures smaller than the live view's until someone watches live."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import time
 from collections.abc import AsyncIterator
@@ -164,3 +165,24 @@ async def test_its_pictures_are_smaller_than_the_live_views_until_someone_watche
     await viewer.close()
     recording = await recorder.stop()
     assert max(f.width for f in recording.frames) == 1280, "while watched live, the recording keeps those frames"
+
+
+async def test_a_first_picture_sent_after_the_settle_time_is_still_kept(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    page = session.active_page
+    await page.set_content(BLOCK)
+    screencast = session.screencast
+    deliver = screencast._on_frame
+
+    # A busy machine: Chromium's pictures reach the worker a second late, well past the recorder's settle time.
+    def late(event: dict[str, object]) -> None:
+        asyncio.get_running_loop().call_later(1.0, deliver, event)
+
+    monkeypatch.setattr(screencast, "_on_frame", late)
+    recorder = Recorder(session, fps=2.0, settle_s=0.3)
+    await recorder.start()
+    await eventually(lambda: len(recorder.recording.frames) >= 1, what="the page as the recording found it")
+    await eventually(lambda: not screencast.running, what="the recorder resting once it has its picture")
+    recording = await recorder.stop()
+    assert _near(_pixel(recording.frames[0], 0.5, 0.5), (200, 0, 0))
