@@ -1,19 +1,20 @@
-"""What recording a run costs: CPU and bytes per step of four ways of recording, beside the same steps unrecorded,
-in one run.
+"""What recording a run costs: CPU and bytes per step of the ways of recording, beside the same steps unrecorded,
+and of a traced run with and without its recording, in one run.
 
 Run: .venv/bin/python bench/recording.py [--rounds 3] [--steps 6] [--think 3.0] [--ways none,frames]
      [--settle 1.5] [--record-size 800x500] [--record-quality 50] [--frame-size 1280x800] [--quality 60] [--smoke]
 
 Ways, each in its own browser context of one Chromium (the pool's, with Hive's flags):
 - none: the steps alone;
-- frames: the live view's screencast frames kept at 1 fps, only when the page changed, around steps only (from a
-  step's start to `--settle` seconds after its end), at the recording's own size and quality (`--record-size`,
-  `--record-quality`; nobody watches live): `browser_pool.recording` as a run uses it;
-- frames-live: the same at the live view's size and quality (what a recording keeps while someone watches live, and
-  what it kept before it had a size of its own);
+- frames: screencast frames kept at 1 fps, only when the page changed, around steps only (from a step's start to
+  `--settle` seconds after its end), at the recording's own size and quality (`--record-size`, `--record-quality`):
+  `browser_pool.recording` as a run uses it;
 - frames-all: the same frames, recorded all the time (between steps too, while the model thinks);
 - rrweb: rrweb's recorder injected into every page, its events drained after each step (what a replay player needs);
-- trace: a Playwright trace with screenshots and DOM snapshots, one chunk per batch written to a zip.
+- trace: a Playwright trace with screenshots and DOM snapshots, one chunk per batch written to a zip;
+- traced: the same trace, its chunk discarded (a run that succeeded), no recording: the reference of the next;
+- traced+frames: a traced run with its recording, as the worker runs an agent's turn by default (the recording
+  shares the trace's screencast).
 
 A step is what a run does per action: an action (navigate between two pages, click a button that changes a line of
 text, type into a field, in turn, on the pages of bench/cpu.py), the JPEG step picture Hive keeps, then `--think`
@@ -42,8 +43,8 @@ from bench.cpu import CLICK_TARGET, TYPE_TARGET, wait_quiet, write_pages  # noqa
 from bench.stats import cpu_delta  # noqa: E402
 from browser_pool.config import BrowserConfig  # noqa: E402
 from browser_pool.pool import BrowserPool  # noqa: E402
-from browser_pool.recording import Recorder  # noqa: E402
-from browser_pool.screencast import FrameSpec, ScreencastOptions, step_picture  # noqa: E402
+from browser_pool.recording import FrameSpec, Recorder  # noqa: E402
+from browser_pool.screencast import ScreencastOptions, step_picture  # noqa: E402
 from browser_pool.session import Session  # noqa: E402
 from tests.support.static_server import serve_directory  # noqa: E402
 
@@ -55,7 +56,7 @@ RRWEB_START = (
     " () => rrweb.record({ emit(event) { window.__rr.push(event); } }));"
 )
 RRWEB_DRAIN = "() => { const events = window.__rr || []; window.__rr = []; return JSON.stringify(events); }"
-WAYS = ("none", "frames", "frames-live", "frames-all", "rrweb", "trace")
+WAYS = ("none", "frames", "frames-all", "rrweb", "trace", "traced", "traced+frames")
 PAGE_SETS = ("form", "article")
 
 
@@ -86,17 +87,16 @@ class Way:
     async def setup(self) -> None:
         if self.name == "rrweb":
             await self.session.context.add_init_script(script=RRWEB.read_text() + "\n" + RRWEB_START)
-        elif self.name == "trace":
+        elif self.name.startswith("trace"):
             await self.session.context.tracing.start(screenshots=True, snapshots=True)
 
     async def begin(self) -> None:
         self.drained = 0
-        if self.name.startswith("frames"):
+        if self.name.endswith("frames") or self.name == "frames-all":
             settle_s = None if self.name == "frames-all" else self.settle_s
-            spec = None if self.name == "frames-live" else self.spec
-            self.recorder = Recorder(self.session, fps=1.0, settle_s=settle_s, spec=spec)
+            self.recorder = Recorder(self.session, fps=1.0, settle_s=settle_s, spec=self.spec)
             await self.recorder.start()
-        elif self.name == "trace":
+        if self.name.startswith("trace"):  # after the recorder, as the worker does
             await self.session.context.tracing.start_chunk()
 
     def step_starts(self) -> None:
@@ -110,6 +110,8 @@ class Way:
             self.drained += len(await self.session.active_page.evaluate(RRWEB_DRAIN))
 
     async def end(self) -> int:
+        if self.name.startswith("traced"):
+            await self.session.context.tracing.stop_chunk()  # discarded
         if self.recorder is not None:
             recording = await self.recorder.stop()
             self.recorder = None
@@ -195,6 +197,9 @@ async def main(
     print(f"\n{'way':<10} {'CPU ms/step':>9} {'vs none':>10} {'kB/step':>10} {'MB/min':>10}")
     for w in ways:
         print(tallies[w].row(w, tallies["none"] if w != "none" else None))
+    if "traced" in tallies and "traced+frames" in tallies:
+        print("\nthe recording of a traced run, beside the same run traced:")
+        print(tallies["traced+frames"].row("traced+frames", tallies["traced"]).replace("frames ", "frames"))
     print(json.dumps({w: {"cpu_ms_per_step": t.cpu_s / t.steps * 1000, "bytes_per_step": t.bytes / t.steps}
                       for w, t in tallies.items()}))  # fmt: skip
     print(f"load average after the run: {os.getloadavg()[0]:.1f}")

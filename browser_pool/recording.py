@@ -1,11 +1,16 @@
-"""A run's recording: the live view's own screencast frames of the active tab, kept at a low rate, to be watched again.
+"""A run's recording: screencast frames of the active tab, kept at a low rate, to be watched again.
 
-The recorder is one more subscriber of the session's screencast, asking for `fps` frames a second of a size of its
-own (`spec`); while nobody else watches, Chromium captures no more and no larger than that. Chromium still pays for
-each repaint it would send (a blinking caret in a focused field is two a second), so a run's recorder records around
-its steps only (`settle_s`). A frame identical to the last one kept is not kept again, nor is a frame of a page with
-a secret field (a password): the step's own picture, masked, stands for it. Frames stop being kept past `max_bytes`;
-the recording says it was cut.
+The recorder is a client of Playwright's screencast of the page, which shares one Chromium screencast among its
+clients: while the run is traced (the trace's own screenshots come from that screencast), the recording costs the
+browser nothing more than reading the frames it already captures. Alone, the recorder holds each frame's
+acknowledgement until the frame's slot at `fps` has passed, so Chromium captures no more often than that. Chromium
+still pays for each repaint it would send (a blinking caret in a focused field is two a second), so a run's recorder
+records around its steps only (`settle_s`). A frame identical to the last one kept is not kept again, nor is a frame
+of a page with a secret field (a password): the step's own picture, masked, stands for it. Frames stop being kept
+past `max_bytes`; the recording says it was cut.
+
+The live view is a screencast of Hive's own (its size and rate are a viewer's): a recording's pictures stay at their
+own size, `spec`, whoever watches.
 """
 
 from __future__ import annotations
@@ -18,9 +23,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page, ScreencastFrame, ScreencastSize
 
-from browser_pool.errors import TabNotFoundError
-from browser_pool.screencast import HAS_SECRETS, Frame, FrameSpec, Subscription
+from browser_pool.errors import PoolError
+from browser_pool.screencast import HAS_SECRETS, jpeg_size
 from browser_pool.session import Session
 
 log = logging.getLogger(__name__)
@@ -28,6 +34,15 @@ log = logging.getLogger(__name__)
 # How long a fresh subscription keeps the screencast for its first picture, and how often it looks whether it came.
 _FIRST_FRAME_WAIT_S = 10.0
 _FIRST_FRAME_POLL_S = 0.05
+
+
+@dataclass(frozen=True, slots=True)
+class FrameSpec:
+    """The largest picture a recording keeps and its JPEG quality."""
+
+    max_width: int
+    max_height: int
+    quality: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +69,8 @@ class Recorder:
     With `settle_s`, it records only around steps: from each `wake()` (a step starts or ends) until `settle_s`
     after the last one, then lets the screencast go until the next wake. A page left alone between steps (while
     the model thinks) costs nothing then, even one that repaints a blinking caret; the next wake's first frame is
-    the page as that wait left it (the screencast sends the current picture when it starts)."""
+    the page as that wait left it (the screencast sends the current picture to a client that joins). A wake also
+    moves the recording to the tab that is active then."""
 
     def __init__(
         self,
@@ -67,12 +83,12 @@ class Recorder:
     ) -> None:
         self.session = session
         self.fps = fps
-        self.spec = spec  # smaller pictures than the live view's, unless someone watches live meanwhile
+        self.spec = spec  # None: Playwright's default, the viewport scaled into 800x800 at quality 90
         self.max_bytes = max_bytes
         self.settle_s = settle_s
         self.recording = Recording()
-        self._subscription: Subscription | None = None
-        self._pending: Frame | None = None
+        self._page: Page | None = None  # the page whose screencast this recorder is a client of
+        self._pending: tuple[Page, RecordedFrame] | None = None
         self._last_kept = 0.0
         self._last_data = b""
         self._timer: asyncio.TimerHandle | None = None
@@ -83,6 +99,11 @@ class Recorder:
         self._tasks: set[asyncio.Task[None]] = set()
         self.left_out = 0  # frames of pages with a secret field
         self._switch = asyncio.Lock()  # one subscribe or unsubscribe at a time
+
+    @property
+    def capturing(self) -> bool:
+        """Whether the recorder is a client of a page's screencast now (False while it rests between steps)."""
+        return self._page is not None
 
     async def start(self) -> None:
         self._first_frame_due = time.monotonic() + _FIRST_FRAME_WAIT_S
@@ -95,7 +116,7 @@ class Recorder:
         if self.settle_s is None or self._stopped:
             return
         self._awake_until = time.monotonic() + self.settle_s
-        if self._subscription is None:
+        if self._page is None or self._page is not self._active_page():
             self._first_frame_due = time.monotonic() + _FIRST_FRAME_WAIT_S
             self._spawn(self._subscribe())
         self._schedule_settle()
@@ -112,18 +133,39 @@ class Recorder:
             await asyncio.gather(*self._tasks, return_exceptions=True)
         return self.recording
 
+    def _active_page(self) -> Page | None:
+        try:
+            return self.session.active_page
+        except PoolError:
+            return None  # the session closed or its browser is gone: nothing to record
+
     async def _subscribe(self) -> None:
         async with self._switch:
-            if self._subscription is None and not self._stopped:
-                self._subscription = await self.session.screencast.subscribe(
-                    self._on_frame, max_fps=self.fps, spec=self.spec
-                )
+            page = self._active_page()
+            if self._stopped or page is None or page is self._page:
+                return
+            await self._release()
+            size = ScreencastSize(width=self.spec.max_width, height=self.spec.max_height) if self.spec else None
+            quality = self.spec.quality if self.spec else None
+
+            async def on_frame(shot: ScreencastFrame) -> None:
+                await self._on_frame(page, shot)
+
+            await page.screencast.start(on_frame=on_frame, size=size, quality=quality)
+            self._page = page
+
+    async def _release(self) -> None:
+        page, self._page = self._page, None
+        if page is None:
+            return
+        try:
+            await page.screencast.stop()
+        except PlaywrightError:
+            log.debug("the recording's screencast could not be stopped; the tab is probably closed")
 
     async def _unsubscribe(self) -> None:
         async with self._switch:
-            if self._subscription is not None:
-                subscription, self._subscription = self._subscription, None
-                await subscription.close()
+            await self._release()
             if self._timer is not None:
                 self._timer.cancel()
             self._spawn_keep()  # the frame waiting for its slot
@@ -151,46 +193,53 @@ class Recorder:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _on_frame(self, frame: Frame) -> None:
+    async def _on_frame(self, page: Page, shot: ScreencastFrame) -> None:
+        if page is not self._page:
+            return  # a frame of a page the recording has moved away from
         self._first_frame_due = None
-        self._pending = frame
-        if self._timer is not None:
-            return
+        data = shot["data"]
+        width, height = jpeg_size(data) or (shot["viewportWidth"], shot["viewportHeight"])
+        self._pending = (page, RecordedFrame(data, width, height, int(shot["timestamp"])))
         wait = self._last_kept + 1.0 / self.fps - time.monotonic()
-        if wait <= 0:
-            self._spawn_keep()
-        else:
-            self._timer = asyncio.get_running_loop().call_later(wait, self._spawn_keep)
+        if self._timer is None:
+            if wait <= 0:
+                self._spawn_keep()
+            else:
+                self._timer = asyncio.get_running_loop().call_later(wait, self._spawn_keep)
+        if wait > 0:
+            # Chromium captures the next picture once this one is acknowledged, which happens when this returns:
+            # held until the slot, it captures no faster than the recording keeps (a trace sharing the screencast
+            # acknowledges at its own rate).
+            await asyncio.sleep(wait)
 
     def _spawn_keep(self) -> None:
         self._timer = None
-        frame, self._pending = self._pending, None
-        if frame is None:
+        pending, self._pending = self._pending, None
+        if pending is None:
             return
         self._last_kept = time.monotonic()
-        self._spawn(self._keep(frame))
+        self._spawn(self._keep(*pending))
 
-    async def _keep(self, frame: Frame) -> None:
+    async def _keep(self, page: Page, frame: RecordedFrame) -> None:
         if self.recording.truncated or frame.data == self._last_data:
             return
-        if not await self._shows_no_secret(frame):
+        if not await self._shows_no_secret(page, frame):
             return
         if self.recording.bytes + len(frame.data) > self.max_bytes:
             self.recording.truncated = True
             return
         self._last_data = frame.data
-        self.recording.frames.append(RecordedFrame(frame.data, frame.width, frame.height, frame.ts_ms))
+        self.recording.frames.append(frame)
         self.recording.bytes += len(frame.data)
 
-    async def _shows_no_secret(self, frame: Frame) -> bool:
+    async def _shows_no_secret(self, page: Page, frame: RecordedFrame) -> bool:
         """Whether the frame's page has no secret field (a password). A frame of a page that has one is not kept: a
         masked screenshot per frame cost the browser more than the recording itself, and the step's own picture,
         masked, shows that page. The check runs after the capture: a frame of a document the tab has left since
         (it may have had one) is not kept either."""
         try:
-            page = self.session.tabs.get(frame.tab_id).page
             secrets, document_started_ms = await page.evaluate(_CHECK)
-        except (PlaywrightError, TabNotFoundError):
+        except PlaywrightError:
             # The tab closed or navigated away under the check: a frame that cannot be checked is not kept.
             log.debug("recording frame dropped: its tab went away", exc_info=True)
             return False

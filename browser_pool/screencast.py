@@ -37,29 +37,11 @@ class Frame:
 
 
 @dataclass(frozen=True, slots=True)
-class FrameSpec:
-    """The largest picture a subscriber needs and its JPEG quality."""
-
-    max_width: int
-    max_height: int
-    quality: int
-
-    def covers(self, other: FrameSpec) -> bool:
-        return (
-            self.max_width >= other.max_width and self.max_height >= other.max_height and self.quality >= other.quality
-        )
-
-
-@dataclass(frozen=True, slots=True)
 class ScreencastOptions:
     max_fps: float = 12.0
     quality: int = 60
     max_width: int = 1280
     max_height: int = 800
-
-    @property
-    def spec(self) -> FrameSpec:
-        return FrameSpec(self.max_width, self.max_height, self.quality)
 
 
 FrameHandler = Callable[[Frame], Awaitable[None]]
@@ -113,17 +95,9 @@ class LatestFrameSlot:
 class Subscription:
     """One subscriber's delivery: its slot, its task, and counts of what it got and missed."""
 
-    def __init__(
-        self,
-        screencast: Screencast,
-        handler: FrameHandler,
-        max_fps: float | None = None,
-        spec: FrameSpec | None = None,
-    ) -> None:
+    def __init__(self, screencast: Screencast, handler: FrameHandler) -> None:
         self._screencast = screencast
         self._handler = handler
-        self.max_fps = max_fps  # the rate this subscriber needs; None: the screencast's own cap
-        self.spec = spec  # the pictures this subscriber needs; None: the screencast's own (the live view's)
         self._slot = LatestFrameSlot()
         self.delivered = 0
         self.failed = 0
@@ -170,7 +144,6 @@ class Screencast:
         self._lock = asyncio.Lock()
         self._cdp: CDPSession | None = None
         self._tab_id: str | None = None
-        self._spec: FrameSpec | None = None  # what the running stream was started with
         self._pending: Frame | None = None
         self._unacked: list[tuple[CDPSession, int]] = []
         self._flush_timer: asyncio.TimerHandle | None = None
@@ -192,20 +165,13 @@ class Screencast:
     def tab_id(self) -> str | None:
         return self._tab_id
 
-    async def subscribe(
-        self, handler: FrameHandler, *, max_fps: float | None = None, spec: FrameSpec | None = None
-    ) -> Subscription:
-        """Deliver frames to ``handler`` until the subscription is closed. The first subscriber starts the stream.
-        ``max_fps`` below the cap: this subscriber needs no more, and while only such subscribers watch, Chromium
-        encodes no more (a run's recording at 1 fps does not pay for a live view's 12). ``spec`` smaller than the
-        screencast's own likewise: while only such subscribers watch, Chromium captures and encodes smaller pictures;
-        a subscriber that needs larger ones restarts the stream at their size."""
-        subscription = Subscription(self, handler, max_fps, spec)
+    async def subscribe(self, handler: FrameHandler) -> Subscription:
+        """Deliver frames to ``handler`` until the subscription is closed. The first subscriber starts the stream."""
+        subscription = Subscription(self, handler)
         self._subscribers.append(subscription)
         async with self._lock:
-            if self._cdp is None or (self._spec is not None and not self._spec.covers(self._wanted_spec())):
+            if self._cdp is None:
                 try:
-                    await self._stop()
                     await self._start()
                 except BaseException:
                     self._subscribers.remove(subscription)
@@ -253,25 +219,16 @@ class Screencast:
             self._flush_timer.cancel()
             self._flush_timer = None
 
-    def _wanted_spec(self) -> FrameSpec:
-        """The pictures the subscribers need: the largest of theirs, never above the screencast's own."""
-        full = self.options.spec
-        specs = [s.spec for s in self._subscribers]
-        if not specs or any(spec is None for spec in specs):
-            return full
-        chosen = [spec for spec in specs if spec is not None]
-        return FrameSpec(
-            min(full.max_width, max(spec.max_width for spec in chosen)),
-            min(full.max_height, max(spec.max_height for spec in chosen)),
-            min(full.quality, max(spec.quality for spec in chosen)),
-        )
-
     async def _start(self) -> None:
         tab_id, cdp = await self._target()
-        spec = self._wanted_spec()
-        self._cdp, self._tab_id, self._spec = cdp, tab_id, spec
+        self._cdp, self._tab_id = cdp, tab_id
         cdp.on("Page.screencastFrame", self._on_frame)
-        params = {"format": "jpeg", "quality": spec.quality, "maxWidth": spec.max_width, "maxHeight": spec.max_height}
+        params = {
+            "format": "jpeg",
+            "quality": self.options.quality,
+            "maxWidth": self.options.max_width,
+            "maxHeight": self.options.max_height,
+        }
         for attempt in range(_START_ATTEMPTS):
             try:
                 await cdp.send("Page.startScreencast", params)
@@ -280,12 +237,12 @@ class Screencast:
                 # A tab that was just opened is still swapping in its first real document for a moment.
                 if "Not attached to an active page" not in exc.message or attempt == _START_ATTEMPTS - 1:
                     cdp.remove_listener("Page.screencastFrame", self._on_frame)
-                    self._cdp = self._spec = None
+                    self._cdp = None
                     raise
                 await asyncio.sleep(_START_RETRY_S)
 
     async def _stop(self) -> None:
-        cdp, self._cdp, self._spec = self._cdp, None, None
+        cdp, self._cdp = self._cdp, None
         if self._flush_timer is not None:
             self._flush_timer.cancel()
             self._flush_timer = None
@@ -318,18 +275,9 @@ class Screencast:
         self._pending = Frame(data=data, width=size[0], height=size[1], tab_id=tab_id, ts_ms=ts_ms)
         self._unacked.append((cdp, int(event["sessionId"])))
         if self._flush_timer is None:
-            fps = self._rate()
-            interval = 1.0 / fps if fps > 0 else 0.0
+            interval = 1.0 / self.options.max_fps if self.options.max_fps > 0 else 0.0
             delay = max(0.0, self._last_publish + interval - time.monotonic())
             self._flush_timer = asyncio.get_running_loop().call_later(delay, self._flush)
-
-    def _rate(self) -> float:
-        """The frame rate the subscribers need: the fastest of theirs, never above the cap (0: uncapped)."""
-        cap = self.options.max_fps
-        wanted = [s.max_fps for s in self._subscribers if s.max_fps is not None and s.max_fps > 0]
-        if not wanted or len(wanted) < len(self._subscribers):
-            return cap
-        return min(cap, max(wanted)) if cap > 0 else max(wanted)
 
     def _flush(self) -> None:
         """Publish the newest frame (older ones arrived within the same interval and are skipped)."""

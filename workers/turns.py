@@ -14,8 +14,7 @@ from django.conf import settings
 
 from browser_pool.actions.watch import dialogs_answered_by
 from browser_pool.errors import PoolError
-from browser_pool.recording import Recorder
-from browser_pool.screencast import FrameSpec
+from browser_pool.recording import FrameSpec, Recorder
 from browser_pool.session import Session
 from webapp.runs.models import Run
 from webapp.runs.recordings import recording_save
@@ -114,10 +113,11 @@ async def _with_session(
         session = await sessions.acquire(run.conversation_id, run_id=run.pk)
         recorder: Recorder | None = None
         try:
-            await trace.begin(session)
+            # The recording first: a trace sharing its screencast takes its pictures at the recording's smaller size.
             recorder = await _start_recording(run, session)
             if recorder is not None:
                 sink.on_step = recorder.wake
+            await trace.begin(session)
             # The page's own dialogs on sensitive pages ask this run's user, whatever the run's kind.
             with dialogs_answered_by(session.context, run_dialog_answerer(run.conversation, sink.confirm)):
                 await body(run, session, sink)

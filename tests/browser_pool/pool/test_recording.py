@@ -8,14 +8,16 @@ import asyncio
 import io
 import time
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 import pytest_asyncio
 from PIL import Image
+from playwright.async_api import Page
 
 from browser_pool.pool import BrowserPool
-from browser_pool.recording import RecordedFrame, Recorder
-from browser_pool.screencast import Frame, FrameSpec
+from browser_pool.recording import FrameSpec, RecordedFrame, Recorder
+from browser_pool.screencast import Frame
 from browser_pool.session import Session
 from tests.support.waiting import eventually
 
@@ -30,6 +32,14 @@ ANIMATE = """(changes) => new Promise((done) => {
   const timer = setInterval(() => {
     document.getElementById("b").style.background = n % 2 ? "rgb(200,0,0)" : "rgb(0,160,0)";
     if (++n >= changes) { clearInterval(timer); document.getElementById("b").style.background = "rgb(0,0,200)"; done(); }
+  }, 50);
+})"""
+# Paints the block a new colour every 50 ms, `changes` times: no two frames alike, whenever they are taken.
+SHADES = """(changes) => new Promise((done) => {
+  let n = 0;
+  const timer = setInterval(() => {
+    document.getElementById("b").style.background = `rgb(${(n * 37) % 256},${(n * 91) % 256},120)`;
+    if (++n >= changes) { clearInterval(timer); done(); }
   }, 50);
 })"""
 # Resolves once the browser has drawn a frame after the last change (the blue the animation ends on is on screen).
@@ -54,6 +64,12 @@ async def session(pool: BrowserPool, request: pytest.FixtureRequest) -> AsyncIte
     await pool.close_session(request.node.name, save=False)
 
 
+async def show(page: Page, html: str) -> None:
+    """Load `html` and wait until the browser has drawn it (a screencast started earlier would see the blank page)."""
+    await page.set_content(html)
+    await page.evaluate(PAINTED)
+
+
 def _pixel(frame: RecordedFrame, x: float, y: float) -> tuple[int, int, int]:
     """The colour at (x, y) of the page's viewport (fractions of its width and height)."""
     image = Image.open(io.BytesIO(frame.data)).convert("RGB")
@@ -67,7 +83,7 @@ def _near(colour: tuple[int, int, int], wanted: tuple[int, int, int], slack: int
 
 async def test_a_changing_page_is_kept_at_the_low_rate(session: Session) -> None:
     page = session.active_page
-    await page.set_content(BLOCK)
+    await show(page, BLOCK)
     recorder = Recorder(session, fps=2.0)
     await recorder.start()
     await eventually(lambda: len(recorder.recording.frames) >= 1, what="the page as the recording found it")
@@ -81,21 +97,20 @@ async def test_a_changing_page_is_kept_at_the_low_rate(session: Session) -> None
     assert 2 <= len(recording.frames) <= 2 * animated_s + 3, ([f.ts_ms for f in recording.frames], animated_s)
     assert _near(_pixel(recording.frames[0], 0.5, 0.5), (200, 0, 0))
     assert recording.bytes == sum(len(f.data) for f in recording.frames)
-    assert session.screencast.subscriber_count == 0, "stopping the recording stops its subscription"
+    assert not recorder.capturing, "stopping the recording stops its screencast"
 
 
 async def test_around_steps_it_rests_between_them_and_wakes_with_the_page_as_it_was_left(session: Session) -> None:
     page = session.active_page
-    await page.set_content(BLOCK)
+    await show(page, BLOCK)
     recorder = Recorder(session, fps=2.0, settle_s=0.3)
     await recorder.start()
     await eventually(lambda: len(recorder.recording.frames) >= 1, what="the page as the recording found it")
-    await eventually(lambda: session.screencast.subscriber_count == 0, what="the recorder resting")
+    await eventually(lambda: not recorder.capturing, what="the recorder resting")
 
     await page.evaluate(ANIMATE, 20)  # the page changes while no step runs: nothing is captured
     await page.evaluate(PAINTED)
     assert len(recorder.recording.frames) == 1
-    assert not session.screencast.running
 
     recorder.wake()  # the next step starts
     await eventually(lambda: len(recorder.recording.frames) == 2, what="a frame at the wake")
@@ -106,7 +121,7 @@ async def test_around_steps_it_rests_between_them_and_wakes_with_the_page_as_it_
 
 async def test_a_still_page_is_kept_once(session: Session) -> None:
     page = session.active_page
-    await page.set_content(BLOCK)
+    await show(page, BLOCK)
     recorder = Recorder(session, fps=4.0)
     await recorder.start()
     await eventually(lambda: len(recorder.recording.frames) >= 1, what="the first frame")
@@ -119,7 +134,7 @@ async def test_a_still_page_is_kept_once(session: Session) -> None:
 
 async def test_a_page_with_a_password_field_is_left_out_of_the_recording(session: Session) -> None:
     page = session.active_page
-    await page.set_content(BLOCK)
+    await show(page, BLOCK)
     recorder = Recorder(session, fps=4.0)
     await recorder.start()
     await eventually(lambda: len(recorder.recording.frames) >= 1, what="a frame of the plain page")
@@ -135,24 +150,24 @@ async def test_a_page_with_a_password_field_is_left_out_of_the_recording(session
 
 async def test_frames_past_the_size_bound_are_left_out_and_the_recording_says_so(session: Session) -> None:
     page = session.active_page
-    await page.set_content(BLOCK)
-    recorder = Recorder(session, fps=5.0, max_bytes=12_000)
+    await show(page, BLOCK)
+    recorder = Recorder(session, fps=5.0)
     await recorder.start()
-    await page.evaluate(ANIMATE, 30)
+    await eventually(lambda: len(recorder.recording.frames) >= 1, what="the first frame")
+    bound = recorder.max_bytes = recorder.recording.bytes * 3  # room for about three frames of the block
+    await page.evaluate(SHADES, 40)
     await eventually(lambda: recorder.recording.truncated, what="the bound reached")
     recording = await recorder.stop()
     assert recording.truncated
-    assert 0 < recording.bytes <= 12_000
+    assert 0 < recording.bytes <= bound
 
 
-async def test_its_pictures_are_smaller_than_the_live_views_until_someone_watches_live(session: Session) -> None:
+async def test_its_pictures_keep_their_own_size_while_someone_watches_live(session: Session) -> None:
     page = session.active_page
-    await page.set_content(BLOCK)
+    await show(page, BLOCK)
     recorder = Recorder(session, fps=4.0, spec=FrameSpec(400, 250, 40))
     await recorder.start()
     await eventually(lambda: len(recorder.recording.frames) >= 1, what="the page as the recording found it")
-    first = recorder.recording.frames[0]
-    assert (first.width, first.height) == (400, 250), "the recording's own size, the page's shape kept"
 
     seen: list[Frame] = []
 
@@ -161,28 +176,64 @@ async def test_its_pictures_are_smaller_than_the_live_views_until_someone_watche
 
     viewer = await session.screencast.subscribe(watch)  # someone opens the live view
     await page.evaluate(ANIMATE, 10)
+    await page.evaluate(PAINTED)
     await eventually(lambda: any(f.width == 1280 for f in seen), what="the live view's own size")
+    await eventually(lambda: len(recorder.recording.frames) >= 2, what="the animation recorded")
     await viewer.close()
     recording = await recorder.stop()
-    assert max(f.width for f in recording.frames) == 1280, "while watched live, the recording keeps those frames"
+    assert {(f.width, f.height) for f in recording.frames} == {(400, 250)}, "the recording's own size, page's shape"
+
+
+async def test_a_wake_moves_the_recording_to_the_tab_active_then(session: Session) -> None:
+    await show(session.active_page, BLOCK)
+    recorder = Recorder(session, fps=4.0, settle_s=5.0)
+    await recorder.start()
+    await eventually(lambda: len(recorder.recording.frames) >= 1, what="the first tab recorded")
+
+    opened = await session.open_tab()
+    await session.switch_tab(opened.id)
+    await show(session.active_page, BLOCK.replace("rgb(200,0,0)", "rgb(0,0,200)"))
+    recorder.wake()  # the step that switched tabs ends
+    await eventually(
+        lambda: _near(_pixel(recorder.recording.frames[-1], 0.5, 0.5), (0, 0, 200)), what="the new tab recorded"
+    )
+    recording = await recorder.stop()
+    assert _near(_pixel(recording.frames[0], 0.5, 0.5), (200, 0, 0))
+
+
+async def test_a_traced_run_is_recorded_from_the_screencast_the_trace_already_runs(session: Session) -> None:
+    page = session.active_page
+    await show(page, BLOCK)
+    recorder = Recorder(session, fps=2.0, spec=FrameSpec(400, 250, 40))
+    await recorder.start()
+    await session.context.tracing.start(screenshots=True, snapshots=True)
+    try:
+        await page.evaluate(ANIMATE, 20)
+        await page.evaluate(PAINTED)
+        await eventually(lambda: len(recorder.recording.frames) >= 2, what="the animation recorded")
+        recording = await recorder.stop()
+    finally:
+        await session.context.tracing.stop()
+    assert {(f.width, f.height) for f in recording.frames} == {(400, 250)}
+    assert _near(_pixel(recording.frames[-1], 0.5, 0.5), (0, 0, 200)), "the page as the animation left it"
 
 
 async def test_a_first_picture_sent_after_the_settle_time_is_still_kept(
     session: Session, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     page = session.active_page
-    await page.set_content(BLOCK)
-    screencast = session.screencast
-    deliver = screencast._on_frame
-
-    # A busy machine: Chromium's pictures reach the worker a second late, well past the recorder's settle time.
-    def late(event: dict[str, object]) -> None:
-        asyncio.get_running_loop().call_later(1.0, deliver, event)
-
-    monkeypatch.setattr(screencast, "_on_frame", late)
+    await show(page, BLOCK)
     recorder = Recorder(session, fps=2.0, settle_s=0.3)
+    deliver = recorder._on_frame
+
+    # A busy machine: the pictures reach the recorder a second late, well past its settle time.
+    async def late(*frame: Any) -> None:
+        await asyncio.sleep(1.0)
+        await deliver(*frame)
+
+    monkeypatch.setattr(recorder, "_on_frame", late)
     await recorder.start()
     await eventually(lambda: len(recorder.recording.frames) >= 1, what="the page as the recording found it")
-    await eventually(lambda: not screencast.running, what="the recorder resting once it has its picture")
+    await eventually(lambda: not recorder.capturing, what="the recorder resting once it has its picture")
     recording = await recorder.stop()
     assert _near(_pixel(recording.frames[0], 0.5, 0.5), (200, 0, 0))
