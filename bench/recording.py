@@ -34,7 +34,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from the repository root
@@ -66,6 +66,18 @@ class Tally:
     bytes: int = 0
     steps: int = 0
     wall_s: float = 0.0
+    by_process: dict[str, float] = field(default_factory=dict)  # CPU seconds by process kind (python, node, chromium)
+
+    def add(self, other: Tally) -> None:
+        self.cpu_s += other.cpu_s
+        self.bytes += other.bytes
+        self.steps += other.steps
+        self.wall_s += other.wall_s
+        for kind, seconds in other.by_process.items():
+            self.by_process[kind] = self.by_process.get(kind, 0.0) + seconds
+
+    def where(self) -> str:
+        return ", ".join(f"{kind} {s / self.steps * 1000:.1f}" for kind, s in sorted(self.by_process.items()))
 
     def row(self, way: str, base: Tally | None) -> str:
         per_step_ms = self.cpu_s / self.steps * 1000
@@ -83,6 +95,7 @@ class Way:
         self.recorder: Recorder | None = None
         self.drained = 0
         self.chunks = 0
+        self.delivered = 0  # frames the recorder was sent, over all batches
 
     async def setup(self) -> None:
         if self.name == "rrweb":
@@ -114,6 +127,7 @@ class Way:
             await self.session.context.tracing.stop_chunk()  # discarded
         if self.recorder is not None:
             recording = await self.recorder.stop()
+            self.delivered += self.recorder.delivered
             self.recorder = None
             return recording.bytes
         if self.name == "trace":
@@ -157,7 +171,12 @@ async def batch(way: Way, site: str, count: int, offset: int, think_s: float, ro
     wall = time.monotonic() - started
     await way.session.active_page.goto("about:blank")  # an idle context costs nothing while the others run
     after = await asyncio.to_thread(wait_quiet, roots)
-    return Tally(cpu_s=sum(cpu_delta(after, before).values()), bytes=recorded, steps=count, wall_s=wall)
+    spent = cpu_delta(after, before)
+    by_process: dict[str, float] = {}
+    for key, seconds in spent.items():
+        kind = key.split("/", 1)[1]
+        by_process[kind] = by_process.get(kind, 0.0) + seconds
+    return Tally(cpu_s=sum(spent.values()), bytes=recorded, steps=count, wall_s=wall, by_process=by_process)
 
 
 async def main(
@@ -187,16 +206,19 @@ async def main(
             for way in sessions.values():
                 await way.setup()
                 await batch(way, site, 3, 0, 0.0, roots)  # warm: caches, fonts, the first compositor frames
+                way.delivered = 0
             for r in range(rounds):
                 for w in ways:
-                    tally = await batch(sessions[w], site, count, r * count, think_s, roots)
-                    for name in ("cpu_s", "bytes", "steps", "wall_s"):
-                        setattr(tallies[w], name, getattr(tallies[w], name) + getattr(tally, name))
+                    tallies[w].add(await batch(sessions[w], site, count, r * count, think_s, roots))
         finally:
             await pool.stop(save_sessions=False)
     print(f"\n{'way':<10} {'CPU ms/step':>9} {'vs none':>10} {'kB/step':>10} {'MB/min':>10}")
     for w in ways:
         print(tallies[w].row(w, tallies["none"] if w != "none" else None))
+    print("\nwhere the CPU went, ms per step:")
+    for w in ways:
+        sent = sessions[w].delivered / tallies[w].steps if sessions[w].delivered else 0.0
+        print(f"{w:<14} {tallies[w].where()}" + (f"; frames sent to the recorder {sent:.1f}" if sent else ""))
     if "traced" in tallies and "traced+frames" in tallies:
         print("\nthe recording of a traced run, beside the same run traced:")
         print(tallies["traced+frames"].row("traced+frames", tallies["traced"]).replace("frames ", "frames"))

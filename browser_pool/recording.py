@@ -98,6 +98,7 @@ class Recorder:
         self._stopped = False
         self._tasks: set[asyncio.Task[None]] = set()
         self.left_out = 0  # frames of pages with a secret field
+        self.delivered = 0  # frames the screencast delivered, kept or not
         self._switch = asyncio.Lock()  # one subscribe or unsubscribe at a time
 
     @property
@@ -196,6 +197,7 @@ class Recorder:
     async def _on_frame(self, page: Page, shot: ScreencastFrame) -> None:
         if page is not self._page:
             return  # a frame of a page the recording has moved away from
+        self.delivered += 1
         self._first_frame_due = None
         data = shot["data"]
         width, height = jpeg_size(data) or (shot["viewportWidth"], shot["viewportHeight"])
