@@ -30,6 +30,7 @@ import argparse
 import asyncio
 import json
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -196,6 +197,7 @@ async def main(
     if "rrweb" in only and "rrweb" not in ways:
         print(f"rrweb skipped: {RRWEB.relative_to(ROOT)} is missing (cd frontend && npm install)")
     tallies = {w: Tally() for w in ways}
+    per_round: dict[str, list[float]] = {w: [] for w in ways}  # CPU seconds per step, round by round
     with tempfile.TemporaryDirectory() as folder, serve_directory(_pages(Path(folder))) as site:
         pool = BrowserPool(BrowserConfig(warm_contexts=0), screencast_options=frames)
         await pool.start()
@@ -209,12 +211,22 @@ async def main(
                 way.delivered = 0
             for r in range(rounds):
                 for w in ways:
-                    tallies[w].add(await batch(sessions[w], site, count, r * count, think_s, roots))
+                    one = await batch(sessions[w], site, count, r * count, think_s, roots)
+                    tallies[w].add(one)
+                    per_round[w].append(one.cpu_s / one.steps)
         finally:
             await pool.stop(save_sessions=False)
     print(f"\n{'way':<10} {'CPU ms/step':>9} {'vs none':>10} {'kB/step':>10} {'MB/min':>10}")
     for w in ways:
         print(tallies[w].row(w, tallies["none"] if w != "none" else None))
+    print("\nround by round (batches of one round ran back to back, so they saw the same machine):")
+    pairs = [(w, "none") for w in ways if w != "none"]
+    if "traced" in ways and "traced+frames" in ways:
+        pairs.append(("traced+frames", "traced"))
+    for w, ref in pairs:
+        ratios = [a / b - 1 for a, b in zip(per_round[w], per_round[ref], strict=True)]
+        print(f"{w} vs {ref}: median {statistics.median(ratios) * 100:+.1f} %, rounds from "
+              f"{min(ratios) * 100:+.1f} to {max(ratios) * 100:+.1f} %")  # fmt: skip
     print("\nwhere the CPU went, ms per step:")
     for w in ways:
         sent = sessions[w].delivered / tallies[w].steps if sessions[w].delivered else 0.0
