@@ -196,6 +196,7 @@ async def main(
           f"after a step, {spec.max_width}x{spec.max_height} quality {spec.quality}")  # fmt: skip
     if "rrweb" in only and "rrweb" not in ways:
         print(f"rrweb skipped: {RRWEB.relative_to(ROOT)} is missing (cd frontend && npm install)")
+    speed_before = machine_speed()
     tallies = {w: Tally() for w in ways}
     per_round: dict[str, list[float]] = {w: [] for w in ways}  # CPU seconds per step, round by round
     with tempfile.TemporaryDirectory() as folder, serve_directory(_pages(Path(folder))) as site:
@@ -236,7 +237,15 @@ async def main(
         print(tallies["traced+frames"].row("traced+frames", tallies["traced"]).replace("frames ", "frames"))
     print(json.dumps({w: {"cpu_ms_per_step": t.cpu_s / t.steps * 1000, "bytes_per_step": t.bytes / t.steps}
                       for w, t in tallies.items()}))  # fmt: skip
-    print(f"load average after the run: {os.getloadavg()[0]:.1f}")
+    print(f"load average after the run: {os.getloadavg()[0]:.1f}; a fixed loop took {speed_before * 1000:.0f} ms of "
+          f"CPU before the run, {machine_speed() * 1000:.0f} ms after")  # fmt: skip
+
+
+def machine_speed() -> float:
+    """CPU seconds a fixed loop takes: a busy host makes every process's CPU time longer, this one's too."""
+    started = time.process_time()
+    sum(range(10_000_000))
+    return time.process_time() - started
 
 
 def _pages(folder: Path) -> Path:

@@ -29,8 +29,8 @@ HIVE_LIVE_VIEW_FPS = env.float("HIVE_LIVE_VIEW_FPS", default=12.0)
 HIVE_RECORDING_FPS = env.float("HIVE_RECORDING_FPS", default=1.0)
 HIVE_RECORDING_MAX_BYTES = env.int("HIVE_RECORDING_MAX_BYTES", default=20_000_000)
 HIVE_RECORDING_SETTLE_S = env.float("HIVE_RECORDING_SETTLE_S", default=1.5)
-# The recording's pictures are smaller than the live view's, which costs the browser less per frame; while someone
-# watches the run live, the recording keeps the live view's own.
+# The recording's pictures are smaller than the live view's, whoever watches live: a third of the bytes. A traced
+# run's trace takes its screenshots at this size too, as both share one screencast.
 HIVE_RECORDING_SIZE = picture_size("HIVE_RECORDING_SIZE", "800x500")
 HIVE_RECORDING_QUALITY = env.int("HIVE_RECORDING_QUALITY", default=50)
 HIVE_UPLOAD_MAX_BYTES = env.int("HIVE_UPLOAD_MAX_BYTES", default=20_000_000)

@@ -1,6 +1,6 @@
-"""A run's recording: the live view's frames kept at a low rate while the page changes, resting between steps and
-waking with the page as it was left, nothing kept twice, pages with a password field left out, a
-size bound, pictures smaller than the live view's until someone watches live."""
+"""A run's recording: the page's screencast frames kept at a low rate while the page changes, resting between steps
+and waking with the page as it was left, on the tab active then, nothing kept twice, pages with a password field left
+out, a size bound, pictures of its own size whoever watches live, sharing the screencast a trace already runs."""
 
 from __future__ import annotations
 
