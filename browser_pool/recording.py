@@ -91,7 +91,6 @@ class Recorder:
         self._pending: tuple[Page, RecordedFrame] | None = None
         self._last_kept = 0.0
         self._last_data = b""
-        self._timer: asyncio.TimerHandle | None = None
         self._settle_timer: asyncio.TimerHandle | None = None
         self._awake_until = 0.0
         self._first_frame_due: float | None = None  # a subscription still waiting for its first picture
@@ -167,8 +166,6 @@ class Recorder:
     async def _unsubscribe(self) -> None:
         async with self._switch:
             await self._release()
-            if self._timer is not None:
-                self._timer.cancel()
             self._spawn_keep()  # the frame waiting for its slot
 
     def _schedule_settle(self) -> None:
@@ -201,21 +198,17 @@ class Recorder:
         self._first_frame_due = None
         data = shot["data"]
         width, height = jpeg_size(data) or (shot["viewportWidth"], shot["viewportHeight"])
-        self._pending = (page, RecordedFrame(data, width, height, int(shot["timestamp"])))
+        pending = self._pending = (page, RecordedFrame(data, width, height, int(shot["timestamp"])))
         wait = self._last_kept + 1.0 / self.fps - time.monotonic()
-        if self._timer is None:
-            if wait <= 0:
-                self._spawn_keep()
-            else:
-                self._timer = asyncio.get_running_loop().call_later(wait, self._spawn_keep)
         if wait > 0:
             # Chromium captures the next picture once this one is acknowledged, which happens when this returns:
             # held until the slot, it captures no faster than the recording keeps (a trace sharing the screencast
-            # acknowledges at its own rate).
+            # acknowledges at its own rate, and a newer frame may come meanwhile: that one is kept instead).
             await asyncio.sleep(wait)
+        if self._pending is pending:
+            self._spawn_keep()
 
     def _spawn_keep(self) -> None:
-        self._timer = None
         pending, self._pending = self._pending, None
         if pending is None:
             return
