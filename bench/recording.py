@@ -2,7 +2,7 @@
 and of a traced run with and without its recording, in one run.
 
 Run: .venv/bin/python bench/recording.py [--rounds 3] [--steps 6] [--think 3.0] [--ways none,frames]
-     [--settle 1.5] [--record-size 800x500] [--record-quality 50] [--frame-size 1280x800] [--quality 60] [--smoke]
+     [--settle 1.5] [--record-size 800x500] [--record-quality 50] [--smoke]
 
 Ways, each in its own browser context of one Chromium (the pool's, with Hive's flags):
 - none: the steps alone;
@@ -45,7 +45,7 @@ from bench.stats import cpu_delta  # noqa: E402
 from browser_pool.config import BrowserConfig  # noqa: E402
 from browser_pool.pool import BrowserPool  # noqa: E402
 from browser_pool.recording import FrameSpec, Recorder  # noqa: E402
-from browser_pool.screencast import ScreencastOptions, step_picture  # noqa: E402
+from browser_pool.screencast import step_picture  # noqa: E402
 from browser_pool.session import Session  # noqa: E402
 from tests.support.static_server import serve_directory  # noqa: E402
 
@@ -185,22 +185,20 @@ async def main(
     count: int,
     think_s: float,
     only: list[str],
-    frames: ScreencastOptions,
     settle_s: float,
     spec: FrameSpec,
 ) -> None:
     ways = [w for w in only if w != "rrweb" or RRWEB.exists()]
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {rounds} rounds of {count} steps per "
-          f"way, {think_s:.2f} s between steps; pages of bench/cpu.py ({', '.join(PAGE_SETS)}); live view "
-          f"{frames.max_width}x{frames.max_height} JPEG quality {frames.quality}; recordings until {settle_s} s "
-          f"after a step, {spec.max_width}x{spec.max_height} quality {spec.quality}")  # fmt: skip
+          f"way, {think_s:.2f} s between steps; pages of bench/cpu.py ({', '.join(PAGE_SETS)}); recordings "
+          f"until {settle_s} s after a step, {spec.max_width}x{spec.max_height} quality {spec.quality}")  # fmt: skip
     if "rrweb" in only and "rrweb" not in ways:
         print(f"rrweb skipped: {RRWEB.relative_to(ROOT)} is missing (cd frontend && npm install)")
     speed_before = machine_speed()
     tallies = {w: Tally() for w in ways}
     per_round: dict[str, list[float]] = {w: [] for w in ways}  # CPU seconds per step, round by round
     with tempfile.TemporaryDirectory() as folder, serve_directory(_pages(Path(folder))) as site:
-        pool = BrowserPool(BrowserConfig(warm_contexts=0), screencast_options=frames)
+        pool = BrowserPool(BrowserConfig(warm_contexts=0))
         await pool.start()
         try:
             assert pool.browser_pid is not None
@@ -234,7 +232,7 @@ async def main(
         print(f"{w:<14} {tallies[w].where()}" + (f"; frames sent to the recorder {sent:.1f}" if sent else ""))
     if "traced" in tallies and "traced+frames" in tallies:
         print("\nthe recording of a traced run, beside the same run traced:")
-        print(tallies["traced+frames"].row("traced+frames", tallies["traced"]).replace("frames ", "frames"))
+        print(tallies["traced+frames"].row("traced+frames", tallies["traced"]))
     print(json.dumps({w: {"cpu_ms_per_step": t.cpu_s / t.steps * 1000, "bytes_per_step": t.bytes / t.steps}
                       for w, t in tallies.items()}))  # fmt: skip
     print(f"load average after the run: {os.getloadavg()[0]:.1f}; a fixed loop took {speed_before * 1000:.0f} ms of "
@@ -272,16 +270,10 @@ if __name__ == "__main__":
         "--record-size", type=_size, default="800x500", help="the recording's largest frame (the server's default)"
     )
     parser.add_argument("--record-quality", type=int, default=50, help="the recording's JPEG quality (the server's)")
-    parser.add_argument(
-        "--frame-size", type=_size, default="1280x800", help="the screencast's largest frame (the live view's)"
-    )
-    parser.add_argument("--quality", type=int, default=60, help="the screencast's JPEG quality (the live view's)")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes: check that the benchmark still runs")
     args = parser.parse_args()
     if args.smoke:
         args.rounds, args.steps, args.think = 1, 3, 0.05
-    width, height = args.frame_size
-    options = ScreencastOptions(quality=args.quality, max_width=width, max_height=height)
     record_width, record_height = args.record_size
     record = FrameSpec(record_width, record_height, args.record_quality)
-    asyncio.run(main(args.rounds, args.steps, args.think, args.ways.split(","), options, args.settle, record))
+    asyncio.run(main(args.rounds, args.steps, args.think, args.ways.split(","), args.settle, record))
