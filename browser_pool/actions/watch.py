@@ -23,6 +23,16 @@ from playwright.async_api import BrowserContext, CDPSession, Dialog, Frame, Page
 from playwright.async_api import Error as PlaywrightError
 
 _STOP_TIMEOUT_S = 2.0
+# How long a popup a script opened may take to be announced, and how long its count may take to read.
+_POPUP_ON_ITS_WAY_S = 3.0
+_COUNT_TIMEOUT_S = 1.0
+# The number of windows the page's scripts opened since the last read (the context's init script counts them).
+_TAKE_WINDOWS_OPENED = """() => {
+  const key = Symbol.for("hive.windowsOpened");
+  const opened = window[key] || 0;
+  if (opened) window[key] = 0;
+  return opened;
+}"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,11 +195,16 @@ class PageWatch:
         self._popup_seen.set()
 
     async def wait_for_popup(self, grace_s: float) -> None:
-        """Give a popup the action may have started a moment to arrive; returns as soon as one does."""
-        if self.popups or self.page.is_closed():
+        """Give a popup the action may have started a moment to arrive; returns as soon as one does. When a script
+        of the page opened a window, the popup is on its way for sure and is waited for longer: on a busy machine
+        the browser announces the new tab well after the click returned."""
+        if self.page.is_closed():
+            return
+        opened = await _take_windows_opened(self.page)
+        if self.popups:
             return
         with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(grace_s):
+            async with asyncio.timeout(_POPUP_ON_ITS_WAY_S if opened else grace_s):
                 await self._popup_seen.wait()
 
     def start(self) -> None:
@@ -218,6 +233,16 @@ class PageWatch:
         for popup in self.popups:
             with contextlib.suppress(PlaywrightError):
                 await popup.wait_for_load_state("domcontentloaded", timeout=timeout_ms)
+
+
+async def _take_windows_opened(page: Page) -> int:
+    """How many windows the page's scripts opened since the last call; 0 when the page cannot say (navigated away,
+    busy, or without the counting init script)."""
+    with contextlib.suppress(PlaywrightError, TimeoutError):
+        async with asyncio.timeout(_COUNT_TIMEOUT_S):
+            opened = await page.evaluate(_TAKE_WINDOWS_OPENED)
+            return opened if isinstance(opened, int) else 0
+    return 0
 
 
 async def prepare_script_stopper(page: Page) -> None:

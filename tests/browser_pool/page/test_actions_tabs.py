@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from playwright.async_api import Page
 
 from browser_pool.actions import execute_action
-from browser_pool.actions.watch import DialogAnswer, DialogInfo, dialogs_answered_by
+from browser_pool.actions.watch import DialogAnswer, DialogInfo, PageWatch, dialogs_answered_by
 from browser_pool.observe import get_elements
 from tests.browser_pool.page.conftest import ContextTabs
 from tests.browser_pool.page.helpers import index_of
@@ -30,6 +32,26 @@ async def test_a_popup_is_reported_as_a_new_tab(tabs: ContextTabs, page: Page, s
     assert result.url == f"{site}/popups.html"
     assert tabs.active_page.url == f"{site}/next.html"
     assert await tabs.active_page.title() == "Next page"
+
+
+async def test_a_window_a_script_opens_is_reported_even_when_the_browser_announces_it_late(
+    tabs: ContextTabs, page: Page, site: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # On a busy machine the browser announces a script's popup some time after the click returned.
+    announce = PageWatch._on_popup
+
+    def late(watch: PageWatch, popup: Page) -> None:
+        asyncio.get_running_loop().call_later(0.4, announce, watch, popup)
+
+    monkeypatch.setattr(PageWatch, "_on_popup", late)
+    await page.goto(f"{site}/popups.html")
+    listing = await get_elements(page)
+
+    result = await execute_action(tabs, "click", {"index": index_of(listing, "Open window")})
+
+    assert result.ok, result.error
+    assert result.new_tab is not None
+    assert result.new_tab.url == f"{site}/next.html"
 
 
 async def test_list_switch_open_and_close_tabs(tabs: ContextTabs, page: Page, site: str) -> None:
