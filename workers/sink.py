@@ -25,6 +25,7 @@ from webapp.runs.services import (
     run_plan_set,
     run_set_status,
     step_finish,
+    step_note,
     step_start,
 )
 from webapp.runs.types import PlanStepPayload
@@ -132,8 +133,9 @@ class WorkerSink:
         )
 
     async def notify(self, message: str) -> None:
-        step_id = await self.step_started(kind=Step.Kind.SYSTEM, action="notice")
-        await self.step_finished(step_id, ok=True, observation=message)
+        if self.on_step is not None:
+            self.on_step()
+        await database_sync_to_async(step_note)(run_id=self.run_id, message=message)
 
     async def plan_updated(self, steps: list[PlanStep]) -> None:
         payload: list[PlanStepPayload] = [

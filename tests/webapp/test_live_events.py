@@ -20,7 +20,9 @@ from tests.factories import ConversationFactory
 from webapp.conversations.models import Conversation
 from webapp.conversations.services import conversation_update
 from webapp.core.events import Event, conversation_group, publishing_through
+from webapp.runs.models import Run, Step
 from workers.live import Outbox
+from workers.sink import WorkerSink
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -96,3 +98,18 @@ async def test_an_event_of_a_transaction_that_rolls_back_is_never_sent(
         sender.cancel()
     assert event["type"] == "conversation.updated"
     assert event["conversation"]["title"] == "Kept"
+
+
+async def test_a_notice_reaches_the_sockets_whole_in_one_event(conversation: Conversation, watcher: Watcher) -> None:
+    run = await database_sync_to_async(Run.objects.create)(conversation=conversation, status=Run.Status.RUNNING)
+    sink = WorkerSink(run_id=run.pk, conversation_id=conversation.pk)
+
+    await sink.notify("Paused: ada has taken over the browser.")
+
+    event = await watcher.next_event()
+    assert event["type"] == "step.created"
+    assert event["step"]["action"] == "notice"
+    assert event["step"]["status"] == "succeeded"
+    assert event["step"]["observation"] == "Paused: ada has taken over the browser."
+    stored = await database_sync_to_async(lambda: list(Step.objects.filter(run=run).values_list("observation")))()
+    assert stored == [("Paused: ada has taken over the browser.",)]

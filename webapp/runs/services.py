@@ -262,6 +262,22 @@ def step_start(*, run_id: int, kind: str, action: str = "", arguments: JsonObjec
 
 
 @transaction.atomic
+def step_note(*, run_id: int, message: str) -> Step:
+    """A notice in the run's steps (the agent paused, a person took over), written whole: nobody sees it empty."""
+    run = Run.objects.select_for_update().get(pk=run_id)
+    step = Step.objects.create(
+        run=run,
+        index=run.steps.count(),
+        kind=Step.Kind.SYSTEM,
+        action="notice",
+        status=Step.Status.SUCCEEDED,
+        observation=message,
+    )
+    _publish_step(step, run.conversation_id, created=True)
+    return step
+
+
+@transaction.atomic
 def step_finish(
     *,
     step_id: int,
