@@ -70,8 +70,10 @@ _VALUE_SHOWN = 200
 
 
 async def _navigated_while_typing(ctx: ActionContext, typed: int, total: int) -> ActionError:
-    with contextlib.suppress(PlaywrightError):  # the new document's address, once it has one
-        await ctx.page.wait_for_load_state("domcontentloaded", timeout=2000)
+    # The new document's address, once it has one: the old document's scripts may be gone before the tab commits to
+    # the next one, when its URL still reads as the old.
+    with contextlib.suppress(PlaywrightError):
+        await ctx.page.wait_for_url(lambda url: url != ctx.watch.url_before, wait_until="commit", timeout=2000)
     return ActionError(
         f"the page navigated to {ctx.page.url} after {typed} of {total} characters were typed; the rest was not typed",
         REFRESH_HINT,
