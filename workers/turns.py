@@ -4,6 +4,7 @@ and record how it ended (succeeded, failed with a reason, or aborted with its fi
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -54,7 +55,18 @@ class RunContext:
         )
 
 
+# What must be kept before a run is recorded as ended, so that whoever sees it ended finds it: its recording.
+_before_end: dict[int, Callable[[], Awaitable[None]]] = {}
+
+
+async def _end_of_run_work(run_id: int) -> None:
+    work = _before_end.pop(run_id, None)
+    if work is not None:
+        await work()
+
+
 async def finish(run_id: int, status: str, error: str = "", *, prompt: int = 0, completion: int = 0) -> None:
+    await _end_of_run_work(run_id)
     await database_sync_to_async(run_finish)(
         run_id=run_id, status=status, error=error, prompt_tokens=prompt, completion_tokens=completion
     )
@@ -117,6 +129,7 @@ async def _with_session(
             recorder = await _start_recording(run, session)
             if recorder is not None:
                 sink.on_step = recorder.wake
+                _before_end[run.pk] = functools.partial(_keep_recording, run.pk, recorder)
             await trace.begin(session)
             # The page's own dialogs on sensitive pages ask this run's user, whatever the run's kind.
             with dialogs_answered_by(session.context, run_dialog_answerer(run.conversation, sink.confirm)):
@@ -126,8 +139,7 @@ async def _with_session(
                 try:
                     await trace.end()
                 finally:
-                    if recorder is not None:
-                        await _keep_recording(run.pk, recorder)
+                    await _end_of_run_work(run.pk)  # unless the run's body recorded its end already
             finally:
                 await sessions.release(session)  # even when the recording is interrupted on its way
 
