@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from datetime import timedelta
-from typing import Literal
+from typing import Any, Literal
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -252,29 +252,25 @@ def runs_fail_orphaned(*, alive_worker_ids: Iterable[str]) -> list[Run]:
     return [run_finish(run_id=run.pk, status=Run.Status.FAILED, error=ORPHANED_RUN_ERROR) for run in orphans]
 
 
-@transaction.atomic
-def step_start(*, run_id: int, kind: str, action: str = "", arguments: JsonObject | None = None) -> Step:
+def _step_add(*, run_id: int, **fields: Any) -> Step:
+    """The run's next step (its index taken under the run's lock), announced once written."""
     run = Run.objects.select_for_update().get(pk=run_id)
-    index = run.steps.count()
-    step = Step.objects.create(run=run, index=index, kind=kind, action=action, arguments=arguments or {})
+    step = Step.objects.create(run=run, index=run.steps.count(), **fields)
     _publish_step(step, run.conversation_id, created=True)
     return step
+
+
+@transaction.atomic
+def step_start(*, run_id: int, kind: str, action: str = "", arguments: JsonObject | None = None) -> Step:
+    return _step_add(run_id=run_id, kind=kind, action=action, arguments=arguments or {})
 
 
 @transaction.atomic
 def step_note(*, run_id: int, message: str) -> Step:
     """A notice in the run's steps (the agent paused, a person took over), written whole: nobody sees it empty."""
-    run = Run.objects.select_for_update().get(pk=run_id)
-    step = Step.objects.create(
-        run=run,
-        index=run.steps.count(),
-        kind=Step.Kind.SYSTEM,
-        action="notice",
-        status=Step.Status.SUCCEEDED,
-        observation=message,
+    return _step_add(
+        run_id=run_id, kind=Step.Kind.SYSTEM, action="notice", status=Step.Status.SUCCEEDED, observation=message
     )
-    _publish_step(step, run.conversation_id, created=True)
-    return step
 
 
 @transaction.atomic
