@@ -44,7 +44,7 @@ _VALUE = (
 
 
 async def type_text(ctx: ActionContext, args: p.TypeText) -> Outcome:
-    target = await resolve_element(ctx.page, args, Need.TEXT)
+    target = await resolve_element(ctx.page, args, Need.TEXT, found=ctx.aimed)
     ctx.subject = target.subject
     text, clear = args.text, args.clear
     handle = target.handle
@@ -129,7 +129,7 @@ def key_combination(key: str, modifiers: tuple[Modifier, ...]) -> str:
 async def press_key(ctx: ActionContext, args: p.PressKey) -> Outcome:
     combo = key_combination(args.key, args.modifiers)
     if args.aimed:
-        target = await resolve_element(ctx.page, args, Need.FOCUS)
+        target = await resolve_element(ctx.page, args, Need.FOCUS, found=ctx.aimed)
         ctx.subject = target.subject
         ctx.expects_popup = target.state["opensWindow"]
         await target.handle.focus()
@@ -142,7 +142,7 @@ async def select(ctx: ActionContext, args: p.Select) -> Outcome:
         raise ActionError(
             "give exactly one of value, label or labels", "the option's visible text is its label; labels for several"
         )
-    target = await resolve_element(ctx.page, args, Need.SELECT)
+    target = await resolve_element(ctx.page, args, Need.SELECT, found=ctx.aimed)
     ctx.subject = target.subject
     options: list[dict[str, str]] = target.state["options"]
     wanted: list[dict[str, str]] = (
@@ -209,7 +209,7 @@ async def upload_file(ctx: ActionContext, args: p.UploadFile) -> Outcome:
         )
     if not path.is_file():
         raise ActionError(f"the uploaded file {file_id!r} is no longer available", "ask the user to upload it again")
-    target = await resolve_element(ctx.page, args, Need.FILE)
+    target = await resolve_element(ctx.page, args, Need.FILE, found=ctx.aimed)
     ctx.subject = target.subject
     if target.state["fileInput"]:
         await target.handle.set_input_files(file_for_the_browser(path), timeout=ctx.timeout_ms)

@@ -20,7 +20,7 @@ _DRAG_STEPS = 12
 
 
 async def click(ctx: ActionContext, args: p.Click) -> Outcome:
-    target = await resolve(ctx.page, args, Need.POINTER)
+    target = await resolve(ctx.page, args, Need.POINTER, found=ctx.aimed)
     button = args.button
     count = 2 if args.double else 1
     held = [MODIFIER_KEYS[name] for name in args.modifiers]
@@ -57,7 +57,7 @@ async def _click_point(
 
 
 async def hover(ctx: ActionContext, args: p.Hover) -> Outcome:
-    target = await resolve(ctx.page, args, Need.HOVER)
+    target = await resolve(ctx.page, args, Need.HOVER, found=ctx.aimed)
     if isinstance(target, PointTarget):
         await ctx.page.mouse.move(target.x, target.y)
     else:
@@ -104,7 +104,7 @@ async def scroll(ctx: ActionContext, args: p.Scroll) -> Outcome:
     amount = args.amount or int((height if uy else width) * 0.8)
     delta = [ux * amount, uy * amount]
     if args.aimed:
-        target = await resolve_element(ctx.page, args, Need.HOVER)
+        target = await resolve_element(ctx.page, args, Need.HOVER, found=ctx.aimed)
         ctx.subject = target.subject
         moved = await target.handle.evaluate(_SCROLL_SOURCE, delta)
     else:

@@ -87,10 +87,13 @@ async def describe_aim(page: Page, aim: ElementAim) -> tuple[RecordedTarget | No
             return await describe_target(page, aim.index), None
         handle: ElementHandle | None = None
         if aim.selector is not None:
-            locator = page.locator(aim.selector)
-            if await locator.count() != 1:
+            # Every match in one go: the count and the handle without asking the page twice.
+            handles = await page.locator(aim.selector).element_handles()
+            if len(handles) != 1:
+                for extra in handles:
+                    await extra.dispose()
                 return None, None
-            handle = await locator.element_handle(timeout=1000)
+            handle = handles[0]
         elif isinstance(aim, PointAim) and aim.x is not None and aim.y is not None:
             handle = (await page.evaluate_handle(_AT_POINT, [aim.x, aim.y])).as_element()
         if handle is None:
@@ -100,15 +103,18 @@ async def describe_aim(page: Page, aim: ElementAim) -> tuple[RecordedTarget | No
         return None, None
 
 
-async def resolve(page: Page, aim: PointAim, need: Need) -> ElementTarget | PointTarget:
-    """The target named by exactly one of `index`, `selector` or `x`+`y`."""
+async def resolve(
+    page: Page, aim: PointAim, need: Need, *, found: ElementHandle | None = None
+) -> ElementTarget | PointTarget:
+    """The target named by exactly one of `index`, `selector` or `x`+`y`; `found` is the element `describe_aim`
+    already found for a selector, checked again instead of looked up again."""
     has_point = aim.x is not None or aim.y is not None
     given = (aim.index is not None) + (aim.selector is not None)
     if given + has_point != 1:
         raise ActionError("give exactly one target: index, selector, or x and y", _PREFER_INDEX)
     if has_point:
         return await _point(page, aim)
-    return await resolve_element(page, aim, need)
+    return await resolve_element(page, aim, need, found=found)
 
 
 async def document_url(page: Page, *, index: int | None = None, selector: str | None = None) -> str:
@@ -127,12 +133,14 @@ async def document_url(page: Page, *, index: int | None = None, selector: str | 
     return owner.url
 
 
-async def resolve_element(page: Page, aim: ElementAim, need: Need) -> ElementTarget:
-    """The element named by exactly one of `index` or `selector`."""
+async def resolve_element(
+    page: Page, aim: ElementAim, need: Need, *, found: ElementHandle | None = None
+) -> ElementTarget:
+    """The element named by exactly one of `index` or `selector` (`found`: as for `resolve`)."""
     if aim.index is not None and aim.selector is None:
         return await _by_index(page, aim.index, need)
     if aim.selector is not None and aim.index is None:
-        return await _by_selector(page, aim.selector, need)
+        return await _by_selector(page, aim.selector, need, found)
     raise ActionError("give exactly one target: index or selector", _PREFER_INDEX)
 
 
@@ -174,7 +182,13 @@ async def _by_index(page: Page, index: int, need: Need) -> ElementTarget:
     return target
 
 
-async def _by_selector(page: Page, selector: str, need: Need) -> ElementTarget:
+async def _by_selector(page: Page, selector: str, need: Need, found: ElementHandle | None) -> ElementTarget:
+    if found is not None:
+        try:
+            state = await check_element(found)
+        except PlaywrightError as exc:
+            raise ActionError(f"the element matching {selector!r} disappeared", REFRESH_HINT) from exc
+        return _required(ElementTarget(found, _named(f"the element matching {selector!r}", state), state), need)
     locator = page.locator(selector)
     try:
         count = await locator.count()
@@ -194,7 +208,10 @@ async def _by_selector(page: Page, selector: str, need: Need) -> ElementTarget:
         state = await check_element(handle)
     except PlaywrightError as exc:
         raise ActionError(f"the element matching {selector!r} disappeared", REFRESH_HINT) from exc
-    target = ElementTarget(handle, _named(f"the element matching {selector!r}", state), state)
+    return _required(ElementTarget(handle, _named(f"the element matching {selector!r}", state), state), need)
+
+
+def _required(target: ElementTarget, need: Need) -> ElementTarget:
     _require(target, need)
     return target
 

@@ -49,6 +49,9 @@ _CHECK = f"(el) => (window[{MODEL_KEY}] || {PAGE_MODEL_SOURCE}).check(el)"
 # null where the model is not installed yet (then the full call installs it) and `{v: value}` otherwise.
 _CALL_INSTALLED = f"([method, arg]) => {{ const m = window[{MODEL_KEY}]; return m ? {{ v: m[method](arg) }} : null; }}"
 _CHECK_INSTALLED = f"(el) => {{ const m = window[{MODEL_KEY}]; return m ? {{ v: m.check(el) }} : null; }}"
+_INDEX_OF_INSTALLED = (
+    f"(el, base) => {{ const m = window[{MODEL_KEY}]; return m ? {{ v: m.indexOf(el, base) }} : null; }}"
+)
 _ELEMENT = f"(index) => window[{MODEL_KEY}].element(index)"
 _FRAME_OF = f"(index) => window[{MODEL_KEY}].frameOf(index)"
 _INDEX_OF = f"(el, base) => (window[{MODEL_KEY}] || {PAGE_MODEL_SOURCE}).indexOf(el, base)"
@@ -139,7 +142,9 @@ async def target_info(page: Page, index: int) -> dict[str, Any]:
 
 async def index_for(page: Page, handle: ElementHandle) -> int:
     """The page model's index for an element of the page's top document found by other means."""
-    result = await handle.evaluate(_INDEX_OF, index_base(page))
+    base = index_base(page)
+    installed = await handle.evaluate(_INDEX_OF_INSTALLED, base)
+    result = installed["v"] if installed is not None else await handle.evaluate(_INDEX_OF, base)
     _remember(page, result)
     return int(result["index"])
 

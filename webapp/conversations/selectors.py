@@ -35,7 +35,9 @@ def conversation_list(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Con
 def conversation_get(
     *, user: AbstractBaseUser | AnonymousUser, conversation_id: int, need: Access = "viewer"
 ) -> Conversation:
-    conversation = get_object_or_404(conversation_list(user=user), pk=conversation_id)
+    # Without the list's usage and last-status subqueries: most callers (an action, a message, a share) only check
+    # access, and those sums grow with the conversation. The serializer asks for them when it shows them.
+    conversation = get_object_or_404(conversations_visible(user=user).select_related("owner"), pk=conversation_id)
     access_require(access=access_of(conversation), need=need)
     return conversation
 
