@@ -203,10 +203,10 @@ class Cell:
 def wait_quiet(roots: dict[str, int]) -> dict[str, float]:
     """Readings until a sampling interval sees (almost) no CPU; returns the last one."""
     deadline = time.monotonic() + QUIET_MAX_S
-    last = tree_cpu_s(roots)
+    last = tree_cpu_s(roots, chromium_types=True)
     while time.monotonic() < deadline:
         time.sleep(QUIET_INTERVAL_S)
-        now = tree_cpu_s(roots)
+        now = tree_cpu_s(roots, chromium_types=True)
         if sum(now.values()) - sum(last.values()) < QUIET_SHARE * QUIET_INTERVAL_S:
             return now
         last = now

@@ -52,8 +52,9 @@ def _cpu_and_name(pid: int) -> tuple[float, str]:
     return sum(int(value) for value in fields[11:15]) / CLOCK_TICKS, name
 
 
-def tree_cpu_s(roots: dict[str, int]) -> dict[str, float]:
-    """CPU seconds so far of each root's whole process tree, by role and command name ("worker0/chromium", …).
+def tree_cpu_s(roots: dict[str, int], *, chromium_types: bool = False) -> dict[str, float]:
+    """CPU seconds so far of each root's whole process tree, by role and command name ("worker0/chromium", …);
+    with `chromium_types`, Chromium's processes by their part ("worker0/chromium:renderer", ":gpu-process", …).
 
     An ended child's time moves to its parent's counters when the parent waits for it, so the sums keep growing
     as renderers come and go: the difference of two readings is the CPU spent between them."""
@@ -62,7 +63,10 @@ def tree_cpu_s(roots: dict[str, int]) -> dict[str, float]:
         for pid in process_tree(root):
             seconds, name = _cpu_and_name(pid)
             if name:
-                key = f"{role}/{_kind(name)}"
+                kind = _kind(name)
+                if chromium_types and kind == "chromium":
+                    kind += ":" + _chromium_type(pid)
+                key = f"{role}/{kind}"
                 out[key] = out.get(key, 0.0) + seconds
     return out
 
@@ -73,6 +77,19 @@ def _kind(name: str) -> str:
     if name.startswith(("python", "celery", "daphne")):
         return "python"
     return name.split("-")[0].split(":")[0].split(" ")[0]  # node-MainThread, redis-server: node, redis
+
+
+def _chromium_type(pid: int) -> str:
+    """The part of Chromium a process plays, from its `--type=` switch (none: the browser process itself)."""
+    try:
+        # Chromium rewrites its command line into one string with spaces: split on both.
+        arguments = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").split()
+    except OSError:
+        return "gone"
+    for argument in arguments:
+        if argument.startswith(b"--type="):
+            return argument[len(b"--type=") :].decode(errors="replace")
+    return "browser"
 
 
 def cpu_delta(after: dict[str, float], before: dict[str, float]) -> dict[str, float]:
