@@ -1,8 +1,9 @@
 """CPU per browser action: the whole Hive stack beside bare Playwright doing the same browser work, in one run.
 
-Run: .venv/bin/python bench/cpu.py [--rounds 5] [--batch 6] [--smoke]
+Run: .venv/bin/python bench/cpu.py [--rounds 5] [--batch 6] [--database postgres] [--smoke]
 
-Hive: the stack as `make run` starts it (Redis, Daphne, a Celery worker with its Chromium, beat; SQLite), one user
+Hive: the stack as `make run` starts it (Redis, Daphne, a Celery worker with its Chromium, beat; SQLite, or with
+`--database postgres` a PostgreSQL server of its own, whose processes count as Hive's), one user
 whose actions go through `POST /api/conversations/<id>/actions/`, each waited for on the conversation's websocket
 (run ended), as a script does. Bare Playwright: a separate Python process driving its own Chromium (the same
 binary, flags and viewport) with `goto` / `click` / `fill`, each followed by a JPEG screenshot (what Hive keeps of a
@@ -235,6 +236,12 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=6, help="actions per batch")
     parser.add_argument("--sets", default=",".join(PAGE_SETS))
     parser.add_argument("--smoke", action="store_true", help="tiny sizes: check that the benchmark still runs")
+    parser.add_argument(
+        "--database",
+        choices=["sqlite", "postgres"],
+        default="sqlite",
+        help="Hive's database: the SQLite file of `make run`, or a PostgreSQL server as deployed",
+    )
     parser.add_argument("--profile", type=Path, help="py-spy the worker and Daphne into this folder (collapsed stacks)")
     parser.add_argument("--bare-driver", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -243,7 +250,7 @@ def main() -> None:
         return
     if args.smoke:
         args.rounds, args.batch, args.sets = 1, 2, "plain"
-    run(args.sets.split(","), args.rounds, args.batch, args.profile)
+    run(args.sets.split(","), args.rounds, args.batch, args.profile, args.database)
 
 
 def profilers(folder: Path, roots: dict[str, int]) -> list[subprocess.Popen[bytes]]:
@@ -257,14 +264,14 @@ def profilers(folder: Path, roots: dict[str, int]) -> list[subprocess.Popen[byte
     ]  # fmt: skip
 
 
-def run(page_sets: list[str], rounds: int, batch: int, profile: Path | None = None) -> None:
+def run(page_sets: list[str], rounds: int, batch: int, profile: Path | None = None, database: str = "sqlite") -> None:
     from bench.load import User
     from bench.stack import running_stack
     from tests.support.static_server import serve_directory
 
     cells: dict[tuple[str, str, str], Cell] = {}
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {rounds} rounds of {batch} actions "
-          "per side, page set and action")  # fmt: skip
+          f"per side, page set and action; Hive on {database}")  # fmt: skip
     # A benchmark sends actions far faster than a person: the server's own rate limits would refuse some.
     env = {
         "HIVE_QUOTA_RUNS_PER_HOUR": "1000000",
@@ -274,8 +281,11 @@ def run(page_sets: list[str], rounds: int, batch: int, profile: Path | None = No
     }
     with tempfile.TemporaryDirectory(prefix="hive-bench-cpu-") as folder:
         write_pages(Path(folder))
-        with serve_directory(Path(folder)) as site, running_stack(settings="local", beat=True, extra_env=env) as stack:
-            hive_roots = {role: process.pid for role, process in stack.processes.items()}
+        with (
+            serve_directory(Path(folder)) as site,
+            running_stack(settings="local", beat=True, extra_env=env, database=database) as stack,
+        ):
+            hive_roots = stack.roots()
             bare = Bare()
             user = User(stack, "cpu")
             loop = asyncio.new_event_loop()

@@ -130,7 +130,7 @@ async def load(stack: Stack, pages: str, users: int, actions: int, turns: int, t
             if run["status"] != "succeeded":
                 figures.failed.append(f"turn: {run['status']} {run.get('error', '')}"[:200])
 
-    roots = {role: process.pid for role, process in stack.processes.items()}
+    roots = stack.roots()
     cpu_before, started = tree_cpu_s(roots), time.monotonic()
     await asyncio.gather(*(work(person, index) for index, person in enumerate(people)))
     runs = users * (actions + turns)

@@ -1,4 +1,5 @@
-"""Start the whole service for a benchmark: Redis, a migrated SQLite database, Celery worker(s), Daphne (and beat).
+"""Start the whole service for a benchmark: Redis, a migrated database (SQLite, or a PostgreSQL server of its own),
+Celery worker(s), Daphne (and beat).
 
 Everything runs on this machine's loopback and is stopped when the `with` block ends. By default the services run
 with the test settings (1 s heartbeats, loopback open in the firewall); `settings="local"` runs them as `make run`
@@ -23,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from tests.support.postgres import PostgresServer  # noqa: E402
 from tests.support.processes import Managed, service_env, start_daphne, start_redis, start_worker, wait_until  # noqa: E402
 
 LOCAL_SETTINGS = "webapp.settings.local"
@@ -36,6 +38,14 @@ class Stack:
     workers: list[Managed] = field(default_factory=list)
     # Every process of the service by role (redis, worker0, daphne, beat), for figures per process.
     processes: dict[str, Managed] = field(default_factory=dict)
+    database_pid: int | None = None  # PostgreSQL's postmaster, whose children serve the connections
+
+    def roots(self) -> dict[str, int]:
+        """The root process of every part of the service by role, the database server's included."""
+        roots = {role: process.pid for role, process in self.processes.items()}
+        if self.database_pid is not None:
+            roots["postgres"] = self.database_pid
+        return roots
 
 
 def _has_workers(redis_url: str, count: int) -> bool:
@@ -54,19 +64,27 @@ def running_stack(
     concurrency: int | None = None,
     settings: str = "test",
     beat: bool = False,
+    database: str = "sqlite",
 ) -> Iterator[Stack]:
+    """`database="postgres"`: a PostgreSQL server of the stack's own (as operators deploy), else a SQLite file."""
     tmp = Path(tempfile.mkdtemp(prefix="hive-bench-"))
+    postgres: PostgresServer | None = None
+    if database == "postgres":
+        postgres = PostgresServer()
+        postgres.start()
+        database_url = postgres.url
+    else:
+        database_url = f"sqlite:///{tmp / 'bench.sqlite3'}"
     redis_server, redis_url = start_redis()
-    db_path = str(tmp / "bench.sqlite3")
     own: dict[str, str] = {"HIVE_MEDIA_ROOT": str(tmp / "media")}
     if settings == "local":
         own |= {
             "DJANGO_SETTINGS_MODULE": LOCAL_SETTINGS,
-            "DATABASE_URL": f"sqlite:///{db_path}",
+            "DATABASE_URL": database_url,
             "HIVE_VAR": str(tmp),
             "HIVE_EGRESS_ALLOW": "127.0.0.1",
         }
-    env = service_env(redis_url=redis_url, database_url=f"sqlite:///{db_path}", extra={**own, **(extra_env or {})})
+    env = service_env(redis_url=redis_url, database_url=database_url, extra={**own, **(extra_env or {})})
     started: list[Managed] = [redis_server]
     processes = {"redis": redis_server}
     try:
@@ -88,10 +106,15 @@ def running_stack(
             )  # fmt: skip
             started.append(scheduler)
             processes["beat"] = scheduler
-        yield Stack(base_url=base_url, redis_url=redis_url, env=env, workers=stack_workers, processes=processes)
+        yield Stack(
+            base_url=base_url, redis_url=redis_url, env=env, workers=stack_workers, processes=processes,
+            database_pid=postgres.pid if postgres is not None else None,
+        )  # fmt: skip
     finally:
         for process in reversed(started):
             process.stop()
+        if postgres is not None:
+            postgres.stop()
 
 
 def _daphne(env: dict[str, str], attempts: int = 3) -> tuple[Managed, str]:

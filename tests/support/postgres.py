@@ -92,6 +92,11 @@ class PostgresServer:
                 return
         raise RuntimeError(f"PostgreSQL did not start:\n{self.log_tail()}")
 
+    @property
+    def pid(self) -> int:
+        """The postmaster's process id (the first line of its pid file)."""
+        return int((self.data / "postmaster.pid").read_text().split()[0])
+
     def log_tail(self, lines: int = 30) -> str:
         with contextlib.suppress(OSError):
             return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])

@@ -22,6 +22,16 @@ def database_config(url: str) -> dict[str, Any]:
     config["CONN_MAX_AGE"] = env.int("HIVE_DB_CONN_MAX_AGE", default=60)
     config["CONN_HEALTH_CHECKS"] = True
     config["ENGINE"] = _BACKENDS.get(config["ENGINE"], config["ENGINE"])
+    if config["ENGINE"] == "webapp.core.postgresql" and env.bool("HIVE_DB_POOL", default=True):
+        # Daphne runs each request's database work on a thread of the request's own, so a kept connection was
+        # never used again there: every request connected anew, and PostgreSQL starts a server process for each.
+        # A pool per process hands its connections from thread to thread (Django keeps none itself then).
+        config["CONN_MAX_AGE"] = 0
+        config.setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 2,
+            "max_size": env.int("HIVE_DB_POOL_MAX", default=20),
+            "timeout": 30,
+        }
     if config["ENGINE"] == "webapp.core.sqlite":
         # Web and worker are separate processes writing the same file: WAL lets readers go on while one
         # writes, IMMEDIATE transactions avoid the "database is locked" upgrade deadlock, and the timeout
