@@ -94,14 +94,14 @@ async def worker_step_context(
     secrets: Secrets | None = None,
 ) -> StepContext:
     """The context for steps of `run` with these tools: judged by the conversation's safety policy or not."""
-    conversation = await database_sync_to_async(Conversation.objects.get)(pk=run.conversation_id)
+    conversation = await database_sync_to_async(Conversation.objects.get)(pk=run.conversation_id) if judged else None
     uploads = await database_sync_to_async(conversation_uploads)(conversation_id=run.conversation_id)
     sink.masking(secrets)
     return StepContext(
         registry=ToolRegistry(tools),
         tool_ctx=ToolContext(tabs=session, sink=sink, uploads=uploads, action_timeout_ms=ACTION_TIMEOUT_MS),
         report=ActionReport(),
-        policy=SafetyPolicy(safety_config(conversation)) if judged else None,
+        policy=SafetyPolicy(safety_config(conversation)) if conversation is not None else None,
         asking=asking or conversation_asking(),
         secrets=secrets,
         after_act=(BrowserLost(session),),

@@ -61,6 +61,7 @@ class CallTotals:
     completion_tokens: int
     cost_usd: Decimal
     unpriced_calls: int
+    calls: int = 0
 
 
 def run_call_totals(*, run_id: int) -> CallTotals:
@@ -70,5 +71,6 @@ def run_call_totals(*, run_id: int) -> CallTotals:
         completion=Sum("completion_tokens", default=0),
         cost=Sum("cost_usd", default=Decimal(0)),
         unpriced=Count("pk", filter=Q(cost_usd__isnull=True)),
+        calls=Count("pk"),
     )
-    return CallTotals(totals["prompt"], totals["completion"], totals["cost"], totals["unpriced"])
+    return CallTotals(totals["prompt"], totals["completion"], totals["cost"], totals["unpriced"], totals["calls"])

@@ -107,6 +107,7 @@ def run_create(
             )
     except IntegrityError as exc:  # a concurrent request won the race for the conversation's one active run
         raise ApplicationError(BUSY_MESSAGE, status_code=status.HTTP_409_CONFLICT) from exc
+    run.model_call_count = 0  # type: ignore[attr-defined]  # known: the serializers need not count them
     _publish_run(run)
     _dispatch(run)
     return run
@@ -170,9 +171,15 @@ def runs_requeue_stranded(*, alive_queues: Iterable[str]) -> list[Run]:
 @transaction.atomic
 def run_start(*, run_id: int, worker_id: str) -> Run | None:
     """Claim a queued run for a worker. None when it is no longer queued (aborted, or already claimed)."""
-    run = Run.objects.select_for_update().select_related("conversation").filter(pk=run_id).first()
+    run = (
+        Run.objects.select_for_update(of=("self", "conversation"))
+        .select_related("conversation", "started_by")
+        .filter(pk=run_id)
+        .first()
+    )
     if run is None or run.status != Run.Status.QUEUED:
         return None
+    run.model_call_count = 0  # type: ignore[attr-defined]  # a queued run has made none
     run.status = Run.Status.RUNNING
     run.worker_id = worker_id
     run.started_at = timezone.now()
@@ -197,7 +204,7 @@ def run_set_status(*, run_id: int, status: str) -> Run:
 @transaction.atomic
 def run_finish(*, run_id: int, status: str, error: str = "", prompt_tokens: int = 0, completion_tokens: int = 0) -> Run:
     """End a run once. A run that already ended keeps its first ending."""
-    run = Run.objects.select_for_update().get(pk=run_id)
+    run = Run.objects.select_for_update(of=("self",)).select_related("started_by").get(pk=run_id)
     if not run.is_active:
         return run
     run.status = status
@@ -208,6 +215,7 @@ def run_finish(*, run_id: int, status: str, error: str = "", prompt_tokens: int 
     run.prompt_tokens += max(prompt_tokens, logged.prompt_tokens)
     run.completion_tokens += max(completion_tokens, logged.completion_tokens)
     run.cost_usd, run.unpriced_calls = logged.cost_usd, logged.unpriced_calls
+    run.model_call_count = logged.calls  # type: ignore[attr-defined]
     run.finished_at = timezone.now()
     run.save(
         update_fields=[
