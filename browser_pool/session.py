@@ -147,6 +147,10 @@ class Session:
         self.ensure_usable()
         return await self.run(self.tabs.describe())
 
+    def tab_ids(self) -> list[str]:
+        self.ensure_usable()
+        return [tab.id for tab in self.tabs.all]
+
     async def open_tab(self, url: str | None = None) -> TabInfo:
         self.ensure_usable()
         self.touch()

@@ -190,7 +190,7 @@ async def perform(
     active: Page = tabs.active_page
     watch = PageWatch(active)
     ctx = ActionContext(tabs, active, watch, uploads or {}, timeout_ms)
-    tabs_before = await _tab_ids(tabs) if spec.may_open_tab else set()
+    tabs_before = set(tabs.tab_ids()) if spec.may_open_tab else set()
     firewall = listener_for(active.context)
     blocked_before = firewall.blocked_count if firewall is not None else 0
     downloads_before = download_count(active.context)
@@ -281,10 +281,6 @@ def _explain_failure(result: ActionResult, exc: PlaywrightError, ctx: ActionCont
         return
     explained = explain_playwright_error(exc, ctx.subject or "the page", ctx.timeout_ms)
     result.error, result.suggestion = explained.error, explained.suggestion
-
-
-async def _tab_ids(tabs: TabControl) -> set[str]:
-    return {tab.id for tab in await tabs.list_tabs()}
 
 
 async def _report_changes(

@@ -116,6 +116,9 @@ class NoBrowser:
     async def list_tabs(self) -> list[TabInfo]:
         raise BrowserCrashedError(self.REASON)
 
+    def tab_ids(self) -> list[str]:
+        raise BrowserCrashedError(self.REASON)
+
     async def open_tab(self, url: str | None = None) -> TabInfo:
         raise BrowserCrashedError(self.REASON)
 

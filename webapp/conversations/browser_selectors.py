@@ -7,7 +7,7 @@ from pathlib import Path
 from django.shortcuts import get_object_or_404
 
 from webapp.conversations.models import BrowserSession, Conversation, ConversationFile, TabContent
-from webapp.conversations.types import PageTools, SessionTab, SharedTabContent, TabContext, no_page_tools
+from webapp.conversations.types import PageTools, SavedTab, SessionTab, SharedTabContent, TabContext, no_page_tools
 from webapp.core.crypto import decrypt_document
 from webapp.core.exceptions import ApplicationError
 from webapp.core.types import JsonObject
@@ -37,9 +37,16 @@ def browser_session_state(*, conversation_id: int) -> JsonObject | None:
 def browser_session_tabs(*, conversation: Conversation) -> list[SessionTab]:
     """The tabs as last seen, each with what was read from it when it was added to the context."""
     session = BrowserSession.objects.filter(conversation=conversation).only("tabs").first()
-    contents = {item.tab_id: item for item in TabContent.objects.filter(conversation=conversation).defer("content")}
+    return session_tabs(conversation_id=conversation.pk, saved=list(session.tabs) if session else [])
+
+
+def session_tabs(*, conversation_id: int, saved: list[SavedTab]) -> list[SessionTab]:
+    """Tabs as the worker saved them (TabInfo.as_dict()), each with what was read from it for the context."""
+    contents = {
+        item.tab_id: item for item in TabContent.objects.filter(conversation_id=conversation_id).defer("content")
+    }
     tabs: list[SessionTab] = []
-    for tab in list(session.tabs) if session else []:  # each as the worker saved it: TabInfo.as_dict()
+    for tab in saved:
         item = contents.get(str(tab.get("id")))
         tabs.append(
             {

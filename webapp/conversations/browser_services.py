@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from browser_pool.extract.types import ExtractedContent
 from browser_pool.types import TabInfo
-from webapp.conversations.browser_selectors import browser_session_tabs, tab_content_payload
+from webapp.conversations.browser_selectors import session_tabs, tab_content_payload
 from webapp.conversations.file_selectors import file_payload
 from webapp.conversations.files import SNIFF_BYTES, safe_name, sniffed_type
 from webapp.conversations.models import BrowserSession, Conversation, ConversationFile, TabContent
@@ -37,13 +37,17 @@ def browser_session_save(*, conversation_id: int, state: JsonObject) -> None:
 
 @transaction.atomic
 def browser_session_set_tabs(*, conversation_id: int, tabs: Sequence[TabInfo]) -> None:
-    if not Conversation.objects.filter(pk=conversation_id).exists():
-        return  # deleted while its session was still open
-    session, _ = BrowserSession.objects.update_or_create(
-        conversation_id=conversation_id, defaults={"tabs": [_saved(tab) for tab in tabs]}
+    saved = [_saved(tab) for tab in tabs]
+    # Every navigation changes the tabs: one UPDATE of the session there is, the row made only the first time.
+    updated = BrowserSession.objects.filter(conversation_id=conversation_id).update(
+        tabs=saved, updated_at=timezone.now()
     )
+    if not updated:
+        if not Conversation.objects.filter(pk=conversation_id).exists():
+            return  # deleted while its session was still open
+        BrowserSession.objects.update_or_create(conversation_id=conversation_id, defaults={"tabs": saved})
     publish_on_commit(
-        conversation_id, {"type": "tabs.updated", "tabs": browser_session_tabs(conversation=session.conversation)}
+        conversation_id, {"type": "tabs.updated", "tabs": session_tabs(conversation_id=conversation_id, saved=saved)}
     )
 
 

@@ -58,6 +58,9 @@ class ContextTabs:
     async def list_tabs(self) -> list[TabInfo]:
         return [await self._info(tab_id) for tab_id in list(self._pages)]
 
+    def tab_ids(self) -> list[str]:
+        return list(self._pages)
+
     async def open_tab(self, url: str | None = None) -> TabInfo:
         page = await self._context.new_page()
         self._active = self._adopt(page)
