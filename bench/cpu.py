@@ -8,7 +8,9 @@ whose actions go through `POST /api/conversations/<id>/actions/`, each waited fo
 (run ended), as a script does. Bare Playwright: a separate Python process driving its own Chromium (the same
 binary, flags and viewport) with `goto` / `click` / `fill`, each followed by a JPEG screenshot (what Hive keeps of a
 step). Both act on the same local pages, served by this process, batch by batch in turns so both see the same
-machine load.
+machine load. Bare Playwright runs each batch twice: back to back, and paced, each action spaced as Hive's came in
+the batch just before (a browser goes on working for a while after an input, painting and running its timers, and
+actions back to back leave part of that out).
 
 CPU is read from /proc (user + system time, ended children included) of every process of each side: for Hive
 Daphne, the worker (its Python, Playwright's driver, Chromium and all Chromium's children), Redis and beat; for bare
@@ -32,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -214,6 +217,15 @@ def wait_quiet(roots: dict[str, int]) -> dict[str, float]:
     return last
 
 
+def paced(do: Callable[[dict[str, str]], None], command: dict[str, str], interval_s: float) -> None:
+    """One bare command, then idle until `interval_s` has passed since it began: the pace Hive's actions came at.
+    A browser keeps working for a while after an input (painting, its timers): actions back to back leave part of
+    that out; actions spaced as a person's or an agent's include it."""
+    started = time.monotonic()
+    do(command)
+    time.sleep(max(0.0, interval_s - (time.monotonic() - started)))
+
+
 def commands(page_set: str, action: str, count: int, site: str) -> list[dict[str, str]]:
     if action == "navigate":
         return [{"op": "navigate", "url": f"{site}/{page_set}{1 + n % 2}.html"} for n in range(count)]
@@ -308,10 +320,19 @@ def run(page_sets: list[str], rounds: int, batch: int, profile: Path | None = No
                     for _ in range(rounds):
                         for action in ACTIONS:
                             todo = commands(page_set, action, batch, site)
-                            for label, side, roots in (("hive", hive, hive_roots), ("bare", bare.do, bare.roots())):
+                            interval_s = 0.0  # Hive's time per action in this batch, for the paced reference
+                            for label, roots in (("hive", hive_roots), ("bare", bare.roots()), ("paced", bare.roots())):
                                 before = wait_quiet(roots)
+                                started = time.monotonic()
                                 for command in todo:
-                                    side(command)
+                                    if label == "hive":
+                                        hive(command)
+                                    elif label == "bare":
+                                        bare.do(command)
+                                    else:
+                                        paced(bare.do, command, interval_s)
+                                if label == "hive":
+                                    interval_s = (time.monotonic() - started) / len(todo)
                                 spent = cpu_delta(wait_quiet(roots), before)
                                 cells.setdefault((page_set, action, label), Cell()).add(spent, len(todo))
             finally:
@@ -326,24 +347,30 @@ def run(page_sets: list[str], rounds: int, batch: int, profile: Path | None = No
 
 
 def report(cells: dict[tuple[str, str, str], Cell], page_sets: list[str]) -> None:
-    print("\nCPU ms per action (all processes of each side; median of the batches in brackets)")
-    print(f"{'page set':<9} {'action':<9} {'Hive':>14} {'bare Playwright':>18} {'Hive / bare':>12}")
+    print("\nCPU ms per action (all processes of each side; median of the batches in brackets). Bare Playwright back")
+    print("to back, and paced: each action spaced as Hive's came in the same batch")
+    print(
+        f"{'page set':<9} {'action':<9} {'Hive':>12} {'bare':>12} {'Hive/bare':>10} {'bare paced':>12} {'Hive/paced':>11}"
+    )
     for page_set in page_sets:
         for action in ACTIONS:
-            hive, bare = cells[(page_set, action, "hive")], cells[(page_set, action, "bare")]
+            hive, bare, paced = (cells[(page_set, action, label)] for label in ("hive", "bare", "paced"))
             print(
-                f"{page_set:<9} {action:<9} {hive.per_action_ms:>6.0f} ({statistics.median(hive.batches) * 1000:>4.0f})"
-                f" {bare.per_action_ms:>10.0f} ({statistics.median(bare.batches) * 1000:>4.0f})"
-                f" {hive.per_action_ms / bare.per_action_ms:>11.2f}x"
+                f"{page_set:<9} {action:<9} {_ms(hive):>12} {_ms(bare):>12} {hive.per_action_ms / bare.per_action_ms:>9.2f}x"
+                f" {_ms(paced):>12} {hive.per_action_ms / paced.per_action_ms:>10.2f}x"
             )
     print("\nWhere each side's CPU went, ms per action (process tree / command)")
     for page_set in page_sets:
         for action in ACTIONS:
-            for label in ("hive", "bare"):
+            for label in ("hive", "bare", "paced"):
                 cell = cells[(page_set, action, label)]
                 parts = sorted(cell.by_process.items(), key=lambda item: -item[1])
                 shown = ", ".join(f"{key} {value / cell.actions * 1000:.0f}" for key, value in parts if value > 0)
                 print(f"{page_set:<9} {action:<9} {label:<5} {shown}")
+
+
+def _ms(cell: Cell) -> str:
+    return f"{cell.per_action_ms:.0f} ({statistics.median(cell.batches) * 1000:.0f})"
 
 
 if __name__ == "__main__":
