@@ -12,6 +12,9 @@ machine load. Bare Playwright runs each batch twice: back to back, and paced, ea
 the batch just before (a browser goes on working for a while after an input, painting and running its timers, and
 actions back to back leave part of that out).
 
+After the batches, the same stack measures the web side's fixed costs: a POST refused as an unknown action once
+signed in and the conversation's access checked (400), and one event on its way to the conversation's socket.
+
 CPU is read from /proc (user + system time, ended children included) of every process of each side: for Hive
 Daphne, the worker (its Python, Playwright's driver, Chromium and all Chromium's children), Redis and beat; for bare
 Playwright its Python, driver and Chromium. A batch's CPU is the difference of two readings, the second taken after
@@ -37,10 +40,17 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from the repository root
 
 from bench.stats import cpu_delta, tree_cpu_s  # noqa: E402
+
+if TYPE_CHECKING:
+    from bench.load import User
+    from bench.stack import Stack
+
+ROOT = Path(__file__).resolve().parents[1]
 
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
@@ -336,6 +346,7 @@ def run(page_sets: list[str], rounds: int, batch: int, profile: Path | None = No
                                     interval_s = (time.monotonic() - started) / len(todo)
                                 spent = cpu_delta(wait_quiet(roots), before)
                                 cells.setdefault((page_set, action, label), Cell()).add(spent, len(todo))
+                floors = loop.run_until_complete(web_floor(stack, user, hive_roots, 6 * batch))
             finally:
                 for spy in spies:
                     spy.send_signal(signal.SIGINT)
@@ -344,7 +355,50 @@ def run(page_sets: list[str], rounds: int, batch: int, profile: Path | None = No
                 loop.close()
                 bare.close()
     report(cells, page_sets)
+    print("\nThe web side's part of an action that is not the action's own work, ms of CPU each (Daphne, Redis, the")
+    print("database):")
+    for name, spent in floors.items():
+        print(f"  {name}: " + ", ".join(f"{key} {value:.1f}" for key, value in spent.items() if value >= 0.05))
     print(f"load average after the run {os.getloadavg()[0]:.1f}")
+
+
+# Sent from a process of its own through the channel layer to the conversation's group, as a run's events go.
+_PUBLISH = """
+import sys, django
+django.setup()
+from webapp.core.events import publish_now
+event = {"type": "session.notice", "kind": "tab_closed", "text": "x" * 200, "tab_id": "t1"}
+for _ in range(int(sys.argv[2])):
+    publish_now(int(sys.argv[1]), event)
+"""
+
+
+async def web_floor(stack: Stack, user: User, roots: dict[str, int], count: int) -> dict[str, dict[str, float]]:
+    """What a request costs Daphne before any action's work (signed in, the conversation's access checked, the
+    body refused as an unknown action: 400), and what one event costs on its way to the conversation's socket."""
+    web: dict[str, int] = {role: roots[role] for role in ("daphne", "redis", "postgres") if role in roots}
+    path = f"/api/conversations/{user.conversation}/actions/"
+
+    async def refused() -> None:
+        response = await user.client.post(
+            path, json={"action": "no_such_action", "arguments": {}}, headers=user.headers
+        )
+        if response.status_code != 400:
+            raise RuntimeError(f"an unknown action was answered {response.status_code}: {response.text[:200]}")
+
+    async def events() -> None:
+        command = [sys.executable, "-c", _PUBLISH, str(user.conversation), str(count)]
+        await asyncio.to_thread(subprocess.run, command, env=stack.env, cwd=ROOT, check=True)
+
+    floors: dict[str, dict[str, float]] = {}
+    for name, work, times in (("a POST refused after sign-in and access checks", refused, count),
+                              ("an event to the conversation's socket", events, 1)):  # fmt: skip
+        before = await asyncio.to_thread(wait_quiet, web)
+        for _ in range(times):
+            await work()
+        spent = cpu_delta(await asyncio.to_thread(wait_quiet, web), before)
+        floors[name] = {key: value / count * 1000 for key, value in spent.items()}
+    return floors
 
 
 def report(cells: dict[tuple[str, str, str], Cell], page_sets: list[str]) -> None:
