@@ -40,7 +40,13 @@ def _js(client: APIClient, conversation_id: int, code: str) -> Any:
 
 
 def _text(client: APIClient, conversation_id: int, selector: str) -> str:
-    return str(_js(client, conversation_id, f"return document.querySelector({selector!r})?.textContent"))
+    """The element's text; while the page is navigating (a sign-in's redirect) the read fails, as it would for
+    anyone, and says why instead: the callers ask again."""
+    code = f"return document.querySelector({selector!r})?.textContent"
+    result = observation(act(client, conversation_id, "execute_js", code=code))
+    if not result.get("ok", True) or "data" not in result:
+        return f"(not read: {result.get('error')})"
+    return str(json.loads(result["data"]["result"]))
 
 
 def _page_says(client: APIClient, conversation_id: int, selector: str, expected: str) -> None:
