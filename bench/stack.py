@@ -75,7 +75,12 @@ def running_stack(
         database_url = postgres.url
     else:
         database_url = f"sqlite:///{tmp / 'bench.sqlite3'}"
-    redis_server, redis_url = start_redis()
+    try:
+        redis_server, redis_url = start_redis()
+    except BaseException:
+        if postgres is not None:
+            postgres.stop()
+        raise
     own: dict[str, str] = {"HIVE_MEDIA_ROOT": str(tmp / "media")}
     if settings == "local":
         own |= {

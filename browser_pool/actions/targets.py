@@ -183,12 +183,18 @@ async def _by_index(page: Page, index: int, need: Need) -> ElementTarget:
 
 
 async def _by_selector(page: Page, selector: str, need: Need, found: ElementHandle | None) -> ElementTarget:
-    if found is not None:
-        try:
-            state = await check_element(found)
-        except PlaywrightError as exc:
-            raise ActionError(f"the element matching {selector!r} disappeared", REFRESH_HINT) from exc
-        return _required(ElementTarget(found, _named(f"the element matching {selector!r}", state), state), need)
+    handle = found if found is not None else await _only_match(page, selector)
+    try:
+        state = await check_element(handle)
+    except PlaywrightError as exc:
+        raise ActionError(f"the element matching {selector!r} disappeared", REFRESH_HINT) from exc
+    target = ElementTarget(handle, _named(f"the element matching {selector!r}", state), state)
+    _require(target, need)
+    return target
+
+
+async def _only_match(page: Page, selector: str) -> ElementHandle:
+    """The one element the selector matches; an error the agent can act on when it matches none or several."""
     locator = page.locator(selector)
     try:
         count = await locator.count()
@@ -204,16 +210,9 @@ async def _by_selector(page: Page, selector: str, need: Need, found: ElementHand
             "use a selector that matches one element (get_element_details gives one) or an index",
         )
     try:
-        handle = await locator.element_handle(timeout=1000)
-        state = await check_element(handle)
+        return await locator.element_handle(timeout=1000)
     except PlaywrightError as exc:
         raise ActionError(f"the element matching {selector!r} disappeared", REFRESH_HINT) from exc
-    return _required(ElementTarget(handle, _named(f"the element matching {selector!r}", state), state), need)
-
-
-def _required(target: ElementTarget, need: Need) -> ElementTarget:
-    _require(target, need)
-    return target
 
 
 def _require(target: ElementTarget, need: Need) -> None:

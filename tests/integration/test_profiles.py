@@ -34,16 +34,19 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.
 VIEWPORT = (1280, 800)
 
 
+def _run_js(client: APIClient, conversation_id: int, code: str) -> dict[str, Any]:
+    """The action's report: `data.result` holds the script's value as JSON when it ran."""
+    return observation(act(client, conversation_id, "execute_js", code=code))
+
+
 def _js(client: APIClient, conversation_id: int, code: str) -> Any:
-    read = act(client, conversation_id, "execute_js", code=code)
-    return json.loads(observation(read)["data"]["result"])
+    return json.loads(_run_js(client, conversation_id, code)["data"]["result"])
 
 
 def _text(client: APIClient, conversation_id: int, selector: str) -> str:
     """The element's text; while the page is navigating (a sign-in's redirect) the read fails, as it would for
     anyone, and says why instead: the callers ask again."""
-    code = f"return document.querySelector({selector!r})?.textContent"
-    result = observation(act(client, conversation_id, "execute_js", code=code))
+    result = _run_js(client, conversation_id, f"return document.querySelector({selector!r})?.textContent")
     if not result.get("ok", True) or "data" not in result:
         return f"(not read: {result.get('error')})"
     return str(json.loads(result["data"]["result"]))
