@@ -27,7 +27,7 @@ from webapp.runs.costs import call_facts, run_call_totals
 from webapp.runs.models import Confirmation, ModelCall, Run, Step
 from webapp.runs.quotas import queue_check, quota_check
 from webapp.runs.selectors import runs_waiting
-from webapp.runs.serializers import ConfirmationOutput, RunOutput, StepOutput
+from webapp.runs.serializers import ConfirmationOutput, run_shape, step_shape
 from webapp.runs.signals import run_finished
 from webapp.runs.types import PlanStepPayload, RunMetadata
 from webapp.usage.quotas import money_quota_check
@@ -55,12 +55,12 @@ ORPHANED_RUN_ERROR = (
 
 
 def _publish_run(run: Run) -> None:
-    publish_on_commit(run.conversation_id, {"type": "run.updated", "run": RunOutput(run).data})
+    publish_on_commit(run.conversation_id, {"type": "run.updated", "run": run_shape(run)})
 
 
 def _publish_step(step: Step, conversation_id: int, *, created: bool) -> None:
     kind: Literal["step.created", "step.updated"] = "step.created" if created else "step.updated"
-    publish_on_commit(conversation_id, {"type": kind, "step": StepOutput(step).data})
+    publish_on_commit(conversation_id, {"type": kind, "step": step_shape(step)})
 
 
 def _dispatch(run: Run) -> None:

@@ -19,7 +19,7 @@ from django.db import transaction
 
 from webapp.core.events import publish_on_commit
 from webapp.runs.models import Run
-from webapp.runs.serializers import RunOutput
+from webapp.runs.serializers import run_shape
 
 log = logging.getLogger(__name__)
 
@@ -53,5 +53,5 @@ def run_trace_store(*, run_id: int, path: Path) -> Run:
     run.save(update_fields=["trace"])
     if old:
         transaction.on_commit(lambda: default_storage.delete(old))
-    publish_on_commit(run.conversation_id, {"type": "run.updated", "run": RunOutput(run).data})
+    publish_on_commit(run.conversation_id, {"type": "run.updated", "run": run_shape(run)})
     return run
