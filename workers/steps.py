@@ -95,7 +95,12 @@ async def worker_step_context(
 ) -> StepContext:
     """The context for steps of `run` with these tools: judged by the conversation's safety policy or not."""
     conversation = await database_sync_to_async(Conversation.objects.get)(pk=run.conversation_id) if judged else None
-    uploads = await database_sync_to_async(conversation_uploads)(conversation_id=run.conversation_id)
+    # Only upload_file reads the conversation's files: other steps skip the query.
+    uploads = (
+        await database_sync_to_async(conversation_uploads)(conversation_id=run.conversation_id)
+        if any(tool.name == "upload_file" for tool in tools)
+        else {}
+    )
     sink.masking(secrets)
     return StepContext(
         registry=ToolRegistry(tools),
