@@ -8,7 +8,7 @@ same 20-user load against a worker with Celery's old thread count, the reference
 Beside latency: the CPU every process of the stack spent per run (from /proc, as bench/cpu.py reads it), runs per
 second per core, and how close the throughput comes to its ceiling on this machine, cores ÷ CPU per run.
 
-    .venv/bin/python bench/load.py [--actions 5] [--turns 2]
+    .venv/bin/python bench/load.py [--actions 5] [--turns 2] [--database postgres]
 """
 
 from __future__ import annotations
@@ -44,6 +44,10 @@ class Figures:
     failed: list[str] = field(default_factory=list)
     actions_per_s: float = 0.0
     cpu_s_per_run: float = 0.0
+    # This process's own CPU per run (the users' clients, the page server, the scripted model): it shares the cores
+    # the ceiling divides, so the stack had that much less of them.
+    client_cpu_s_per_run: float = 0.0
+    cpu_s_per_run_by_part: dict[str, float] = field(default_factory=dict)
 
 
 class User:
@@ -131,11 +135,14 @@ async def load(stack: Stack, pages: str, users: int, actions: int, turns: int, t
                 figures.failed.append(f"turn: {run['status']} {run.get('error', '')}"[:200])
 
     roots = stack.roots()
-    cpu_before, started = tree_cpu_s(roots), time.monotonic()
+    cpu_before, started, client_before = tree_cpu_s(roots), time.monotonic(), time.process_time()
     await asyncio.gather(*(work(person, index) for index, person in enumerate(people)))
     runs = users * (actions + turns)
     figures.actions_per_s = runs / (time.monotonic() - started)
-    figures.cpu_s_per_run = (sum(tree_cpu_s(roots).values()) - sum(cpu_before.values())) / runs
+    cpu_after = tree_cpu_s(roots)
+    figures.cpu_s_per_run_by_part = {part: (cpu_after[part] - cpu_before.get(part, 0.0)) / runs for part in cpu_after}
+    figures.cpu_s_per_run = sum(figures.cpu_s_per_run_by_part.values())
+    figures.client_cpu_s_per_run = (time.process_time() - client_before) / runs
     await asyncio.gather(*(person.close() for person in people))
     return figures
 
@@ -152,8 +159,12 @@ def report(title: str, figures: Figures) -> None:
     print(f"{title:<44} {line('navigate', figures.navigate_ms)}   {line('turn', figures.turn_ms)}   "
           f"{figures.actions_per_s:5.1f} runs/s   CPU {figures.cpu_s_per_run * 1000:4.0f} ms/run   "
           f"{figures.actions_per_s / cores:4.2f} runs/s per core   {figures.actions_per_s / ceiling * 100:3.0f} % of "
-          f"cores ÷ CPU per run ({ceiling:.1f} runs/s)"
+          f"cores ÷ CPU per run ({ceiling:.1f} runs/s)   client {figures.client_cpu_s_per_run * 1000:3.0f} ms/run"
           + (f"   FAILED {len(figures.failed)}: {figures.failed[:2]}" if figures.failed else ""))  # fmt: skip
+    parts = sorted(figures.cpu_s_per_run_by_part.items(), key=lambda item: -item[1])
+    print(
+        f"{'':<44} CPU per run by part: " + ", ".join(f"{part} {s * 1000:.0f} ms" for part, s in parts if s >= 0.0005)
+    )
 
 
 def main() -> None:
@@ -162,6 +173,12 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=2, help="agent turns per user")
     parser.add_argument("--users", default="1,5,20")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes: check that the benchmark still runs")
+    parser.add_argument(
+        "--database",
+        choices=["sqlite", "postgres"],
+        default="sqlite",
+        help="Hive's database: a SQLite file, or a PostgreSQL server of the stack's own as deployed",
+    )
     args = parser.parse_args()
     counts = [int(n) for n in args.users.split(",")]
     if args.smoke:
@@ -183,17 +200,17 @@ def main() -> None:
         "HIVE_POOL_WARM_CONTEXTS": "2",
     }
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {args.actions} navigate actions and "
-          f"{args.turns} agent turns per user")  # fmt: skip
+          f"{args.turns} agent turns per user; Hive on {args.database}")  # fmt: skip
     try:
         with serve_directory(PAGES) as pages_url:
-            with running_stack(workers=1, extra_env=base) as stack:
+            with running_stack(workers=1, extra_env=base, database=args.database) as stack:
                 for users in counts:
                     report(f"{users:>2} users, 1 worker", asyncio.run(load(stack, pages_url, users, args.actions, args.turns, f"a{users}-")))  # fmt: skip
             if args.smoke:
                 return  # one stack is enough to show the benchmark still runs
-            with running_stack(workers=2, extra_env=base) as stack:
+            with running_stack(workers=2, extra_env=base, database=args.database) as stack:
                 report(f"{most:>2} users, 2 workers", asyncio.run(load(stack, pages_url, most, args.actions, args.turns, "b")))  # fmt: skip
-            with running_stack(workers=1, extra_env=base, concurrency=2) as stack:
+            with running_stack(workers=1, extra_env=base, concurrency=2, database=args.database) as stack:
                 report(f"{most:>2} users, 1 worker of 2 threads (old default)", asyncio.run(load(stack, pages_url, most, args.actions, args.turns, "c")))  # fmt: skip
     finally:
         llm.stop()
