@@ -298,9 +298,11 @@ def step_finish(
     step.observation = observation
     step.error = error
     step.duration_ms = duration_ms
+    written = ["status", "target", "observation", "error", "duration_ms"]
     if screenshot:
         step.screenshot.save(f"step-{step.pk}.jpg", ContentFile(screenshot), save=False)
-    step.save()
+        written.append("screenshot")
+    step.save(update_fields=written)
     _publish_step(step, step.run.conversation_id, created=False)
     return step
 
