@@ -70,6 +70,9 @@ class RunOutput(serializers.ModelSerializer[Run]):
         return reverse("run-trace", args=[obj.pk]) if obj.trace else None
 
     def get_queue_position(self, obj: Run) -> int | None:
+        known: int | None = getattr(obj, "known_queue_position", None)  # counted where the run was created
+        if known is not None and obj.status == Run.Status.QUEUED:
+            return known
         return run_queue_position(run=obj)
 
     @extend_schema_field(PlanStepOutput(many=True))

@@ -26,7 +26,7 @@ from webapp.profiles.selectors import profile_writer_check
 from webapp.runs.costs import call_facts, run_call_totals
 from webapp.runs.models import Confirmation, ModelCall, Run, Step
 from webapp.runs.quotas import queue_check, quota_check
-from webapp.runs.selectors import runs_waiting
+from webapp.runs.selectors import run_queue_position, runs_waiting
 from webapp.runs.serializers import ConfirmationOutput, run_shape, step_shape
 from webapp.runs.signals import run_finished
 from webapp.runs.types import PlanStepPayload, RunMetadata
@@ -108,6 +108,8 @@ def run_create(
     except IntegrityError as exc:  # a concurrent request won the race for the conversation's one active run
         raise ApplicationError(BUSY_MESSAGE, status_code=status.HTTP_409_CONFLICT) from exc
     run.model_call_count = 0  # type: ignore[attr-defined]  # known: the serializers need not count them
+    # Its place, counted once for the event and for the answer to the request that created it.
+    run.known_queue_position = run_queue_position(run=run)  # type: ignore[attr-defined]
     _publish_run(run)
     _dispatch(run)
     return run
