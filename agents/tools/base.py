@@ -7,6 +7,8 @@ turn goes on and the model can choose another way.
 
 from __future__ import annotations
 
+import functools
+import json
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -143,6 +145,15 @@ def _said(tool: Tool) -> frozenset[str]:
     return SHARED_DESCRIPTIONS if tool.source == SOURCE_BROWSER else frozenset()
 
 
+@functools.lru_cache(maxsize=256)
+def _fixed_validator(schema_text: str) -> Validator:
+    """The validator of one of Hive's own tool schemas, the schema checked once per process: checking one costs about
+    3 ms, and every agent turn, replay and action by hand builds its registry anew."""
+    schema = json.loads(schema_text)
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
 class ToolRegistry:
     """The tools of one turn, by name, with their argument validators. `deferred` tools (rarely needed) run when
     called but are not offered until `reveal()` (the more_tools tool): every request carries what is offered."""
@@ -160,9 +171,9 @@ class ToolRegistry:
         """One more fixed tool (one made for this registry, such as more_tools)."""
         if tool.name in self._tools:
             raise ValueError(f"two tools are named {tool.name!r}")
-        Draft202012Validator.check_schema(tool.parameters)
+        validator = _fixed_validator(json.dumps(tool.parameters, sort_keys=True))
         self._tools[tool.name] = tool
-        self._validators[tool.name] = Draft202012Validator(tool.parameters)
+        self._validators[tool.name] = validator
 
     @property
     def deferred(self) -> list[str]:
