@@ -61,6 +61,9 @@ class UploadByAddress(UploadFile):
     name: str | None = Field(None, min_length=1, max_length=200, description="The file's name.")
 
 
+READ_TOOLS = ("observe", "get_content")
+
+
 def _read_tools(session: Session) -> dict[str, Tool]:
     async def observe_page(arguments: JsonObject, ctx: ToolContext) -> ToolOutput:
         try:
@@ -169,9 +172,8 @@ def _tool(run: Run, session: Session) -> tuple[Tool | None, StepCall]:
         tool = _page_tool(session, name, bool(run.metadata.get("read_only")))
         return tool, StepCall(name, arguments, recorded_as=f"tool:{name}")
     name = str(run.metadata.get("action", ""))
-    reads = _read_tools(session)
-    if name in reads:
-        return reads[name], StepCall(name, arguments)
+    if name in READ_TOOLS:
+        return _read_tools(session)[name], StepCall(name, arguments)
     if name == "upload_file":
         return _upload_tool(run, session), StepCall(name, arguments)
     return (browser_tool(name) if name in ACTIONS else None), StepCall(name, arguments)
@@ -186,4 +188,5 @@ async def manual_action(run: Run, session: Session, sink: WorkerSink) -> None:
     tool, call = _tool(run, session)
     context = await worker_step_context(run, session, sink, tools=[tool] if tool else [], judged=mcp)
     outcome = await run_step(call, context)
-    await finish(run.pk, Run.Status.SUCCEEDED if outcome.ok else Run.Status.FAILED, outcome.error)
+    # None of the tools above asks the model: the run has no model calls to add up.
+    await finish(run.pk, Run.Status.SUCCEEDED if outcome.ok else Run.Status.FAILED, outcome.error, model_calls=False)

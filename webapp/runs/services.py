@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from datetime import timedelta
+from decimal import Decimal
 from typing import Any, Literal
 
 from django.conf import settings
@@ -23,7 +24,7 @@ from webapp.core.exceptions import ApplicationError
 from webapp.core.queue import enqueue
 from webapp.core.types import JsonObject
 from webapp.profiles.selectors import profile_writer_check
-from webapp.runs.costs import call_facts, run_call_totals
+from webapp.runs.costs import CallTotals, call_facts, run_call_totals
 from webapp.runs.models import Confirmation, ModelCall, Run, Step
 from webapp.runs.quotas import queue_check, quota_check
 from webapp.runs.selectors import run_queue_position, runs_waiting
@@ -204,8 +205,17 @@ def run_set_status(*, run_id: int, status: str) -> Run:
 
 
 @transaction.atomic
-def run_finish(*, run_id: int, status: str, error: str = "", prompt_tokens: int = 0, completion_tokens: int = 0) -> Run:
-    """End a run once. A run that already ended keeps its first ending."""
+def run_finish(
+    *,
+    run_id: int,
+    status: str,
+    error: str = "",
+    prompt_tokens: int = 0,
+    completion_tokens: int = 0,
+    model_calls: bool = True,
+) -> Run:
+    """End a run once. A run that already ended keeps its first ending. `model_calls=False`: the caller knows the run
+    made none (an action by hand), so there is nothing to add up."""
     run = Run.objects.select_for_update(of=("self",)).select_related("started_by").get(pk=run_id)
     if not run.is_active:
         return run
@@ -213,7 +223,7 @@ def run_finish(*, run_id: int, status: str, error: str = "", prompt_tokens: int 
     run.error = error
     # Every model call of the run is in its log with the usage the service reported and its price, the calls of a
     # turn that failed or was aborted (which cannot report a total) and those made inside tools included.
-    logged = run_call_totals(run_id=run.pk)
+    logged = run_call_totals(run_id=run.pk) if model_calls else CallTotals(0, 0, Decimal(0), 0)
     run.prompt_tokens += max(prompt_tokens, logged.prompt_tokens)
     run.completion_tokens += max(completion_tokens, logged.completion_tokens)
     run.cost_usd, run.unpriced_calls = logged.cost_usd, logged.unpriced_calls
