@@ -34,6 +34,8 @@ NoticeCallback = Callable[[str, SessionNotice], Coroutine[Any, Any, None]]
 
 # A popup is "added", "switched" and "navigated" twice within a few ms; the dashboard wants one update for it.
 TABS_NOTICE_DELAY_S = 0.05
+TABS_RETRY_DELAY_S = 1.0  # after a page did not answer for its title; at most TABS_META_RETRIES times in a row
+TABS_META_RETRIES = 5
 # When Playwright reports a closed target, the browser's "disconnected" event may still be on its way.
 _CRASH_GRACE_S = 0.5
 # A page opening tabs in a loop gets them closed one by one; they are told as one notice per this long.
@@ -339,14 +341,22 @@ class Session:
             self._tabs_notice = self._tasks.spawn(self._publish_tabs(), "tabs-changed")
 
     async def _publish_tabs(self) -> None:
+        retries = 0
         try:
             while self._tabs_dirty and not self.closed and self._on_tabs_changed is not None:
-                await asyncio.sleep(TABS_NOTICE_DELAY_S)
+                await asyncio.sleep(TABS_RETRY_DELAY_S if retries else TABS_NOTICE_DELAY_S)
                 self._tabs_dirty = False
-                tabs = await self.tabs.describe()
+                tabs, answered = await self.tabs.describe_answered()
                 try:
                     await self._on_tabs_changed(self.key, tabs)
                 except Exception:
                     log.exception("on_tabs_changed failed for session %s", self.key)
+                # A page too busy to tell its title (loading on a busy machine, a long script) is asked again a
+                # moment later: no other event would bring its title once it is free.
+                if not answered and retries < TABS_META_RETRIES:
+                    retries += 1
+                    self._tabs_dirty = True
+                elif answered:
+                    retries = 0
         finally:
             self._tabs_notice = None

@@ -53,12 +53,14 @@ class Tab:
             id=self.id, title=self.title, url=url, favicon=self.icon_link or default_favicon(url), active=active
         )
 
-    async def refresh_meta(self) -> None:
+    async def refresh_meta(self) -> bool:
+        """Read the page's title and icon; False when the page did not answer (it keeps its last known ones)."""
         try:
             title, icon = await asyncio.wait_for(self.page.evaluate(_META_JS), _META_TIMEOUT_S)
         except (PlaywrightError, TimeoutError):
-            return
+            return False
         self.title, self.icon_link = str(title), str(icon)
+        return True
 
 
 class TabSet:
@@ -111,9 +113,13 @@ class TabSet:
         return next((tab for tab in self._tabs if tab.page is page), None)
 
     async def describe(self) -> list[TabInfo]:
+        return (await self.describe_answered())[0]
+
+    async def describe_answered(self) -> tuple[list[TabInfo], bool]:
+        """The tabs, and whether every page answered for its title (a busy one keeps its last known title)."""
         tabs = list(self._tabs)
-        await asyncio.gather(*(tab.refresh_meta() for tab in tabs))
-        return [tab.info(active=tab is self._active) for tab in tabs]
+        answered = await asyncio.gather(*(tab.refresh_meta() for tab in tabs))
+        return [tab.info(active=tab is self._active) for tab in tabs], all(answered)
 
     @property
     def full(self) -> bool:

@@ -119,6 +119,19 @@ async def test_navigation_is_reported_with_the_new_title(session: Session, event
     await eventually(lambda: [t.title for t in events.tabs.get(session.key, [])] == ["Home"], what="navigation")
 
 
+async def test_a_page_too_busy_to_tell_its_title_is_asked_again_until_it_answers(
+    session: Session, events: PoolEvents, site: str
+) -> None:
+    await session.active_page.goto(f"{site}/busy.html")
+
+    # Its title changes while its thread is busy: no event will tell; only asking again once it is free does.
+    await eventually(
+        lambda: [t.title for t in events.tabs.get(session.key, [])] == ["Busy page"],
+        within_s=10,
+        what="the title once the page is free",
+    )
+
+
 async def test_unknown_tab_ids_are_refused_with_the_open_ones_named(session: Session) -> None:
     with pytest.raises(TabNotFoundError, match=r"no tab 't9'.*t1"):
         await session.switch_tab("t9")
