@@ -177,14 +177,11 @@ class MainWorker:
         self.env = env
         self.redis_url = redis_url
         self.worker: Managed | None = None
-        self.ids: set[str] = set()
 
     def ensure(self) -> Managed:
         if self.worker is None or not self.worker.alive():
             redis.Redis.from_url(self.redis_url).delete("hive")  # tasks queued by earlier tests for rows long gone
-            before = worker_ids(self.redis_url)
             self.worker = start_ready_worker("main", self.env, self.redis_url)
-            self.ids = worker_ids(self.redis_url) - before
         return self.worker
 
     def stop(self) -> None:
@@ -193,9 +190,9 @@ class MainWorker:
             self.worker = None
         # A worker killed because it took too long to stop (a busy machine) leaves its entry in the registry until
         # it expires: the web would still send work to it instead of the queue the test reads.
-        if self.ids:
-            redis.Redis.from_url(self.redis_url).delete(*(f"hive:worker:{worker_id}" for worker_id in self.ids))
-            self.ids = set()
+        client = redis.Redis.from_url(self.redis_url)
+        for key in client.scan_iter(match="hive:worker:main@*"):  # the worker is named main@<host>
+            client.delete(key)
 
 
 @pytest.fixture(scope="session")

@@ -70,9 +70,13 @@ async def finish(
 ) -> None:
     await _end_of_run_work(run_id)
     await database_sync_to_async(run_finish)(
-        run_id=run_id, status=status, error=error, prompt_tokens=prompt, completion_tokens=completion,
+        run_id=run_id,
+        status=status,
+        error=error,
+        prompt_tokens=prompt,
+        completion_tokens=completion,
         model_calls=model_calls,
-    )  # fmt: skip
+    )
 
 
 async def run_entry(worker: RunContext, run_id: int, body: RunBody, *, timeout_s: float) -> None:
