@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import OuterRef, QuerySet, Subquery
-from django.shortcuts import get_object_or_404
+from django.http import Http404
 
 from webapp.conversations.models import Conversation, Message
 from webapp.runs.models import Run
-from webapp.sharing.selectors import Access, access_of, access_require, conversations_visible
+from webapp.sharing.selectors import Access, access_of, access_require, conversation_visible, conversations_visible
 from webapp.usage.selectors import conversation_usage_annotations
 
 
@@ -37,7 +37,9 @@ def conversation_get(
 ) -> Conversation:
     # Without the list's usage and last-status subqueries: most callers (an action, a message, a share) only check
     # access, and those sums grow with the conversation. The serializer asks for them when it shows them.
-    conversation = get_object_or_404(conversations_visible(user=user).select_related("owner"), pk=conversation_id)
+    conversation = conversation_visible(user=user, conversation_id=conversation_id, related=("owner",))
+    if conversation is None:
+        raise Http404
     access_require(access=access_of(conversation), need=need)
     return conversation
 
