@@ -16,7 +16,7 @@ from webapp.core.throttles import WriteThrottle
 from webapp.core.types import JsonObject
 from webapp.core.users import request_user
 from webapp.llm.selectors import model_profile_get
-from webapp.runs.serializers import RunOutput
+from webapp.runs.serializers import RunOutput, run_shape
 
 
 class ConversationInput(serializers.Serializer):
@@ -105,6 +105,4 @@ class MessageListApi(APIView):
             tab_ids=data.validated_data.get("tab_ids", []),
             author=request_user(request),
         )
-        return Response(
-            {"message": MessageOutput(message).data, "run": RunOutput(run).data}, status=status.HTTP_201_CREATED
-        )
+        return Response({"message": MessageOutput(message).data, "run": run_shape(run)}, status=status.HTTP_201_CREATED)

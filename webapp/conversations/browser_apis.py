@@ -16,7 +16,7 @@ from webapp.conversations.live import tab_content_request
 from webapp.conversations.selectors import conversation_get
 from webapp.core.throttles import WriteThrottle
 from webapp.core.users import request_user
-from webapp.runs.serializers import RunOutput
+from webapp.runs.serializers import RunOutput, run_shape
 from webapp.runs.services import RUN_ACTION_TASK, run_create_for_action
 
 
@@ -97,7 +97,7 @@ class ActionApi(APIView):
             action=data.validated_data["action"],
             arguments=data.validated_data["arguments"],
         )
-        return Response(RunOutput(run).data, status=status.HTTP_202_ACCEPTED)
+        return Response(run_shape(run), status=status.HTTP_202_ACCEPTED)
 
 
 __all__ = ["RUN_ACTION_TASK", "ActionApi", "TabListApi"]

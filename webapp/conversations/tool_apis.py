@@ -12,7 +12,7 @@ from webapp.conversations.browser_selectors import browser_session_tools
 from webapp.conversations.selectors import conversation_get
 from webapp.core.throttles import WriteThrottle
 from webapp.core.users import request_user
-from webapp.runs.serializers import RunOutput
+from webapp.runs.serializers import RunOutput, run_shape
 from webapp.runs.services import run_create_for_tool_call
 
 
@@ -62,4 +62,4 @@ class ToolCallApi(APIView):
             name=data.validated_data["name"],
             arguments=data.validated_data["arguments"],
         )
-        return Response(RunOutput(run).data, status=status.HTTP_202_ACCEPTED)
+        return Response(run_shape(run), status=status.HTTP_202_ACCEPTED)

@@ -18,7 +18,7 @@ from webapp.conversations.selectors import conversation_get
 from webapp.core.users import request_user
 from webapp.runs.recordings import recording_frame, recording_frames, recording_of
 from webapp.runs.selectors import confirmation_get, model_call_list, run_get, run_list, step_get
-from webapp.runs.serializers import ConfirmationOutput, ModelCallOutput, RunOutput, RunWithStepsOutput
+from webapp.runs.serializers import ConfirmationOutput, ModelCallOutput, RunOutput, RunWithStepsOutput, run_shape
 from webapp.runs.services import confirmation_answer, run_abort
 from webapp.runs.traces import TRACE_NAME
 
@@ -40,7 +40,7 @@ class RunAbortApi(APIView):
     @extend_schema(request=None, responses={202: RunOutput})
     def post(self, request: Request, run_id: int) -> Response:
         run = run_abort(run=run_get(user=request.user, run_id=run_id, need="controller"))
-        return Response(RunOutput(run).data, status=status.HTTP_202_ACCEPTED)
+        return Response(run_shape(run), status=status.HTTP_202_ACCEPTED)
 
 
 class StepScreenshotApi(APIView):

@@ -92,7 +92,8 @@ _STEP_SHAPE = StepOutput()
 
 
 def run_shape(run: Run) -> dict[str, Any]:
-    """What `RunOutput(run).data` gives, for the live events."""
+    """What `RunOutput(run).data` gives, from one serializer built once: DRF builds a serializer's fields for every
+    instance, which costs more than the run's own shape (live events, and the answers to requests that create one)."""
     return dict(_RUN_SHAPE.to_representation(run))
 
 

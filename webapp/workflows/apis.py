@@ -21,7 +21,7 @@ from webapp.core.types import JsonObject
 from webapp.core.users import request_user
 from webapp.profiles.selectors import profile_get
 from webapp.runs.selectors import run_get
-from webapp.runs.serializers import RunOutput
+from webapp.runs.serializers import RunOutput, run_shape
 from webapp.workflows.export import export_script
 from webapp.workflows.models import Credential, WebhookDelivery, Workflow, WorkflowSchedule, WorkflowShare
 from webapp.workflows.schedules import schedule_create, schedule_delete
@@ -292,7 +292,7 @@ class WorkflowRunApi(APIView):
             profile=profile,
             profile_writes=data.validated_data["profile_mode"] == "read-write",
         )
-        return Response(RunOutput(run).data, status=status.HTTP_202_ACCEPTED)
+        return Response(run_shape(run), status=status.HTTP_202_ACCEPTED)
 
 
 class WorkflowExportApi(APIView):
