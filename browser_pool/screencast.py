@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -20,6 +21,7 @@ from playwright.async_api import CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
 
 from browser_pool.background import BackgroundTasks
+from browser_pool.page_cdp import page_cdp
 from browser_pool.types import MASK_COLOR, SECRET_FIELDS, secret_masks
 
 log = logging.getLogger(__name__)
@@ -332,4 +334,12 @@ async def step_picture(
     if secrets:
         return await page.screenshot(type="jpeg", quality=quality, caret="initial", timeout=timeout_ms,
                                      mask=secret_masks(page), mask_color=MASK_COLOR)  # fmt: skip
+    cdp = page_cdp(page)
+    if cdp is not None:
+        # One protocol message where Playwright's screenshot sends five (preparing the page, waiting for its fonts,
+        # measuring the viewport, the capture, cleaning up): the same picture of the viewport for less CPU.
+        with contextlib.suppress(PlaywrightError, TimeoutError):
+            async with asyncio.timeout(timeout_ms / 1000):
+                shot = await cdp.send("Page.captureScreenshot", {"format": "jpeg", "quality": quality})
+            return base64.b64decode(shot["data"])
     return await page.screenshot(type="jpeg", quality=quality, caret="initial", timeout=timeout_ms)

@@ -23,12 +23,13 @@ from browser_pool.actions import tabs as tab_actions
 from browser_pool.actions.context import ActionContext, Outcome
 from browser_pool.actions.errors import REFRESH_HINT, ActionError, explain_playwright_error
 from browser_pool.actions.targets import describe_aim
-from browser_pool.actions.watch import PageWatch, prepare_script_stopper, stop_page_scripts, take_dialogs
+from browser_pool.actions.watch import PageWatch, stop_page_scripts, take_dialogs
 from browser_pool.downloads import download_count, download_started, downloads_since
 from browser_pool.errors import TabLimitError
 from browser_pool.net.proxy import BlockedRequest, listener_for
 from browser_pool.notices import take_notices
 from browser_pool.observe import ObservationError
+from browser_pool.page_cdp import open_page_cdp
 from browser_pool.replay import element_gone
 from browser_pool.types import ActionResult, JsonObject, TabControl, TabInfo
 
@@ -194,7 +195,7 @@ async def perform(
     firewall = listener_for(active.context)
     blocked_before = firewall.blocked_count if firewall is not None else 0
     downloads_before = download_count(active.context)
-    await prepare_script_stopper(active)
+    await open_page_cdp(active)  # while the page answers: stopping a runaway script and the step's picture use it
     result = ActionResult(ok=True, action=name)
     if isinstance(params, p.ElementAim) and params.aimed:
         # However it was aimed (index, selector, a point), the element is recorded so a workflow finds it again.

@@ -19,8 +19,10 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 
-from playwright.async_api import BrowserContext, CDPSession, Dialog, Frame, Page
+from playwright.async_api import BrowserContext, Dialog, Frame, Page
 from playwright.async_api import Error as PlaywrightError
+
+from browser_pool.page_cdp import page_cdp
 
 _STOP_TIMEOUT_S = 2.0
 # How long a popup a script opened may take to be announced, and how long its count may take to read.
@@ -64,7 +66,6 @@ _answerers: weakref.WeakKeyDictionary[BrowserContext, DialogAnswerer] = weakref.
 _watched_contexts: weakref.WeakSet[BrowserContext] = weakref.WeakSet()
 _questions: weakref.WeakKeyDictionary[Page, set[asyncio.Task[None]]] = weakref.WeakKeyDictionary()
 _pending_answers: set[asyncio.Task[None]] = set()
-_cdp_sessions: weakref.WeakKeyDictionary[Page, CDPSession] = weakref.WeakKeyDictionary()
 
 
 def set_dialog_limits(limits: DialogLimits) -> None:
@@ -245,19 +246,9 @@ async def _take_windows_opened(page: Page) -> int:
     return 0
 
 
-async def prepare_script_stopper(page: Page) -> None:
-    """Open the CDP session stop_page_scripts needs while the page still answers: attaching to a renderer
-    that is stuck in a loop never completes."""
-    if page in _cdp_sessions or page.is_closed():
-        return
-    with contextlib.suppress(PlaywrightError, TimeoutError):
-        async with asyncio.timeout(_STOP_TIMEOUT_S):
-            _cdp_sessions[page] = await page.context.new_cdp_session(page)
-
-
 async def stop_page_scripts(page: Page) -> bool:
     """Interrupt a script that keeps the page busy (an endless loop), so the tab answers again."""
-    session = _cdp_sessions.get(page)
+    session = page_cdp(page)
     if session is None:
         return False
     try:

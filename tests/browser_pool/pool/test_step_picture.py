@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
+from browser_pool.page_cdp import open_page_cdp, page_cdp
 from browser_pool.pool import BrowserPool
 from browser_pool.screencast import Frame, step_picture
 from browser_pool.session import Session
@@ -46,6 +47,21 @@ async def test_a_password_field_is_masked_and_a_page_without_one_is_pictured_as_
 
     await page.set_content("<label>User <input value=ada></label>")
     assert await step_picture(page) == await page.screenshot(type="jpeg", quality=60, caret="initial")
+
+
+async def test_with_the_pages_own_cdp_session_the_picture_is_the_same_and_a_password_is_still_masked(
+    session: Session,
+) -> None:
+    page = session.active_page
+    await open_page_cdp(page)
+    assert page_cdp(page) is not None
+    await page.set_content("<label>User <input value=ada></label>")
+    assert await step_picture(page) == await page.screenshot(type="jpeg", quality=60, caret="initial")
+
+    await page.set_content(FORM)
+    masked = await page.screenshot(type="jpeg", quality=60, caret="initial", mask=secret_masks(page),
+                                   mask_color=MASK_COLOR)  # fmt: skip
+    assert await step_picture(page) == masked
 
 
 async def test_a_password_field_inside_a_web_component_is_masked_too(session: Session) -> None:
