@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import redis
 from django.contrib.auth.models import User
+from django.test.signals import clear_cache_handlers
 
 from tests.support import network_guard
 from tests.support.llm_server import ScriptedLLM
@@ -28,6 +29,7 @@ from tests.support.processes import (
     wait_until,
 )
 from webapp.conversations.models import Conversation
+from webapp.settings.cache import redis_next_database
 from webapp.settings.database import database_config
 
 
@@ -50,6 +52,9 @@ def redis_url() -> Iterator[str]:
         return
     settings.REDIS_URL = url
     settings.CELERY_BROKER_URL = url
+    # The rate limits' counters, in the suite's Redis as the servers the tests start keep theirs.
+    settings.CACHES["default"]["LOCATION"] = redis_next_database(url)
+    clear_cache_handlers(setting="CACHES")
     settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"][0]["address"] = url  # type: ignore[index]
     from channels.layers import channel_layers
 

@@ -6,12 +6,16 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
+from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
+from rest_framework.test import APIClient
 
-from tests.support.processes import ROOT, service_env, start_daphne, suite_database_url
+from tests.support.processes import ROOT, free_port, service_env, start_daphne, suite_database_url
+from webapp.core.throttles import COUNTERS, WriteThrottle
 from webapp.settings.api import throttle_rates
 
 DEFAULTS = {"runs": "30/minute", "login": "60/hour"}
@@ -50,6 +54,7 @@ def test_the_server_does_not_start_with_a_malformed_rate() -> None:
 
 @pytest.fixture
 def strict_server(redis_url: str, transactional_db: None) -> Iterator[str]:
+    cache.clear()  # the counters are shared: other tests' sign-ins from this address are in them
     env = service_env(redis_url=redis_url, database_url=suite_database_url(), extra={"HIVE_RATE_LOGIN": "2/hour"})
     server, url = start_daphne(env)
     yield url
@@ -66,3 +71,49 @@ def test_a_server_started_with_a_rate_applies_it(strict_server: str) -> None:
         ]
     assert [answer.status_code for answer in answers] == [400, 400, 429]
     assert "throttled" in answers[2].json()["detail"]
+
+
+def _sign_in_attempt(url: str, number: int) -> httpx.Response:
+    with httpx.Client(base_url=url, timeout=30) as client:
+        client.get("/api/auth/csrf/")
+        headers = {"X-CSRFToken": client.cookies["csrftoken"], "Referer": url + "/"}
+        return client.post(
+            "/api/auth/login/", json={"username": "nobody", "password": f"guess-{number}"}, headers=headers
+        )
+
+
+@pytest.fixture
+def two_web_processes(redis_url: str, transactional_db: None) -> Iterator[list[str]]:
+    """Two web servers of one deployment, as a scaled-out `web` service runs them."""
+    cache.clear()
+    env = service_env(redis_url=redis_url, database_url=suite_database_url(), extra={"HIVE_RATE_LOGIN": "3/hour"})
+    started = [start_daphne(env) for _ in range(2)]
+    yield [url for _, url in started]
+    for server, _ in started:
+        server.stop()
+
+
+def test_web_processes_of_one_deployment_count_against_the_same_limit(two_web_processes: list[str]) -> None:
+    answers = [_sign_in_attempt(two_web_processes[n % 2], n).status_code for n in range(5)]
+    assert answers == [400, 400, 400, 429, 429], "three attempts in all, whichever process answered them"
+
+
+def test_while_the_shared_counters_are_away_each_process_still_applies_the_limit(
+    db: None, settings: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{free_port()}/1",  # nothing listens there
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
+    COUNTERS.clear()
+    monkeypatch.setattr(WriteThrottle, "THROTTLE_RATES", {"login": "2/hour"})
+    client = APIClient()
+    answers = [
+        client.post("/api/auth/login/", {"username": "nobody", "password": f"guess-{n}"}, format="json").status_code
+        for n in range(3)
+    ]
+    assert answers == [400, 400, 429]
+    assert "rate limits count in this process only" in caplog.text

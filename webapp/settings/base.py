@@ -126,6 +126,7 @@ LOGIN_URL = "/login"
 
 from webapp.settings.api import *  # noqa: E402,F403
 from webapp.settings.browser import *  # noqa: E402,F403
+from webapp.settings.cache import *  # noqa: E402,F403
 from webapp.settings.celery import *  # noqa: E402,F403
 from webapp.settings.channels import *  # noqa: E402,F403
 from webapp.settings.egress import *  # noqa: E402,F403
