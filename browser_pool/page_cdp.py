@@ -30,3 +30,9 @@ async def open_page_cdp(page: Page) -> None:
 def page_cdp(page: Page) -> CDPSession | None:
     """The page's session if one was opened, without opening one."""
     return _sessions.get(page)
+
+
+def forget_page_cdp(page: Page, session: CDPSession) -> None:
+    """Drop a session that failed (detached, or its page crashed), so that the next action opens a new one."""
+    if _sessions.get(page) is session:
+        del _sessions[page]

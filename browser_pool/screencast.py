@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -21,7 +20,7 @@ from playwright.async_api import CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
 
 from browser_pool.background import BackgroundTasks
-from browser_pool.page_cdp import page_cdp
+from browser_pool.page_cdp import forget_page_cdp, page_cdp
 from browser_pool.types import MASK_COLOR, SECRET_FIELDS, secret_masks
 
 log = logging.getLogger(__name__)
@@ -337,9 +336,12 @@ async def step_picture(
     cdp = page_cdp(page)
     if cdp is not None:
         # One protocol message where Playwright's screenshot sends five (preparing the page, waiting for its fonts,
-        # measuring the viewport, the capture, cleaning up): the same picture of the viewport for less CPU.
-        with contextlib.suppress(PlaywrightError, TimeoutError):
-            async with asyncio.timeout(timeout_ms / 1000):
+        # measuring the viewport, the capture, cleaning up): the same picture of the viewport for less CPU. A page too
+        # busy to be pictured in time is not asked twice (the timeout propagates); a session that broke is dropped.
+        try:
+            async with asyncio.timeout(timeout_ms / 1000 if timeout_ms > 0 else None):
                 shot = await cdp.send("Page.captureScreenshot", {"format": "jpeg", "quality": quality})
             return base64.b64decode(shot["data"])
+        except PlaywrightError:
+            forget_page_cdp(page, cdp)
     return await page.screenshot(type="jpeg", quality=quality, caret="initial", timeout=timeout_ms)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import redis
 from django.contrib.auth.models import User
-from django.test.signals import clear_cache_handlers
+from django.test.signals import setting_changed  # its module holds Django's own receivers
 
 from tests.support import network_guard
 from tests.support.llm_server import ScriptedLLM
@@ -54,7 +54,7 @@ def redis_url() -> Iterator[str]:
     settings.CELERY_BROKER_URL = url
     # The rate limits' counters, in the suite's Redis as the servers the tests start keep theirs.
     settings.CACHES["default"]["LOCATION"] = redis_next_database(url)
-    clear_cache_handlers(setting="CACHES")
+    setting_changed.send(sender=type(settings), setting="CACHES", value=settings.CACHES, enter=True)
     settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"][0]["address"] = url  # type: ignore[index]
     from channels.layers import channel_layers
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from playwright.async_api import BrowserContext, Dialog, Frame, Page
 from playwright.async_api import Error as PlaywrightError
 
-from browser_pool.page_cdp import page_cdp
+from browser_pool.page_cdp import forget_page_cdp, page_cdp
 
 _STOP_TIMEOUT_S = 2.0
 # How long a popup a script opened may take to be announced, and how long its count may take to read.
@@ -254,6 +254,9 @@ async def stop_page_scripts(page: Page) -> bool:
     try:
         async with asyncio.timeout(_STOP_TIMEOUT_S):
             await session.send("Runtime.terminateExecution")
-    except (PlaywrightError, TimeoutError):
+    except PlaywrightError:
+        forget_page_cdp(page, session)
+        return False
+    except TimeoutError:
         return False
     return True

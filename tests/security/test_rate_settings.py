@@ -17,6 +17,7 @@ from rest_framework.test import APIClient
 from tests.support.processes import ROOT, free_port, service_env, start_daphne, suite_database_url
 from webapp.core.throttles import COUNTERS, WriteThrottle
 from webapp.settings.api import throttle_rates
+from webapp.settings.cache import redis_next_database
 
 DEFAULTS = {"runs": "30/minute", "login": "60/hour"}
 
@@ -117,3 +118,27 @@ def test_while_the_shared_counters_are_away_each_process_still_applies_the_limit
     ]
     assert answers == [400, 400, 429]
     assert "rate limits count in this process only" in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("redis_url", "counters_url"),
+    [
+        ("redis://redis:6379/0", "redis://redis:6379/1"),
+        ("redis://redis:6379", "redis://redis:6379/1"),
+        (
+            "rediss://:secret@cache.example:6380/3?ssl_cert_reqs=none",
+            "rediss://:secret@cache.example:6380/4?ssl_cert_reqs=none",
+        ),
+        ("redis://redis:6379/0?db=4", "redis://redis:6379/5"),
+        ("unix:///run/redis.sock", "unix:///run/redis.sock?db=1"),
+        ("unix:///run/redis.sock?db=2", "unix:///run/redis.sock?db=3"),
+    ],
+)
+def test_the_counters_go_to_the_next_database_of_the_same_redis(redis_url: str, counters_url: str) -> None:
+    assert redis_next_database(redis_url) == counters_url
+
+
+@pytest.mark.parametrize("redis_url", ["redis://redis:6379/15", "redis:6379", "http://redis:6379/0"])
+def test_a_redis_url_with_no_next_database_asks_for_the_counters_own(redis_url: str) -> None:
+    with pytest.raises(ImproperlyConfigured, match="REDIS_URL="):
+        redis_next_database(redis_url)

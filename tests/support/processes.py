@@ -120,7 +120,8 @@ def suite_database_url() -> str:
 
 
 def service_env(*, redis_url: str, database_url: str, extra: dict[str, str] | None = None) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("HIVE_LLM_", "OPENAI_"))}
+    # Nothing of a real model service, and no cache of the developer's: the servers count in the suite's Redis.
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HIVE_LLM_", "OPENAI_")) and k != "HIVE_CACHE_URL"}
     env.update(subprocess_env())
     env.update(
         {

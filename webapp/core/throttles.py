@@ -4,13 +4,16 @@ operator's proxies define it (webapp.core.clients), never what a client wrote in
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from typing import Any
 
-from django.core.cache import cache
+from django.core.cache import DEFAULT_CACHE_ALIAS, caches
 from django.core.cache.backends.base import BaseCache
 from django.core.cache.backends.locmem import LocMemCache
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from redis import RedisError
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
@@ -23,8 +26,20 @@ BY_ADDRESS = frozenset({"signup", "login"})
 
 log = logging.getLogger(__name__)
 
-# How often a Redis outage is logged while requests keep counting in memory.
-_WARN_EVERY_S = 60.0
+# After Redis failed once, the counters stay in this process's memory this long before Redis is tried again: one
+# store for reading and writing a count (a Redis that answers reads but refuses writes would otherwise never count),
+# and no request waits on a Redis that is away.
+AWAY_S = 30.0
+
+
+class JsonSerializer:
+    """The cache's values as JSON (the counters are lists of timestamps): nothing read from Redis is unpickled."""
+
+    def dumps(self, obj: Any) -> bytes:
+        return json.dumps(obj).encode()
+
+    def loads(self, data: bytes) -> Any:
+        return json.loads(data)
 
 
 class SharedCounters(BaseCache):
@@ -35,37 +50,60 @@ class SharedCounters(BaseCache):
     def __init__(self) -> None:
         super().__init__({})
         self._local = LocMemCache("hive-throttles", {})
-        self._warned_at = float("-inf")
+        self._shared: BaseCache | None = None
+        self._away_until = float("-inf")
+
+    def reset(self) -> None:
+        """Use the cache settings as they are now (tests change them)."""
+        self._shared, self._away_until = None, float("-inf")
+
+    def _store(self) -> BaseCache:
+        if time.monotonic() < self._away_until:
+            return self._local
+        if self._shared is None:
+            # One client and connection pool for the process: Django's `cache` is built anew for each request under
+            # ASGI (its connections are per async context), which would connect to Redis for every write.
+            self._shared = caches.create_connection(DEFAULT_CACHE_ALIAS)
+        return self._shared
 
     def get(self, key: str, default: Any = None, version: int | None = None) -> Any:
+        store = self._store()
         try:
-            return cache.get(key, default)
+            return store.get(key, default)
         except RedisError as exc:
             self._away(exc)
             return self._local.get(key, default)
 
     def set(self, key: str, value: Any, timeout: float | None = None, version: int | None = None) -> None:
+        store = self._store()
         try:
-            cache.set(key, value, timeout)
+            store.set(key, value, timeout)
         except RedisError as exc:
             self._away(exc)
             self._local.set(key, value, timeout)
 
     def clear(self) -> None:
+        self.reset()
         try:
-            cache.clear()
+            self._store().clear()
         except RedisError as exc:
             self._away(exc)
         self._local.clear()
 
     def _away(self, exc: RedisError) -> None:
-        now = time.monotonic()
-        if now - self._warned_at >= _WARN_EVERY_S:
-            self._warned_at = now
-            log.warning("rate limits count in this process only: the shared cache did not answer (%r)", exc)
+        self._away_until = time.monotonic() + AWAY_S
+        log.warning(
+            "rate limits count in this process only for %.0f s: the shared cache did not answer (%r)", AWAY_S, exc
+        )
 
 
 COUNTERS = SharedCounters()
+
+
+@receiver(setting_changed)
+def _follow_cache_settings(*, setting: str, **kwargs: Any) -> None:
+    if setting == "CACHES":
+        COUNTERS.reset()
 
 
 class WriteThrottle(ScopedRateThrottle):
