@@ -226,7 +226,8 @@ async def test_owner_shares_teammate_watches_takes_over_hands_back_and_is_revoke
     await expect(mate.get_by_test_id("live-view")).to_have_attribute("data-has-frame", "true")
     await click_in_live_view(mate, 200 / 1280, 150 / 800)
     title = ""
-    for _ in range(15):
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
         title = await page_title(mate, web_server, conversation_id)
         if "Clicked at" in title:
             break
