@@ -5,17 +5,20 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
 import pytest
+from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
 from rest_framework.test import APIClient
 
 from tests.support.processes import ROOT, free_port, service_env, start_daphne, suite_database_url
-from webapp.core.throttles import COUNTERS, WriteThrottle
+from webapp.core.throttles import COUNTERS, WriteThrottle, _ScopeForUser, throttle_wait
 from webapp.settings.api import throttle_rates
 from webapp.settings.cache import redis_next_database
 
@@ -97,6 +100,48 @@ def two_web_processes(redis_url: str, transactional_db: None) -> Iterator[list[s
 def test_web_processes_of_one_deployment_count_against_the_same_limit(two_web_processes: list[str]) -> None:
     answers = [_sign_in_attempt(two_web_processes[n % 2], n).status_code for n in range(5)]
     assert answers == [400, 400, 400, 429, 429], "three attempts in all, whichever process answered them"
+
+
+def test_attempts_arriving_together_at_two_processes_are_each_counted(two_web_processes: list[str]) -> None:
+    """An attacker sends many guesses at once, to every process: each is counted before the next one is judged."""
+    clients = []
+    for number in range(24):
+        url = two_web_processes[number % 2]
+        client = httpx.Client(base_url=url, timeout=60)
+        client.get("/api/auth/csrf/")
+        clients.append((client, {"X-CSRFToken": client.cookies["csrftoken"], "Referer": url + "/"}))
+    together = threading.Barrier(len(clients))
+
+    def attempt(number: int) -> int:
+        client, headers = clients[number]
+        together.wait(timeout=30)
+        body = {"username": "nobody", "password": f"guess-{number}"}
+        return client.post("/api/auth/login/", json=body, headers=headers).status_code
+
+    try:
+        with ThreadPoolExecutor(max_workers=len(clients)) as pool:
+            answers = list(pool.map(attempt, range(len(clients))))
+    finally:
+        for client, _ in clients:
+            client.close()
+    assert sorted(answers) == [400] * 3 + [429] * 21, f"{answers.count(400)} of 24 guesses at once were judged"
+
+
+def test_mcp_calls_arriving_together_are_each_counted(
+    redis_url: str, db: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache.clear()
+    monkeypatch.setattr(_ScopeForUser, "THROTTLE_RATES", {"actions": "5/minute"})
+    owner = User.objects.create_user("racer")
+    together = threading.Barrier(32)
+
+    def call(_: int) -> bool:
+        together.wait(timeout=30)
+        return throttle_wait(user=owner, scope="actions") is None
+
+    with ThreadPoolExecutor(max_workers=32) as pool:
+        allowed = list(pool.map(call, range(32)))
+    assert allowed.count(True) == 5, f"{allowed.count(True)} of 32 calls at once got through a limit of 5"
 
 
 def test_while_the_shared_counters_are_away_each_process_still_applies_the_limit(

@@ -9,11 +9,14 @@ import logging
 import time
 from typing import Any
 
-from django.core.cache import DEFAULT_CACHE_ALIAS, caches
-from django.core.cache.backends.base import BaseCache
-from django.core.cache.backends.locmem import LocMemCache
+import redis
+from django.conf import settings
+from django.core.cache import DEFAULT_CACHE_ALIAS
 from django.core.signals import setting_changed
 from django.dispatch import receiver
+from limits import RateLimitItemPerSecond
+from limits.storage import MemoryStorage, RedisStorage
+from limits.strategies import MovingWindowRateLimiter
 from redis import RedisError
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
@@ -26,14 +29,15 @@ BY_ADDRESS = frozenset({"signup", "login"})
 
 log = logging.getLogger(__name__)
 
-# After Redis failed once, the counters stay in this process's memory this long before Redis is tried again: one
-# store for reading and writing a count (a Redis that answers reads but refuses writes would otherwise never count),
-# and no request waits on a Redis that is away.
+# After Redis failed once, the counters stay in this process's memory this long before Redis is tried again: no
+# request waits on a Redis that is away.
 AWAY_S = 30.0
+# A Redis that does not answer must not hold a request up for long.
+REDIS_TIMEOUT_S = 0.5
 
 
 class JsonSerializer:
-    """The cache's values as JSON (the counters are lists of timestamps): nothing read from Redis is unpickled."""
+    """The cache's values as JSON: nothing read from Redis is unpickled."""
 
     def dumps(self, obj: Any) -> bytes:
         return json.dumps(obj).encode()
@@ -42,53 +46,73 @@ class JsonSerializer:
         return json.loads(data)
 
 
-class SharedCounters(BaseCache):
-    """The throttles' request counts: in the shared cache (Redis), so that every web process counts against the same
-    limit; while Redis does not answer, in this process's own memory, so each limit still holds per process instead
-    of every write failing."""
+class SharedCounters:
+    """The throttles' request counts, as a moving window per key: in Redis (the default cache's server and
+    database), so that every web process counts against the same limit, with each request counted and checked in one
+    step there (a count read, then written back, lets requests arriving together at two processes each see room for
+    one more); while Redis does not answer, in this process's own memory, so each limit still holds per process
+    instead of every write failing."""
 
     def __init__(self) -> None:
-        super().__init__({})
-        self._local = LocMemCache("hive-throttles", {})
-        self._shared: BaseCache | None = None
+        self._local: MovingWindowRateLimiter | None = None
+        self._shared: MovingWindowRateLimiter | None = None
         self._away_until = float("-inf")
 
     def reset(self) -> None:
         """Use the cache settings as they are now (tests change them)."""
         self._shared, self._away_until = None, float("-inf")
 
-    def _store(self) -> BaseCache:
+    def _in_memory(self) -> MovingWindowRateLimiter:
+        if self._local is None:
+            self._local = MovingWindowRateLimiter(MemoryStorage())
+        return self._local
+
+    def _limiter(self) -> MovingWindowRateLimiter:
         if time.monotonic() < self._away_until:
-            return self._local
+            return self._in_memory()
         if self._shared is None:
-            # One client and connection pool for the process: Django's `cache` is built anew for each request under
-            # ASGI (its connections are per async context), which would connect to Redis for every write.
-            self._shared = caches.create_connection(DEFAULT_CACHE_ALIAS)
+            cache = settings.CACHES[DEFAULT_CACHE_ALIAS]
+            if not str(cache["BACKEND"]).endswith("RedisCache"):
+                return self._in_memory()
+            # One connection pool for the process, whatever thread a request runs on.
+            pool = redis.ConnectionPool.from_url(
+                str(cache["LOCATION"]), socket_connect_timeout=REDIS_TIMEOUT_S, socket_timeout=REDIS_TIMEOUT_S
+            )
+            storage = RedisStorage(
+                "redis://", connection_pool=pool, key_prefix=f"{cache.get('KEY_PREFIX', 'hive')}:limits"
+            )
+            self._shared = MovingWindowRateLimiter(storage)
         return self._shared
 
-    def get(self, key: str, default: Any = None, version: int | None = None) -> Any:
-        store = self._store()
+    def hit(self, key: str, allowed: int, window_s: int) -> bool:
+        """Count one request under `key` if fewer than `allowed` were counted in the last `window_s` seconds."""
+        item = RateLimitItemPerSecond(allowed, window_s)
+        limiter = self._limiter()
         try:
-            return store.get(key, default)
+            return limiter.hit(item, key)
         except RedisError as exc:
             self._away(exc)
-            return self._local.get(key, default)
+            return self._in_memory().hit(item, key)
 
-    def set(self, key: str, value: Any, timeout: float | None = None, version: int | None = None) -> None:
-        store = self._store()
+    def wait(self, key: str, allowed: int, window_s: int) -> float:
+        """Seconds until `key` has room for one more request."""
+        item = RateLimitItemPerSecond(allowed, window_s)
+        limiter = self._limiter()
         try:
-            store.set(key, value, timeout)
+            stats = limiter.get_window_stats(item, key)
         except RedisError as exc:
             self._away(exc)
-            self._local.set(key, value, timeout)
+            stats = self._in_memory().get_window_stats(item, key)
+        return max(stats.reset_time - time.time(), 0.0)
 
     def clear(self) -> None:
+        """Forget every count (tests start from none)."""
         self.reset()
         try:
-            self._store().clear()
+            self._limiter().storage.reset()
         except RedisError as exc:
             self._away(exc)
-        self._local.clear()
+        self._in_memory().storage.reset()
 
     def _away(self, exc: RedisError) -> None:
         self._away_until = time.monotonic() + AWAY_S
@@ -106,10 +130,30 @@ def _follow_cache_settings(*, setting: str, **kwargs: Any) -> None:
         COUNTERS.reset()
 
 
-class WriteThrottle(ScopedRateThrottle):
-    """DRF's scoped throttle (the view's `throttle_scope`), for unsafe methods only."""
+class _Counted(SimpleRateThrottle):
+    """DRF's throttle with its count kept in COUNTERS: same rates, keys and answers (429 with Retry-After)."""
 
-    cache = COUNTERS
+    # Set from the rate by DRF (ScopedRateThrottle only once it knows the view's scope).
+    num_requests: int | None = None
+    duration: int | None = None
+    key: str | None = None
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        if self.rate is None or self.num_requests is None or self.duration is None:
+            return True
+        self.key = self.get_cache_key(request, view)
+        if self.key is None:
+            return True
+        return COUNTERS.hit(self.key, self.num_requests, self.duration)
+
+    def wait(self) -> float | None:
+        if self.key is None or self.num_requests is None or self.duration is None:
+            return None
+        return COUNTERS.wait(self.key, self.num_requests, self.duration)
+
+
+class WriteThrottle(ScopedRateThrottle, _Counted):
+    """DRF's scoped throttle (the view's `throttle_scope`), for unsafe methods only."""
 
     def allow_request(self, request: Request, view: Any) -> bool:
         if request.method in SAFE_METHODS:
@@ -125,12 +169,11 @@ class WriteThrottle(ScopedRateThrottle):
         return client_address(request)
 
 
-class _ScopeForUser(SimpleRateThrottle):
+class _ScopeForUser(_Counted):
     """The REST API's scope, rate and counter (ScopedRateThrottle's cache key) for a caller that is not a DRF view:
     the MCP endpoint's calls count against the same limits as the same calls through the API."""
 
     cache_format = ScopedRateThrottle.cache_format
-    cache = COUNTERS
 
     def __init__(self, scope: str, user: Any) -> None:
         self.scope = scope
