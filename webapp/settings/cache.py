@@ -42,7 +42,7 @@ def _cache_url() -> str:
     return url
 
 
-# The rate limits' counters (DRF's throttles use the default cache) are shared by every web process, as a scaled-out
+# The rate limits' counters (webapp.core.throttles, on the default cache's Redis) are shared by every web process, as a scaled-out
 # `web` service runs several: in Redis, in a database of their own so that clearing them never touches the queue
 # or the live events. HIVE_CACHE_URL moves them (a Redis with one database only: any URL of another server).
 CACHES = {
