@@ -42,9 +42,10 @@ def _cache_url() -> str:
     return url
 
 
-# The rate limits' counters (webapp.core.throttles, on the default cache's Redis) are shared by every web process, as a scaled-out
-# `web` service runs several: in Redis, in a database of their own so that clearing them never touches the queue
-# or the live events. HIVE_CACHE_URL moves them (a Redis with one database only: any URL of another server).
+# The rate limits' counters (webapp.core.throttles counts on the default cache's Redis) are shared by every web
+# process, as a scaled-out `web` service runs several: in Redis, in a database of their own so that clearing them
+# never touches the queue or the live events. HIVE_CACHE_URL moves them (a Redis with one database only: any URL of
+# another server).
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
