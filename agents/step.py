@@ -279,9 +279,13 @@ async def _checked_act(
     await _judge(call, tool, arguments, context, step_id, shown)
     if context.secrets is not None:  # at the last moment, on the document the step acts on
         try:
-            arguments = await context.secrets.fill(arguments, url=await _url_acted_on(context, arguments))
+            filled = await context.secrets.fill(arguments, url=await _url_acted_on(context, arguments))
         except SecretRefused as refusal:
             return ToolOutput(ok=False, error=f"Not done: {refusal}", suggestion=SECRET_SUGGESTION)
+        if tool.source == SOURCE_BROWSER and call.name == "type" and filled.get("text") != arguments.get("text"):
+            # A secret goes into the field: no picture of the page shows it, whoever watches or reads it later.
+            filled = {**filled, "conceal": True}
+        arguments = filled
     output = await _act(call, tool, arguments, context)
     for hook in context.after_act:
         await hook(step_id, call, output)

@@ -7,8 +7,10 @@ from typing import Any, Protocol, TypedDict
 
 from playwright.async_api import Locator, Page
 
-# Password fields are covered by a grey box in every screenshot Hive keeps, whatever they hold.
-SECRET_FIELDS = "input[type=password]"
+# Password fields, and fields a secret was typed into (browser_pool.actions.forms marks them), are covered by a grey
+# box in every screenshot Hive keeps, whatever they hold.
+CONCEALED = "data-hive-secret"
+SECRET_FIELDS = f"input[type=password], [{CONCEALED}]"
 MASK_COLOR = "#888888"
 
 

@@ -149,7 +149,8 @@ def _effect(recorded: WorkflowStep) -> Check:
         if checks.get("navigated") and not result.navigated:
             return "it did not lead to another page, as it did when recorded"
         if checks.get("value"):
-            password = is_secret_field(recorded["target"] or {})
+            # A secret's field reports its value as dots, as a password field does.
+            password = is_secret_field(recorded["target"] or {}) or bool(arguments.get("conceal"))
             if not value_held(str(recorded["action"]), arguments, result.data, password):
                 return "the field does not hold the value afterwards, as it did when recorded"
         if checks.get("gone") and not (result.navigated or (result.target or {}).get("gone_after")):

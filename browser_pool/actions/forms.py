@@ -17,6 +17,7 @@ from browser_pool.actions.errors import REFRESH_HINT, ActionError
 from browser_pool.actions.params import MODIFIER_KEYS, Modifier
 from browser_pool.actions.targets import ElementTarget, Need, resolve_element
 from browser_pool.sandbox import file_for_the_browser
+from browser_pool.types import CONCEALED
 
 HUMAN_DELAY_S = (0.05, 0.15)
 
@@ -38,9 +39,22 @@ _HAS_FOCUS = """el => {
   while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
   return active === el;
 }"""
-_VALUE = (
-    """el => el.isContentEditable ? el.innerText : (el.type === "password" ? "•".repeat(el.value.length) : el.value)"""
-)
+# A field about to hold a secret is drawn as a password field is, in the live view, recordings, traces and every
+# picture, and is marked so that the step's picture masks it too.
+_CONCEAL = f"""el => {{
+  el.style.setProperty("-webkit-text-security", "disc", "important");
+  el.setAttribute({CONCEALED!r}, "");
+}}"""
+# The field's value as reported (a password's, or a secret's, as dots); a plain text typed over a secret (`reveal`)
+# shows again.
+_VALUE = f"""(el, reveal) => {{
+  if (reveal && el.hasAttribute({CONCEALED!r})) {{
+    el.style.removeProperty("-webkit-text-security");
+    el.removeAttribute({CONCEALED!r});
+  }}
+  const value = el.isContentEditable ? el.innerText : el.value;
+  return el.type === "password" || el.hasAttribute({CONCEALED!r}) ? "•".repeat(value.length) : value;
+}}"""
 
 
 async def type_text(ctx: ActionContext, args: p.TypeText) -> Outcome:
@@ -48,6 +62,8 @@ async def type_text(ctx: ActionContext, args: p.TypeText) -> Outcome:
     ctx.subject = target.subject
     text, clear = args.text, args.clear
     handle = target.handle
+    if args.conceal:
+        await handle.evaluate(_CONCEAL)
     if args.human_like:
         if clear:
             await handle.fill("", timeout=ctx.timeout_ms)
@@ -58,7 +74,7 @@ async def type_text(ctx: ActionContext, args: p.TypeText) -> Outcome:
     else:
         await handle.evaluate(_CARET_TO_END)
         await ctx.page.keyboard.insert_text(text)
-    value = await handle.evaluate(_VALUE)
+    value = await handle.evaluate(_VALUE, clear and not args.conceal)
     data: dict[str, Any] = {"target": target.subject, "value": value}
     if len(value) > _VALUE_SHOWN:
         # Elided with its length, so a model never takes the start of the field for all of it.

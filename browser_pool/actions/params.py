@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
-from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, JsonSchemaValue
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, JsonSchemaValue, SkipJsonSchema
 from pydantic_core import CoreSchema, core_schema
 
 from browser_pool.types import JsonObject
@@ -134,6 +134,9 @@ class TypeText(ElementAim):
     text: str = Field(max_length=20_000, description="What to type.")
     clear: bool = Field(True, description="false appends instead of replacing.")
     human_like: bool = Field(False, description="Key by key, slower: for pages that react to each key.")
+    # Set by Hive, never by a model or a client (it is in no schema they read): the text holds a secret filled in
+    # from a placeholder, so the field shows dots from before the first key, in every picture, as a password's does.
+    conceal: SkipJsonSchema[bool] = False
 
 
 class Scroll(ElementAim):

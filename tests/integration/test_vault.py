@@ -144,6 +144,11 @@ def test_the_agent_signs_in_with_placeholders_and_never_sees_a_value(
     typed = [step.arguments["text"] for step in run.steps.filter(action="type").order_by("index")]
     assert typed == ["{{members.username}}", "{{members.password}}", "{{members.otp}}"]
 
+    # The one-time code went into a plain text field, which was then hidden as a password field is (in every picture
+    # of the page, tests/browser_pool/pool/test_step_picture.py): it reads as a dot per digit.
+    code_typed = run.steps.filter(action="type").order_by("index").last()
+    assert code_typed is not None
+    assert '"value": "••••••"}' in code_typed.observation, code_typed.observation
     # Saved as a workflow, the steps keep their placeholders, and a replay fills them from the starter's vault.
     saved = client.post(f"/api/runs/{run.pk}/workflow/", {"name": "Sign in"}, format="json")
     assert saved.status_code == 201, saved.content

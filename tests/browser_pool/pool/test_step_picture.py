@@ -3,17 +3,21 @@ it already shows the page after the step (no second JPEG of the same picture).""
 
 from __future__ import annotations
 
+import io
+import json
 import time
 from collections.abc import AsyncIterator
 
 import pytest
 import pytest_asyncio
+from PIL import Image, ImageChops, ImageStat
 
+from browser_pool.actions import ACTIONS, parse_arguments, perform
 from browser_pool.page_cdp import open_page_cdp, page_cdp
 from browser_pool.pool import BrowserPool
 from browser_pool.screencast import Frame, step_picture
 from browser_pool.session import Session
-from browser_pool.types import MASK_COLOR, secret_masks
+from browser_pool.types import MASK_COLOR, ActionResult, secret_masks
 from tests.support.waiting import eventually
 
 from .conftest import running_pool
@@ -108,3 +112,86 @@ async def test_the_live_views_frame_after_the_step_is_kept_instead_of_a_new_pict
         assert pictured not in {frame.data for frame in frames}
     finally:
         await subscription.close()
+
+
+# A wide field of large dark-red letters at the page's top left, and something else to move the focus to.
+TOKEN_FIELD = (
+    "<body style='margin:0'><input id=token aria-label=Token "
+    "style='font: 48px monospace; color: rgb(160, 0, 0); width: 700px; border: 0'><button>Elsewhere</button></body>"
+)
+
+
+def _field_crop(picture: bytes) -> Image.Image:
+    """The token field's part of a picture of the 1280x800 viewport, at whatever size the picture is."""
+    image = Image.open(io.BytesIO(picture)).convert("L")
+    scale = image.width / 1280
+    return image.crop((0, 0, int(700 * scale), int(56 * scale)))
+
+
+def _difference(one: bytes, other: bytes) -> float:
+    """Mean difference, 0-255, between the token field as two pictures show it."""
+    return float(ImageStat.Stat(ImageChops.difference(_field_crop(one), _field_crop(other))).mean[0])
+
+
+async def _pictures_of(session: Session, text: str, *, conceal: bool) -> tuple[bytes, bytes, bytes]:
+    """The live view's frame, an unmasked screenshot (as a trace draws the page) and the step's picture, after
+    `text` was typed into the token field."""
+    page = session.active_page
+    await page.set_content(TOKEN_FIELD)
+    frames: list[Frame] = []
+
+    async def take(frame: Frame) -> None:
+        frames.append(frame)
+
+    subscription = await session.screencast.subscribe(take)
+    try:
+        typed = await perform(session, ACTIONS["type"], ACTIONS["type"].typed(
+            {"selector": "#token", "text": text, "conceal": conceal}))  # fmt: skip
+        assert typed.ok, typed.error
+        assert typed.data["value"] == ("•" * len(text) if conceal else text)
+        await page.get_by_role("button").focus()  # no caret in the field
+        settled_ms = time.time() * 1000
+        await eventually(lambda: bool(frames) and frames[-1].ts_ms >= settled_ms, what="a frame of the field")
+        unmasked = await page.screenshot(type="jpeg", quality=60, caret="initial")
+        return frames[-1].data, unmasked, await step_picture(page)
+    finally:
+        await subscription.close()
+
+
+async def test_a_secret_typed_into_a_text_field_shows_in_no_picture(session: Session) -> None:
+    """Two secrets of one length look the same in the live view, a trace's screenshot and the step's picture; two
+    plain texts of that length do not."""
+    secrets = [await _pictures_of(session, text, conceal=True) for text in ("MMMMMMMM", "iiiiiiii")]
+    plain = [await _pictures_of(session, text, conceal=False) for text in ("MMMMMMMM", "iiiiiiii")]
+    for where, (one, other), (shown, also_shown) in zip(
+        ("live view", "screenshot", "step picture"), zip(*secrets, strict=True), zip(*plain, strict=True), strict=True
+    ):
+        assert _difference(shown, also_shown) > 5, f"the {where} shows plain text"
+        assert _difference(one, other) < 1.5, f"the {where} shows what the secret is"
+
+    # The step's picture masks the field with a grey box, as it does a password field.
+    masked = _field_crop(secrets[0][2]).getextrema()
+    assert masked[0] > 100, "nothing dark (no letter, no dot) in the masked field"
+
+
+async def test_a_plain_text_typed_over_a_secret_shows_again(session: Session) -> None:
+    page = session.active_page
+    await page.set_content(TOKEN_FIELD)
+    hidden = await perform(session, ACTIONS["type"], ACTIONS["type"].typed(
+        {"selector": "#token", "text": "s3cret", "conceal": True}))  # fmt: skip
+    assert hidden.data["value"] == "••••••"
+    shown = await perform(session, ACTIONS["type"], ACTIONS["type"].typed({"selector": "#token", "text": "hello"}))
+    assert shown.data["value"] == "hello"
+    assert await page.evaluate("getComputedStyle(document.getElementById('token')).webkitTextSecurity") == "none"
+    appended = await perform(session, ACTIONS["type"], ACTIONS["type"].typed(
+        {"selector": "#token", "text": "X", "conceal": True}))  # fmt: skip
+    again = await perform(session, ACTIONS["type"], ACTIONS["type"].typed(
+        {"selector": "#token", "text": "more", "clear": False}))  # fmt: skip
+    assert (appended.data["value"], again.data["value"]) == ("•", "•••••"), "appending keeps the secret hidden"
+
+
+async def test_a_client_cannot_ask_for_the_secret_typing_itself() -> None:
+    assert "conceal" not in json.dumps(ACTIONS["type"].schema)
+    refused = parse_arguments("type", {"selector": "#token", "text": "x", "conceal": True})
+    assert isinstance(refused, ActionResult)
+    assert not refused.ok
