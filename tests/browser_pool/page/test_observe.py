@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from playwright.async_api import Page
 
@@ -248,16 +246,14 @@ async def test_details_of_a_removed_element_say_it_is_gone(page: Page, site: str
     assert details.missing[9999].startswith("there is no element [9999]")
 
 
-async def test_a_5000_element_page_is_observed_quickly(page: Page, site: str) -> None:
+async def test_a_5000_element_page_is_observed_in_a_short_summary(page: Page, site: str) -> None:
+    """How fast is bench/observation.py's to say (it times the same page); here, what the model gets of it."""
     await page.goto(f"{site}/long_list.html?n=2400")  # 2,400 links + 2,400 buttons + 240 inputs
     await observe(page)  # first call pays for installing the page model
 
-    started = time.perf_counter()
     observation = await observe(page)
-    elapsed = time.perf_counter() - started
 
     assert observation.summary.counts["links"] + observation.summary.counts["buttons"] == 4800
-    assert elapsed < 1.0, f"observation took {elapsed * 1000:.0f} ms"
     assert len(observation.render()) < 4000
 
 

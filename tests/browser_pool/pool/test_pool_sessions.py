@@ -43,13 +43,11 @@ async def test_warm_acquire_hands_out_a_ready_isolated_session(pool: BrowserPool
     await eventually(lambda: pool.load.warm_contexts >= 2, what="warm contexts")
     warm_before = list(pool._warm)
 
-    started = time.perf_counter()
     alice = await pool.acquire("warm-alice")
-    took = time.perf_counter() - started
 
-    # Served from the warm pool: its context and blank page existed before the acquire.
+    # Served from the warm pool (how fast is bench/pool_acquire.py's to say): its context and blank page existed
+    # before the acquire.
     assert alice.context in warm_before
-    assert took < 0.2, f"a warm acquire took {took * 1000:.0f} ms"
     bob = await pool.acquire("warm-bob")
     assert bob.context is not alice.context
 
