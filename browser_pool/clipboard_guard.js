@@ -49,6 +49,7 @@
   function selectedText() {
     const element = focused();
     if (element instanceof HTMLInputElement && element.type === "password") return ""; // never copied, as in Chromium
+    if (element && element.hasAttribute && element.hasAttribute("data-hive-secret")) return ""; // a secret Hive typed
     if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
       try {
         const start = element.selectionStart;

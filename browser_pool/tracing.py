@@ -20,6 +20,8 @@ from urllib.parse import unquote_plus
 from playwright.async_api import BrowserContext
 from playwright.async_api import Error as PlaywrightError
 
+from browser_pool.types import CONCEALED
+
 log = logging.getLogger(__name__)
 
 MASK = "••••••••"
@@ -81,13 +83,15 @@ def _nodes(html: Any) -> list[list[Any]]:
 
 
 def _password_nodes(event: Any) -> list[dict[str, Any]]:
+    """The attributes of password fields and of fields Hive typed a secret into, in a DOM snapshot."""
     if not isinstance(event, dict) or event.get("type") != "frame-snapshot":
         return []
     html = (event.get("snapshot") or {}).get("html")
     return [
         node[1]
         for node in _nodes(html)
-        if node[0].upper() == "INPUT" and str(node[1].get("type", "")).lower() == "password"
+        if (node[0].upper() == "INPUT" and str(node[1].get("type", "")).lower() == "password")
+        or (node[0].upper() in ("INPUT", "TEXTAREA") and CONCEALED in node[1])
     ]
 
 

@@ -24,6 +24,8 @@ class ActionContext:
     subject: str = ""
     # Set when the target opens another window (a[target=_blank]): the popup arrives after the click returns.
     expects_popup: bool = False
+    # Set when the target is a download link (a[download]): the browser announces its download after the click.
+    expects_download: bool = False
     # The element a click aimed at, so the result can say whether it was gone afterwards (a workflow's check).
     handle: ElementHandle | None = None
     # The element the arguments named, found before the action to record it (for a point: the element there).

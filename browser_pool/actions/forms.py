@@ -42,14 +42,16 @@ _HAS_FOCUS = """el => {
 # A field about to hold a secret is drawn as a password field is, in the live view, recordings, traces and every
 # picture, and is marked so that the step's picture masks it too.
 _CONCEAL = f"""el => {{
+  if (!el.hasAttribute({CONCEALED!r})) el.setAttribute({CONCEALED!r}, el.style.getPropertyValue("-webkit-text-security"));
   el.style.setProperty("-webkit-text-security", "disc", "important");
-  el.setAttribute({CONCEALED!r}, "");
 }}"""
 # The field's value as reported (a password's, or a secret's, as dots); a plain text typed over a secret (`reveal`)
 # shows again.
 _VALUE = f"""(el, reveal) => {{
   if (reveal && el.hasAttribute({CONCEALED!r})) {{
-    el.style.removeProperty("-webkit-text-security");
+    const before = el.getAttribute({CONCEALED!r});  // the page's own style, if it had one
+    if (before) el.style.setProperty("-webkit-text-security", before);
+    else el.style.removeProperty("-webkit-text-security");
     el.removeAttribute({CONCEALED!r});
   }}
   const value = el.isContentEditable ? el.innerText : el.value;

@@ -31,6 +31,7 @@ async def click(ctx: ActionContext, args: p.Click) -> Outcome:
         ctx.subject = target.subject
         # Ctrl/Shift/Meta on a link opens it in another tab or window.
         ctx.expects_popup = target.state["opensWindow"] or (bool(held) and target.state["inLink"])
+        ctx.expects_download = not held and target.state["downloads"]
         ctx.handle = target.handle
         modifiers = cast(list[Literal["Alt", "Control", "ControlOrMeta", "Meta", "Shift"]], held)
         if count == 2:

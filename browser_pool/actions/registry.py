@@ -231,7 +231,9 @@ async def perform(
     if firewall is not None:
         _report_blocked(result, firewall.blocked_since(blocked_before), ctx.subject)
     result.notices = take_notices(active.context)  # what the pool did to the session's tabs meanwhile
-    result.downloads = await downloads_since(active.context, downloads_before)  # the files the page downloaded
+    result.downloads = await downloads_since(
+        active.context, downloads_before, expected=ctx.expects_download
+    )  # the files the page downloaded
     return result
 
 

@@ -122,15 +122,25 @@ class SessionDownloads:
         self._running: dict[int, asyncio.Task[None]] = {}
         self._reports: deque[str] = deque(maxlen=KEPT_REPORTS)
         self.begun = 0
+        self._began_event = asyncio.Event()
         context.on("download", self._began)
         _watched[context] = self
 
     def _began(self, download: Download) -> None:
         self.begun += 1
+        self._began_event.set()
         number = self.begun
         task = self._tasks.spawn(self._handle(download), f"download-{number}")
         self._running[number] = task
         task.add_done_callback(lambda _task: self._running.pop(number, None))
+
+    async def begun_after(self, mark: int, within_s: float) -> None:
+        """Wait (at most `within_s`) for a download after the `mark`-th to begin."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(within_s):
+                while self.begun <= mark:
+                    self._began_event.clear()
+                    await self._began_event.wait()
 
     async def settled(self, since: int) -> None:
         """Wait (at most `wait_s`) for the downloads begun after the `since`-th to end; say which still run."""
@@ -250,6 +260,8 @@ async def _delete(download: Download) -> None:
 
 
 _watched: weakref.WeakKeyDictionary[BrowserContext, SessionDownloads] = weakref.WeakKeyDictionary()
+# How long a click on a download link may take to have its download announced (the browser does it after the click).
+DOWNLOAD_ON_ITS_WAY_S = 3.0
 
 
 def download_count(context: BrowserContext) -> int:
@@ -258,11 +270,14 @@ def download_count(context: BrowserContext) -> int:
     return watched.begun if watched is not None else 0
 
 
-async def downloads_since(context: BrowserContext, mark: int) -> list[str]:
-    """What became of the context's downloads not yet told, after waiting for those begun since `mark`."""
+async def downloads_since(context: BrowserContext, mark: int, *, expected: bool = False) -> list[str]:
+    """What became of the context's downloads not yet told, after waiting for those begun since `mark`; `expected`:
+    the action was one that downloads (a link with `download`), whose download a busy browser announces late."""
     watched = _watched.get(context)
     if watched is None:
         return []
+    if expected:
+        await watched.begun_after(mark, DOWNLOAD_ON_ITS_WAY_S)
     await watched.settled(mark)
     return watched.take()
 

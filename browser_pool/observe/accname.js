@@ -61,6 +61,7 @@
   // The value an embedded control adds to the name of what contains it (accname 2C); null for anything else.
   function embeddedValue(el) {
     const tag = el.localName;
+    if (el.hasAttribute("data-hive-secret")) return "";  // a secret Hive typed, as a password's value
     if (tag === "select") return Array.from(el.selectedOptions).map((o) => o.label || o.text).join(" ");
     if (tag === "textarea") return el.value;
     if (tag === "input") return ["checkbox", "radio", "file", "password"].includes(el.type) ? "" : el.value;

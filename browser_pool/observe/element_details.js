@@ -119,7 +119,8 @@
       const attributes = {};
       for (const a of el.attributes) attributes[a.name] = cut(a.value, ATTR_MAX);
       // The value attribute a password field was given is as secret as what was typed into it.
-      if (el.localName === "input" && el.type === "password" && attributes.value) attributes.value = "•••";
+      const secret = (el.localName === "input" && el.type === "password") || el.hasAttribute("data-hive-secret");
+      if (secret && attributes.value) attributes.value = "•••";
       const parent = parentOf(el);
       const { frames, hosts } = hostChain(el);
       const selector = uniqueSelector(el);

@@ -278,6 +278,8 @@
   // The value exactly as the field holds it (not trimmed, line breaks kept); a password only says it is filled.
   function valueOf(el) {
     const tag = el.localName;
+    // A field Hive typed a secret into (data-hive-secret) says no more than a password field does.
+    if (el.hasAttribute("data-hive-secret")) return (el.value || el.innerText) ? "•••" : "";
     if (tag === "select") return Array.from(el.selectedOptions || []).map((o) => clean(o.label || o.text)).join(", ");
     if (tag === "input" || tag === "textarea") {
       if (tag === "input" && (BUTTON_INPUT_TYPES.has(el.type) || el.type === "checkbox" || el.type === "radio")) return "";
@@ -593,6 +595,7 @@
       name: cut(nameOf(el, kindOf(el) || "other"), TEXT_MAX),
       // A link or a form's button that targets another window opens its tab a moment after the click returns.
       opensWindow: opensWindow(el), inLink: el.closest("a[href]") !== null,
+      downloads: el.closest("a[href][download],area[href][download]") !== null,
     };
   }
 

@@ -14,7 +14,7 @@ import pytest
 import pytest_asyncio
 from playwright.async_api import Page
 
-from browser_pool.actions import execute_action
+from browser_pool.actions import ACTIONS, execute_action, perform
 from browser_pool.config import BrowserConfig
 from browser_pool.input import InputEvent
 from browser_pool.pool import BrowserPool
@@ -154,6 +154,21 @@ async def test_a_password_field_is_never_copied(strangers: tuple[Session, Sessio
     await a.active_page.keyboard.press("Control+C")
     await a.open_tab(f"{pages}/paste.html")
     assert "hunter2" not in await pasted_into(a.active_page)
+
+
+async def test_a_field_hive_typed_a_secret_into_is_never_copied(strangers: tuple[Session, Session], pages: str) -> None:
+    a, _ = strangers
+    await copy_token_by_keys(a.active_page)
+    page = a.active_page
+    await page.evaluate("document.body.insertAdjacentHTML('beforeend', '<input id=secret>')")
+    typed = await perform(a, ACTIONS["type"], ACTIONS["type"].typed(
+        {"selector": "#secret", "text": f"vault-{TOKEN}", "conceal": True}))  # fmt: skip
+    assert typed.ok, typed.error
+    await page.click("#secret")
+    await page.keyboard.press("Control+A")
+    await page.keyboard.press("Control+C")
+    await a.open_tab(f"{pages}/paste.html")
+    assert "vault-" not in await pasted_into(a.active_page)
 
 
 async def live_key(session: Session, key: str, *modifiers: str) -> None:

@@ -20,7 +20,7 @@ from rest_framework.test import APIClient
 from tests.support.processes import ROOT, free_port, service_env, start_daphne, suite_database_url
 from webapp.core.throttles import COUNTERS, WriteThrottle, _ScopeForUser, throttle_wait
 from webapp.settings.api import throttle_rates
-from webapp.settings.cache import redis_next_database
+from webapp.settings.cache import _cache_url, redis_next_database
 
 DEFAULTS = {"runs": "30/minute", "login": "60/hour"}
 
@@ -187,3 +187,25 @@ def test_the_counters_go_to_the_next_database_of_the_same_redis(redis_url: str, 
 def test_a_redis_url_with_no_next_database_asks_for_the_counters_own(redis_url: str) -> None:
     with pytest.raises(ImproperlyConfigured, match="REDIS_URL="):
         redis_next_database(redis_url)
+
+
+def test_counters_on_several_servers_are_refused_at_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Several servers in one URL (a primary and its replicas) would count nowhere in particular."""
+    monkeypatch.setenv("HIVE_CACHE_URL", "redis://a:6379/1,redis://b:6379/1")
+    with pytest.raises(ImproperlyConfigured, match="names several servers"):
+        _cache_url()
+
+
+def test_a_cache_that_is_not_redis_still_limits_each_process_and_says_so(
+    db: None, settings: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    COUNTERS.clear()
+    monkeypatch.setattr(WriteThrottle, "THROTTLE_RATES", {"login": "2/hour"})
+    client = APIClient()
+    answers = [
+        client.post("/api/auth/login/", {"username": "nobody", "password": f"guess-{n}"}, format="json").status_code
+        for n in range(3)
+    ]
+    assert answers == [400, 400, 429]
+    assert "is not Redis" in caplog.text

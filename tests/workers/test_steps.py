@@ -11,7 +11,7 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from agents.secrets import SECRET_MASK, PlaceholderSecrets
+from agents.secrets import PlaceholderSecrets
 from agents.step import StepCall, run_step
 from agents.tools.browser import browser_tools
 from browser_pool.session import Session
@@ -120,5 +120,5 @@ async def test_a_secret_is_typed_at_the_moment_of_acting_and_never_recorded(
     recorded = json.dumps([step.arguments, step.observation, step.error, step.target], ensure_ascii=False)
     assert secret not in recorded
     assert step.arguments == {"selector": "#full-name", "text": "{{pw}}"}
-    assert json.loads(step.observation)["data"]["value"] == SECRET_MASK
+    assert json.loads(step.observation)["data"]["value"] == "•" * len(secret), "the field reads as a password's"
     assert secret not in outcome.observed.text

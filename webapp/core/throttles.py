@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
 from typing import Any
 
@@ -54,35 +55,49 @@ class SharedCounters:
     instead of every write failing."""
 
     def __init__(self) -> None:
+        # Requests run on several threads: one set of counters each for the process, built once.
+        self._lock = threading.RLock()
         self._local: MovingWindowRateLimiter | None = None
         self._shared: MovingWindowRateLimiter | None = None
         self._away_until = float("-inf")
 
     def reset(self) -> None:
-        """Use the cache settings as they are now (tests change them)."""
-        self._shared, self._away_until = None, float("-inf")
+        """Use the cache settings as they are now, from no count (tests change them)."""
+        with self._lock:
+            self._shared, self._local, self._away_until = None, None, float("-inf")
 
     def _in_memory(self) -> MovingWindowRateLimiter:
-        if self._local is None:
-            self._local = MovingWindowRateLimiter(MemoryStorage())
-        return self._local
+        with self._lock:
+            if self._local is None:
+                self._local = MovingWindowRateLimiter(MemoryStorage())
+            return self._local
 
     def _limiter(self) -> MovingWindowRateLimiter:
         if time.monotonic() < self._away_until:
             return self._in_memory()
-        if self._shared is None:
-            cache = settings.CACHES[DEFAULT_CACHE_ALIAS]
-            if not str(cache["BACKEND"]).endswith("RedisCache"):
-                return self._in_memory()
-            # One connection pool for the process, whatever thread a request runs on.
-            pool = redis.ConnectionPool.from_url(
-                str(cache["LOCATION"]), socket_connect_timeout=REDIS_TIMEOUT_S, socket_timeout=REDIS_TIMEOUT_S
-            )
-            storage = RedisStorage(
-                "redis://", connection_pool=pool, key_prefix=f"{cache.get('KEY_PREFIX', 'hive')}:limits"
-            )
-            self._shared = MovingWindowRateLimiter(storage)
-        return self._shared
+        with self._lock:
+            if self._shared is None:
+                try:
+                    self._shared = self._in_redis()
+                except ValueError as exc:  # a setting the start did not check: still a limit, per process
+                    log.error("rate limits count in each web process on its own: %s", exc)
+                    self._shared = self._in_memory()
+            return self._shared
+
+    @staticmethod
+    def _in_redis() -> MovingWindowRateLimiter:
+        cache = settings.CACHES[DEFAULT_CACHE_ALIAS]
+        if not str(cache.get("BACKEND", "")).endswith("RedisCache"):
+            raise ValueError(f"the default cache ({cache.get('BACKEND')}) is not Redis")
+        location = cache.get("LOCATION")
+        if not isinstance(location, str) or "," in location:
+            raise ValueError(f"the default cache's LOCATION ({location!r}) is not one Redis URL")
+        # One connection pool for the process, whatever thread a request runs on.
+        pool = redis.ConnectionPool.from_url(
+            location, socket_connect_timeout=REDIS_TIMEOUT_S, socket_timeout=REDIS_TIMEOUT_S
+        )
+        storage = RedisStorage("redis://", connection_pool=pool, key_prefix=f"{cache.get('KEY_PREFIX', 'hive')}:limits")
+        return MovingWindowRateLimiter(storage)
 
     def hit(self, key: str, allowed: int, window_s: int) -> bool:
         """Count one request under `key` if fewer than `allowed` were counted in the last `window_s` seconds."""

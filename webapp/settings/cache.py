@@ -39,6 +39,8 @@ def _cache_url() -> str:
     url = env.str("HIVE_CACHE_URL", default="") or redis_next_database(REDIS_URL)
     if urlsplit(url).scheme not in _SCHEMES:
         raise ImproperlyConfigured(f"HIVE_CACHE_URL={url!r} is not a Redis URL (redis://, rediss:// or unix://)")
+    if "," in url:
+        raise ImproperlyConfigured(f"HIVE_CACHE_URL={url!r} names several servers; the rate limits count on one")
     return url
 
 
@@ -52,7 +54,7 @@ CACHES = {
         "LOCATION": _cache_url(),
         "KEY_PREFIX": "hive",
         "OPTIONS": {
-            # Nothing read from Redis is unpickled: the counters are lists of timestamps.
+            # Nothing read from Redis is unpickled.
             "serializer": "webapp.core.throttles.JsonSerializer",
             # A Redis that does not answer must not hold a request up for long: the throttles then count in memory.
             "socket_connect_timeout": 0.5,

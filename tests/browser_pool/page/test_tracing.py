@@ -12,6 +12,7 @@ from playwright.async_api import Browser
 
 from agents.secrets import PlaceholderSecrets
 from browser_pool.tracing import MASK, ContextTracing, scrub_trace
+from browser_pool.types import CONCEALED
 from tests.support.traces import Trace, trace_read
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
@@ -87,3 +88,29 @@ async def test_each_run_is_a_chunk_and_its_secrets_are_scrubbed(browser: Browser
 
     visited = [p.get("url") for m, p in _read(third).actions() if m == "goto"]
     assert visited == [f"{site}/sign_in_form.html?third"], "a chunk holds its own run only"
+
+
+async def test_a_field_hive_typed_a_secret_into_is_scrubbed_like_a_password_field(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """A secret from an earlier run is unknown to this run's mask: the field's mark is what hides it."""
+    token = "tok-5f0d1c9e-earlier-run"
+    context = await browser.new_context()
+    tracing = ContextTracing(context)
+    try:
+        page = await context.new_page()
+        await tracing.begin("run")
+        await page.set_content(f"<input id=token {CONCEALED}><input id=plain>")
+        await page.fill("#token", token)
+        await page.fill("#plain", "shown")
+        await page.click("#plain")  # a snapshot with both values in it
+        kept = tmp_path / "kept.zip"
+        assert await tracing.end(kept)
+    finally:
+        await context.close()
+    assert _read(kept).holds(token)
+
+    scrub_trace(kept, PlaceholderSecrets({}).mask)
+    scrubbed = _read(kept)
+    assert scrubbed.holds(token) == []
+    assert scrubbed.holds("shown"), "a plain field's value stays"

@@ -13,6 +13,7 @@ import pytest_asyncio
 from PIL import Image, ImageChops, ImageStat
 
 from browser_pool.actions import ACTIONS, parse_arguments, perform
+from browser_pool.observe import get_element_details, get_elements
 from browser_pool.page_cdp import open_page_cdp, page_cdp
 from browser_pool.pool import BrowserPool
 from browser_pool.screencast import Frame, step_picture
@@ -149,8 +150,8 @@ async def _pictures_of(session: Session, text: str, *, conceal: bool) -> tuple[b
             {"selector": "#token", "text": text, "conceal": conceal}))  # fmt: skip
         assert typed.ok, typed.error
         assert typed.data["value"] == ("•" * len(text) if conceal else text)
+        settled_ms = time.time() * 1000  # before the focus moves: its frame may be stamped as it starts
         await page.get_by_role("button").focus()  # no caret in the field
-        settled_ms = time.time() * 1000
         await eventually(lambda: bool(frames) and frames[-1].ts_ms >= settled_ms, what="a frame of the field")
         unmasked = await page.screenshot(type="jpeg", quality=60, caret="initial")
         return frames[-1].data, unmasked, await step_picture(page)
@@ -170,8 +171,9 @@ async def test_a_secret_typed_into_a_text_field_shows_in_no_picture(session: Ses
         assert _difference(one, other) < 1.5, f"the {where} shows what the secret is"
 
     # The step's picture masks the field with a grey box, as it does a password field.
-    masked = _field_crop(secrets[0][2]).getextrema()
-    assert masked[0] > 100, "nothing dark (no letter, no dot) in the masked field"
+    darkest, _ = _field_crop(secrets[0][2]).getextrema()
+    assert isinstance(darkest, int)
+    assert darkest > 100, "nothing dark (no letter, no dot) in the masked field"
 
 
 async def test_a_plain_text_typed_over_a_secret_shows_again(session: Session) -> None:
@@ -180,6 +182,13 @@ async def test_a_plain_text_typed_over_a_secret_shows_again(session: Session) ->
     hidden = await perform(session, ACTIONS["type"], ACTIONS["type"].typed(
         {"selector": "#token", "text": "s3cret", "conceal": True}))  # fmt: skip
     assert hidden.data["value"] == "••••••"
+    # What the agent reads of the page later (another turn, whose mask never saw the value) says no more either.
+    listing = await get_elements(page)
+    assert "s3cret" not in listing.text
+    assert 'value="•••"' in listing.text
+    details = await get_element_details(page, [item.index for item in listing.items if item.text == "Token"])
+    assert "s3cret" not in repr(details.found)
+    assert [entry.info.value for entry in details.found] == ["•••"]
     shown = await perform(session, ACTIONS["type"], ACTIONS["type"].typed({"selector": "#token", "text": "hello"}))
     assert shown.data["value"] == "hello"
     assert await page.evaluate("getComputedStyle(document.getElementById('token')).webkitTextSecurity") == "none"
