@@ -47,7 +47,8 @@ async def test_a_popup_becomes_a_tracked_active_tab_and_is_reported(
     async with session.context.expect_page() as popup_info:
         await session.active_page.click(opener)
     popup = await popup_info.value
-    await popup.wait_for_load_state()
+    # A script's window.open starts on about:blank, whose load can come first: wait for the popup's own.
+    await popup.wait_for_url("**/popup.html*")
 
     assert session.active_page is popup
     tabs = await session.list_tabs()
