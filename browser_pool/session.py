@@ -9,6 +9,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
+from functools import partial
 from typing import Any, TypeVar
 
 from playwright.async_api import BrowserContext, CDPSession, Page
@@ -181,12 +182,16 @@ class Session:
         pending = self._cdp_sessions.get(tab.id)
         if pending is None:
             pending = asyncio.ensure_future(self.context.new_cdp_session(tab.page))
+            pending.add_done_callback(partial(self._cdp_session_settled, tab.id))
             self._cdp_sessions[tab.id] = pending
-        try:
-            return await asyncio.shield(pending)
-        except PlaywrightError:
-            self._cdp_sessions.pop(tab.id, None)
-            raise
+        return await asyncio.shield(pending)
+
+    def _cdp_session_settled(self, tab_id: str, pending: asyncio.Future[CDPSession]) -> None:
+        # A tab closed while its session was being opened fails it after every waiter may have gone (cancelled): the
+        # failure is taken here, so it is neither reported as never retrieved nor kept for the next caller.
+        failed = pending.cancelled() or pending.exception() is not None
+        if failed and self._cdp_sessions.get(tab_id) is pending:
+            del self._cdp_sessions[tab_id]
 
     async def _screencast_target(self) -> tuple[str, CDPSession]:
         tab = self.tabs.active

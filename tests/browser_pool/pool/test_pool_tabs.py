@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import gc
 from collections.abc import AsyncIterator
 
 import pytest
@@ -138,3 +140,27 @@ async def test_unknown_tab_ids_are_refused_with_the_open_ones_named(session: Ses
         await session.switch_tab("t9")
     with pytest.raises(TabNotFoundError):
         await session.close_tab("t9")
+
+
+async def test_a_tab_gone_while_its_devtools_session_opens_leaves_no_unread_failure(
+    session: Session, site: str
+) -> None:
+    """A viewer who leaves (cancelled) while the tab under it closes: the failed session is read and forgotten, not
+    reported by the event loop as an error nobody retrieved, and the next tab's session opens."""
+    reported: list[dict[str, object]] = []
+    loop = asyncio.get_running_loop()
+    loop.set_exception_handler(lambda _loop, context: reported.append(context))
+    try:
+        await session.open_tab(f"{site}/plain.html?gone")
+        tab = session.tabs.active
+        await tab.page.close()
+        waiter = asyncio.create_task(session.cdp_session(tab))
+        await asyncio.sleep(0)  # it has asked for the session and waits
+        waiter.cancel()
+        await eventually(lambda: tab.id not in session._cdp_sessions, what="the failed session forgotten")
+        del waiter
+        gc.collect()
+        assert not reported, reported
+        assert await session.cdp_session(session.tabs.active) is not None
+    finally:
+        loop.set_exception_handler(None)
