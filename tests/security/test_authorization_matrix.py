@@ -5,6 +5,7 @@ URL resolver, so a new endpoint without a row fails this test until someone deci
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -13,6 +14,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -217,6 +219,15 @@ class World:
     ids: dict[str, Any]
 
 
+@pytest.fixture(scope="module")
+def world(django_db_setup: None, django_db_blocker: Any) -> Iterator[World]:
+    """One world for the module's few thousand calls, built in a transaction each test runs inside of: what a
+    test changes is rolled back with it (deleted files are removed only on commit, which never comes)."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield _world()
+        transaction.set_rollback(True)
+
+
 def _world() -> World:
     owner = UserFactory(username="owner")
     users = {"owner": owner}
@@ -246,7 +257,7 @@ def _world() -> World:
     step = Step.objects.create(run=run, index=1, kind="action", action="navigate", status="succeeded")
     step.screenshot.save("s.jpg", ContentFile(b"\xff\xd8\xff\xd9"), save=True)
     confirmation = Confirmation.objects.create(
-        run=run, step=step, action="execute_js", reason="asks", expires_at=timezone.now() + timedelta(minutes=5)
+        run=run, step=step, action="execute_js", reason="asks", expires_at=timezone.now() + timedelta(hours=1)
     )
     TabContent.objects.create(conversation=conversation, tab_id="t1", title="T", url="https://a.example/")
     downloaded = ConversationFile(conversation=conversation, name="r.csv", size=4, origin="download", run=run)
@@ -359,8 +370,7 @@ def _expected(rule: str, role: str) -> str:
 
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize(("method", "template"), sorted(MATRIX), ids=lambda value: str(value))
-def test_who_may_call_what(method: str, template: str, role: str) -> None:
-    world = _world()
+def test_who_may_call_what(world: World, method: str, template: str, role: str) -> None:
     client = APIClient()
     if role != "anonymous":
         client.force_login(world.users[role])
@@ -383,8 +393,9 @@ CONVERSATION_ARGUMENT = {"owner": 202, "controller": 202, "viewer": 403, "strang
 
 
 @pytest.mark.parametrize(("role", "status"), sorted(CONVERSATION_ARGUMENT.items()))
-def test_a_workflow_run_in_a_named_conversation_takes_control_of_that_conversation(role: str, status: int) -> None:
-    world = _world()
+def test_a_workflow_run_in_a_named_conversation_takes_control_of_that_conversation(
+    world: World, role: str, status: int
+) -> None:
     Run.objects.filter(conversation=world.conversation).update(status="succeeded")  # the conversation is idle
     caller = world.users[role]
     if role != "owner":
@@ -404,8 +415,7 @@ def test_a_workflow_run_in_a_named_conversation_takes_control_of_that_conversati
 
 
 @pytest.mark.parametrize("role", ["owner", "controller", "viewer"])
-def test_only_the_owner_reads_a_workflows_webhook_address(role: str) -> None:
-    world = _world()
+def test_only_the_owner_reads_a_workflows_webhook_address(world: World, role: str) -> None:
     Workflow.objects.filter(pk=world.ids["workflow_id"]).update(webhook_url="https://hooks.example/T0/B0/secret")
     client = APIClient()
     client.force_login(world.users[role])
@@ -419,10 +429,9 @@ def test_only_the_owner_reads_a_workflows_webhook_address(role: str) -> None:
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_no_one_but_the_owner_obtains_a_profiles_cookies_from_any_endpoint(role: str) -> None:
+def test_no_one_but_the_owner_obtains_a_profiles_cookies_from_any_endpoint(world: World, role: str) -> None:
     """Every endpoint, with the bodies above, by each kind of caller: the cookie's value (and the local storage item
     holding the same text) is in no answer, except the owner's export of their profile."""
-    world = _world()
     client = APIClient()
     if role != "anonymous":
         client.force_login(world.users[role])
@@ -437,10 +446,9 @@ def test_no_one_but_the_owner_obtains_a_profiles_cookies_from_any_endpoint(role:
 
 
 @pytest.mark.parametrize("role", ROLES)
-def test_no_one_obtains_a_vault_value_from_any_endpoint(role: str) -> None:
+def test_no_one_obtains_a_vault_value_from_any_endpoint(world: World, role: str) -> None:
     """Every endpoint, with the bodies above, by each kind of caller, the owner included: a vault credential's values
     (its username, password and TOTP secret) are in no answer."""
-    world = _world()
     client = APIClient()
     if role != "anonymous":
         client.force_login(world.users[role])
