@@ -66,6 +66,17 @@ def redis_url() -> Iterator[str]:
     server.stop()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _static_files_looked_up_on_request() -> None:
+    """Django's test client builds the middleware anew for every client, and WhiteNoise would index the ~500 static
+    files each time (a tenth of a second per test): in this process they are looked up when asked for instead. The
+    servers the tests start index them once, as deployed."""
+    from django.conf import settings
+
+    if settings.configured:
+        settings.WHITENOISE_AUTOREFRESH = True
+
+
 @pytest.fixture(autouse=True)
 def _fresh_channel_layer() -> Iterator[None]:
     """A channel layer per test: channels_redis keeps asyncio locks that belong to the loop that made them, and

@@ -12,9 +12,6 @@ from webapp.settings.database import database_config
 
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-# Django's test client builds the middleware anew for every client, and WhiteNoise would index the ~500 static files
-# each time (a tenth of a second per test): files are looked up when asked for instead, as in development.
-WHITENOISE_AUTOREFRESH = True
 
 HIVE_TEST_DB = env.str("HIVE_TEST_DB", default="postgres")  # noqa: F405
 if HIVE_TEST_DB not in ("postgres", "sqlite"):
