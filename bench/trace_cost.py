@@ -28,7 +28,8 @@ from typing import Literal
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from the repository root
 
-from bench.stats import tree_cpu_s  # noqa: E402
+import bench.cpu  # noqa: E402
+from bench.cpu import wait_quiet  # noqa: E402
 from browser_pool.config import BrowserConfig  # noqa: E402
 from browser_pool.pool import BrowserPool  # noqa: E402
 from browser_pool.session import Session  # noqa: E402
@@ -39,10 +40,6 @@ from tests.support.static_server import serve_directory  # noqa: E402
 Mode = Literal["off", "discard", "keep"]
 MODES: tuple[Mode, ...] = ("off", "discard", "keep")
 SECRET = "a typed secret value"
-# The tree has gone quiet when it spends less than this share of one core over a sampling interval.
-QUIET_SHARE = 0.05
-QUIET_INTERVAL_S = 0.15
-QUIET_MAX_S = 3.0
 
 FORM = """<!doctype html><html><head><meta charset="utf-8"><title>Form {n}</title></head><body>
 <h1>Order {n}</h1>
@@ -66,22 +63,9 @@ def _pages(folder: Path) -> None:
         (folder / f"form{n}.html").write_text(FORM.format(n=n, paragraphs=paragraphs))
 
 
-def _cpu(roots: dict[str, int]) -> float:
-    return sum(tree_cpu_s(roots).values())
-
-
 async def _quiet(roots: dict[str, int]) -> float:
     """The tree's CPU once it has gone quiet (work a run leaves behind counts)."""
-    reading = _cpu(roots)
-    waited = 0.0
-    while waited < QUIET_MAX_S:
-        await asyncio.sleep(QUIET_INTERVAL_S)
-        waited += QUIET_INTERVAL_S
-        now = _cpu(roots)
-        if now - reading < QUIET_SHARE * QUIET_INTERVAL_S:
-            return now
-        reading = now
-    return reading
+    return sum((await asyncio.to_thread(wait_quiet, roots)).values())
 
 
 async def _steps(session: Session, base: str, steps: int) -> None:
@@ -166,5 +150,5 @@ if __name__ == "__main__":
     args = parser.parse_args()
     if args.smoke:
         args.rounds, args.steps = 1, 3
-        QUIET_MAX_S = 0.0  # a smoke run measures nothing: no waiting for the machine to go quiet
+        bench.cpu.QUIET_MAX_S = 0.0  # a smoke run measures nothing: no waiting for the machine to go quiet
     asyncio.run(main(args.rounds, args.steps))
