@@ -128,6 +128,8 @@ def running_stack(
             process.stop()
         if postgres is not None:
             postgres.stop()
+        # The stack's database and media go with it: every smoke run in the suite starts a stack.
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _migrate(env: dict[str, str]) -> None:
