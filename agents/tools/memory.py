@@ -17,8 +17,6 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TypedDict
 
-import openai
-
 from agents.llm import ModelConfig
 from agents.llm.egress import guarded_async_client
 from agents.tools.base import SOURCE_AGENT, Tool, ToolContext, ToolOutput
@@ -115,6 +113,8 @@ def note_text(note: MemoryNote) -> str:
 
 def openai_embedder(model: ModelConfig, embedding_model: str, *, batch_size: int = EMBEDDING_BATCH) -> Embed:
     """An `Embed` over the profile's OpenAI-compatible endpoint (`embeddings.create`), in batches."""
+    import openai  # here, not at the top: the web server reads the notes' shape from this module, never embeds
+
 
     async def embed(texts: list[str]) -> list[list[float]]:
         client = openai.AsyncOpenAI(

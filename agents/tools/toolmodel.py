@@ -7,14 +7,17 @@ import asyncio
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agents.events import EventSink
-from agents.llm import LLMClient, LLMError, Usage
+from agents.llm import LLMError, Usage
 from agents.llm.messages import ChatMessage
 from agents.tools.base import ToolContext, ToolError
 
-ModelClientFactory = Callable[[], LLMClient]
+if TYPE_CHECKING:
+    from agents.llm import LLMClient
+
+ModelClientFactory = Callable[[], "LLMClient"]
 
 # Model calls one tool makes at once over the parts of a long text.
 CONCURRENT_CHUNKS = 4

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-
-import openai
-from openai.types.chat import ChatCompletion, ChatCompletionMessageParam, ChatCompletionToolParam
+from typing import TYPE_CHECKING
 
 from agents.llm.config import ModelConfig
 from agents.llm.egress import EgressRefusedError, guarded_client, url_problem
+
+if TYPE_CHECKING:
+    from openai.types.chat import ChatCompletion, ChatCompletionMessageParam, ChatCompletionToolParam
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +56,11 @@ def answer_detail(model: str, reply: ChatCompletion) -> str:
 
 
 def connection_check(config: ModelConfig, *, timeout_s: float = 20.0) -> ConnectionCheck:
+    # The SDK loads with the first check, not with the web server: it is a second and 40 MB that nothing else in
+    # the web process needs.
+    import openai
+    from openai.types.chat import ChatCompletion
+
     problem = url_problem(config.base_url)
     if problem is not None:
         return ConnectionCheck(False, f"Not connected: {problem}.", 0)

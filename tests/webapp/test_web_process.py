@@ -1,0 +1,28 @@
+"""What the web server loads: it never calls a model, so it does not carry the model SDK."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from tests.support.network_guard import subprocess_env
+from tests.support.processes import ROOT
+
+# Everything Daphne imports before its first answer: the ASGI application and every URL's view.
+_WEB_PROCESS = """
+import sys
+import webapp.asgi
+from django.urls import get_resolver
+get_resolver().url_patterns
+print(sorted(name for name in sys.modules if name == "openai" or name.startswith("openai.")))
+"""
+
+
+def test_the_web_process_loads_without_the_model_sdk() -> None:
+    env = {**os.environ, **subprocess_env(), "DJANGO_SETTINGS_MODULE": "webapp.settings.test"}
+    done = subprocess.run(
+        [sys.executable, "-c", _WEB_PROCESS], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]", "the web process imported the openai SDK"
