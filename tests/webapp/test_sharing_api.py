@@ -3,12 +3,15 @@ conversation (owner, controller, viewer, a stranger, a teammate whose link expir
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
+from django.test import override_settings
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -54,6 +57,23 @@ class World:
 
 @pytest.fixture
 def world(user: Any, conversation: Conversation) -> World:
+    return _world(user, conversation)
+
+
+@pytest.fixture(scope="module")
+def shared_world(
+    django_db_setup: None, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[World, str]]:
+    """One world for the role-by-endpoint calls, built in a transaction each test runs inside of: what a test
+    changes is rolled back with it. Its files stay in a folder of its own."""
+    media = str(tmp_path_factory.mktemp("sharing-media"))
+    with django_db_blocker.unblock(), override_settings(MEDIA_ROOT=media), transaction.atomic():
+        owner = UserFactory()
+        yield _world(owner, ConversationFactory(owner=owner)), media
+        transaction.set_rollback(True)
+
+
+def _world(user: Any, conversation: Conversation) -> World:
     """A conversation with something behind every endpoint, shared with a controller, a viewer and (through
     a link that expired) a former guest; plus a stranger."""
     owner_api = client_for(user)
@@ -73,7 +93,7 @@ def world(user: Any, conversation: Conversation) -> World:
     step = Step.objects.create(run=run, index=0, kind="action", action="click")
     step_finish(step_id=step.pk, status="succeeded", screenshot=JPEG)
     confirmation = Confirmation.objects.create(
-        run=run, action="click", reason="Pay", expires_at=timezone.now() + timedelta(minutes=5)
+        run=run, action="click", reason="Pay", expires_at=timezone.now() + timedelta(hours=1)
     )
     BrowserSession.objects.create(
         conversation=conversation, tabs=[{"id": "t1", "title": "A", "url": "https://a.test/"}]
@@ -144,20 +164,6 @@ def _body(body: Any) -> tuple[Any, str]:
     if body == "new teammate":
         return {"username": UserFactory().username, "role": "viewer"}, "json"
     return body, "json"
-
-
-@pytest.mark.parametrize("role", ROLES)
-@pytest.mark.parametrize(("need", "method", "path", "body", "allowed"), ENDPOINTS)
-def test_every_endpoint_answers_each_role_as_its_access_allows(
-    world: World, role: str, need: str, method: str, path: str, body: Any, allowed: int
-) -> None:
-    data, fmt = _body(body)
-    url = path.format(**world.ids)
-    response = getattr(world.clients[role], method)(url, data, format=fmt)
-    expected = _expected(need, role, allowed)
-    assert response.status_code == expected, (role, method, url, response.content[:300])
-    if expected == 403:
-        assert "owner" in response.json()["detail"]
 
 
 def test_a_viewer_changes_nothing(world: World) -> None:
@@ -403,3 +409,26 @@ def test_a_guest_removed_by_the_owner_cannot_come_back_through_the_same_link(
     assert "removed your access" in again.json()["detail"]
     assert guest.get(f"/api/conversations/{conversation.pk}/").status_code == 404
     assert client_for(UserFactory()).post(f"/api/share-links/{link['token']}/accept/").status_code == 200
+
+
+# Last in the module: its world lives until the module ends, and no other test should see its rows.
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize(("need", "method", "path", "body", "allowed"), ENDPOINTS)
+def test_every_endpoint_answers_each_role_as_its_access_allows(
+    shared_world: tuple[World, str],
+    settings: Any,
+    role: str,
+    need: str,
+    method: str,
+    path: str,
+    body: Any,
+    allowed: int,
+) -> None:
+    world, settings.MEDIA_ROOT = shared_world
+    data, fmt = _body(body)
+    url = path.format(**world.ids)
+    response = getattr(world.clients[role], method)(url, data, format=fmt)
+    expected = _expected(need, role, allowed)
+    assert response.status_code == expected, (role, method, url, response.content[:300])
+    if expected == 403:
+        assert "owner" in response.json()["detail"]
