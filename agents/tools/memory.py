@@ -115,7 +115,6 @@ def openai_embedder(model: ModelConfig, embedding_model: str, *, batch_size: int
     """An `Embed` over the profile's OpenAI-compatible endpoint (`embeddings.create`), in batches."""
     import openai  # here, not at the top: the web server reads the notes' shape from this module, never embeds
 
-
     async def embed(texts: list[str]) -> list[list[float]]:
         client = openai.AsyncOpenAI(
             base_url=model.endpoint,
