@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from agents.llm.client import LLMClient, LLMError
+from agents.llm import LLMClient, LLMError
 from agents.llm.config import ModelConfig
 from browser_pool.net import EgressPolicy
 from tests.support.listeners import CountingListener, counting_listener
