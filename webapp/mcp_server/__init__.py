@@ -3,3 +3,9 @@
 An MCP client works in one Hive conversation with its pooled browser session, seen live in the dashboard like
 anything else done there: its calls are runs and steps, queued and placed like the dashboard's own.
 """
+
+PATH = "/mcp"
+
+
+def is_mcp_path(path: str) -> bool:
+    return path in (PATH, PATH + "/")

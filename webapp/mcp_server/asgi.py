@@ -25,12 +25,6 @@ from webapp.core.types import Scope
 from webapp.mcp_server.server import build_server
 from webapp.mcp_server.sessions import session_conversations
 
-PATH = "/mcp"
-
-
-def is_mcp_path(path: str) -> bool:
-    return path in (PATH, PATH + "/")
-
 
 async def _answer(send: Any, status: int, detail: str, headers: list[tuple[bytes, bytes]] | None = None) -> None:
     body = json.dumps({"detail": detail}).encode()
