@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.layers import get_channel_layer
 
 from tests.factories import ConversationFactory
 from tests.integration.conftest import signed_in
+from tests.support.group_listener import GroupListener
 from tests.support.runs import act, observation
-from tests.support.waiting import until
+from tests.support.waiting import eventually, until
 from webapp.conversations.consumers import FRAME_ACK_TIMEOUT_S
 from webapp.conversations.live import viewer_count
 from webapp.core.events import conversation_group
@@ -107,32 +107,29 @@ async def test_frames_stop_for_a_socket_that_never_acknowledges_and_resume_when_
         "document.body.style.background = `hsl(${Date.now() % 360}, 60%, 80%)`; }, 40)"
     )  # fmt: skip
     assert ticking.status == "succeeded", ticking.error
-    layer = get_channel_layer()
-    listener = await layer.new_channel()
-    await layer.group_add(conversation_group(conversation.pk), listener)
+    group = GroupListener(conversation_group(conversation.pk))
+    await group.start()
 
-    async def frames_reaching_the_group(within_s: float) -> int:
-        count, deadline = 0, time.monotonic() + within_s
-        while (left := deadline - time.monotonic()) > 0:
-            try:
-                message = await asyncio.wait_for(layer.receive(listener), timeout=left)
-            except TimeoutError:
-                break
-            count += message.get("type") == "conversation.frame"
-        return count
+    def frames_since(at: float) -> int:
+        return sum(message.get("type") == "conversation.frame" for message in group.since(at))
 
-    stream = await stream_factory(conversation.owner, conversation.pk)
-    await stream.until(lambda e: e["type"] == "frame", wait_s=20)  # and never acknowledged
+    try:
+        stream = await stream_factory(conversation.owner, conversation.pk)
+        await stream.until(lambda e: e["type"] == "frame", wait_s=20)  # and never acknowledged
 
-    async def nobody_takes_frames() -> bool:
-        return await sync_to_async(viewer_count)(conversation_id=conversation.pk) == 0
+        async def nobody_takes_frames() -> bool:
+            return await sync_to_async(viewer_count)(conversation_id=conversation.pk) == 0
 
-    await until(nobody_takes_frames, within_s=FRAME_ACK_TIMEOUT_S + 10, what="the socket to stop taking frames")
-    await frames_reaching_the_group(1.0)  # frames already on their way
-    assert await frames_reaching_the_group(2.0) == 0
+        await until(nobody_takes_frames, within_s=FRAME_ACK_TIMEOUT_S + 10, what="the socket to stop taking frames")
+        await asyncio.sleep(1.0)  # frames already on their way arrive
+        quiet_from = time.monotonic()
+        await asyncio.sleep(2.0)  # a window in which no frame may come
+        assert frames_since(quiet_from) == 0
 
-    before = len(stream.of_type("frame"))
-    await stream.communicator.send_json_to({"type": "frame.ack"})
-    await stream.until(lambda e: e["type"] == "frame" and stream.of_type("frame").index(e) >= before, wait_s=10)
-    assert await frames_reaching_the_group(2.0) > 0
-    await layer.group_discard(conversation_group(conversation.pk), listener)
+        before = len(stream.of_type("frame"))
+        acknowledged = time.monotonic()
+        await stream.communicator.send_json_to({"type": "frame.ack"})
+        await stream.until(lambda e: e["type"] == "frame" and stream.of_type("frame").index(e) >= before, wait_s=10)
+        await eventually(lambda: frames_since(acknowledged) > 0, within_s=5, what="frames to reach the group again")
+    finally:
+        await group.stop()

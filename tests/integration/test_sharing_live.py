@@ -5,7 +5,6 @@ group in the worker's place."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import AsyncIterator, Callable
 from datetime import timedelta
@@ -14,12 +13,12 @@ from typing import Any
 import pytest
 import pytest_asyncio
 from asgiref.sync import sync_to_async
-from channels.layers import get_channel_layer
 from django.utils import timezone
 from rest_framework.test import APIClient
 
 from tests.factories import ConversationFactory, UserFactory
 from tests.integration.conftest import EventStream, open_stream
+from tests.support.group_listener import GroupListener
 from webapp.core import placement
 from webapp.core.events import session_group
 from webapp.sharing.control import CONTROL_PREFIX
@@ -72,27 +71,19 @@ async def team() -> Team:
     return await sync_to_async(Team)()
 
 
-class SessionListener:
+class SessionListener(GroupListener):
     """Stands in for the worker holding the session: collects the commands sent to its group."""
 
     def __init__(self, conversation_id: int) -> None:
-        self.group = session_group(conversation_id)
-        self.layer = get_channel_layer()
-        self.commands: list[dict[str, Any]] = []
+        super().__init__(session_group(conversation_id))
 
-    async def start(self) -> None:
-        self.channel = await self.layer.new_channel()
-        await self.layer.group_add(self.group, self.channel)
+    @property
+    def commands(self) -> list[dict[str, Any]]:
+        return [message["command"] for message in self.messages]
 
     async def until(self, predicate: Callable[[dict[str, Any]], bool], wait_s: float = 5) -> dict[str, Any]:
-        for command in self.commands:
-            if predicate(command):
-                return command
-        while True:
-            message = await asyncio.wait_for(self.layer.receive(self.channel), wait_s)
-            self.commands.append(message["command"])
-            if predicate(message["command"]):
-                return message["command"]
+        message = await super().until(lambda message: predicate(message["command"]), wait_s)
+        return dict(message["command"])
 
     async def none_of(self, predicate: Callable[[dict[str, Any]], bool], wait_s: float = 0.5) -> None:
         try:
@@ -107,7 +98,7 @@ async def worker_side(team: Team) -> AsyncIterator[SessionListener]:
     listener = SessionListener(team.cid)
     await listener.start()
     yield listener
-    await listener.layer.group_discard(listener.group, listener.channel)
+    await listener.stop()
 
 
 async def closed_with(stream: EventStream, wait_s: float = 3) -> int:
