@@ -3,6 +3,7 @@ and of a traced run with and without its recording, in one run.
 
 Run: .venv/bin/python bench/recording.py [--rounds 3] [--steps 6] [--think 3.0] [--ways none,frames]
      [--settle 1.5] [--record-size 800x500] [--record-quality 50] [--smoke]
+     .venv/bin/python bench/recording.py --stack [--rounds 4] [--think 2.0] [--traced]
 
 Ways, each in its own browser context of one Chromium (the pool's, with Hive's flags):
 - none: the steps alone;
@@ -22,6 +23,12 @@ seconds of nothing, the time a model takes to answer before the next step (recor
 steps). Batches of each way take turns, so all see the same machine load. CPU is read from /proc for this process
 (Python and its threads), Playwright's driver and Chromium with all its children, after each batch has gone quiet.
 rrweb is read from frontend/node_modules (it is in the dashboard's dev dependencies); without it that row is skipped.
+
+`--stack`: the same comparison on the whole service, as a run costs it. Two stacks side by side (Redis, SQLite, a
+worker with its Chromium, Daphne), one recording its runs and one not, traces off on both (`--traced`: on on both),
+each running the agent's sign-up task of bench/workflows.py (six tool steps) with the scripted model answering after
+`--think` seconds; the stacks take turns run by run, the order swapped every round. CPU is every process of each
+stack, read from /proc once it has gone quiet; the scripted model and this script's client are not counted.
 """
 
 from __future__ import annotations
@@ -37,17 +44,21 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from the repository root
 
 import bench.cpu  # noqa: E402
+import bench.workflows  # noqa: E402
 from bench.cpu import CLICK_TARGET, TYPE_TARGET, wait_quiet, write_pages  # noqa: E402
+from bench.stack import Stack, running_stack  # noqa: E402
 from bench.stats import cpu_delta  # noqa: E402
 from browser_pool.config import BrowserConfig  # noqa: E402
 from browser_pool.pool import BrowserPool  # noqa: E402
 from browser_pool.recording import FrameSpec, Recorder  # noqa: E402
 from browser_pool.screencast import step_picture  # noqa: E402
 from browser_pool.session import Session  # noqa: E402
+from tests.support.llm_server import ScriptedLLM  # noqa: E402
 from tests.support.static_server import serve_directory  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -240,6 +251,79 @@ async def main(
           f"CPU before the run, {machine_speed() * 1000:.0f} ms after")  # fmt: skip
 
 
+# The sign-up task's model calls: six tool calls and the answer.
+MODEL_CALLS = 7
+
+
+def stack_compare(rounds: int, think_s: float, traced: bool, warm: bool = True) -> None:
+    """A recorded and an unrecorded stack, the agent's sign-up run on each in turn: CPU of the whole stack per step."""
+    bench.workflows.MODEL_LATENCY_S = think_s
+    llm = ScriptedLLM()
+    llm.start()
+    llm.script(bench.workflows._agent)
+    common = {
+        "HIVE_LLM_BASE_URL": llm.base_url, "HIVE_LLM_MODEL": "scripted", "HIVE_QUOTA_RUNS_PER_HOUR": "100000",
+        "HIVE_TRACE_RUNS": "true" if traced else "false",
+    }  # fmt: skip
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {rounds} rounds, the agent's sign-up "
+          f"task (bench/workflows.py), the model answering after {think_s:g} s; traces "
+          f"{'on' if traced else 'off'} on both stacks")  # fmt: skip
+    speed_before = machine_speed()
+    spent: dict[str, list[float]] = {"recorded": [], "unrecorded": []}  # CPU seconds per step, run by run
+    kept: list[float] = []  # recording bytes per step
+    try:
+        with tempfile.TemporaryDirectory() as folder, serve_directory(Path(folder)) as site, \
+                running_stack(extra_env=common | {"HIVE_RECORDING_FPS": "1"}) as recorded, \
+                running_stack(extra_env=common | {"HIVE_RECORDING_FPS": "0"}) as unrecorded:  # fmt: skip
+            (Path(folder) / "signup.html").write_text(bench.workflows.page({}))
+            url = f"{site}/signup.html"
+            stacks = {"recorded": (recorded, bench.workflows.Hive(recorded.base_url)),
+                      "unrecorded": (unrecorded, bench.workflows.Hive(unrecorded.base_url))}  # fmt: skip
+            for stack, hive in stacks.values() if warm else ():
+                _agent_run(stack, hive, llm, url)  # warm: the session's browser context, caches, the first frames
+            for r in range(rounds):
+                order = ["recorded", "unrecorded"] if r % 2 == 0 else ["unrecorded", "recorded"]
+                for name in order:
+                    stack, hive = stacks[name]
+                    cpu_s, run = _agent_run(stack, hive, llm, url)
+                    steps = len(run["steps"])
+                    spent[name].append(cpu_s / steps)
+                    if name == "recorded":
+                        recording = hive.client.get(f"/api/runs/{run['id']}/recording/").json()
+                        kept.append(recording["bytes"] / steps)
+    finally:
+        llm.stop()
+    with_ms, without_ms = (statistics.median(spent[n]) * 1000 for n in ("recorded", "unrecorded"))
+    ratios = [a / b - 1 for a, b in zip(spent["recorded"], spent["unrecorded"], strict=True)]
+    print(f"\n{'stack':<12} {'CPU ms/step':>11}   (medians of {rounds} runs; six steps a run)")
+    print(f"{'unrecorded':<12} {without_ms:11.1f}")
+    print(f"{'recorded':<12} {with_ms:11.1f}   {(with_ms / without_ms - 1) * 100:+.1f} %, "
+          f"{statistics.median(kept) / 1e3:.1f} kB kept per step")  # fmt: skip
+    print(f"round by round: median {statistics.median(ratios) * 100:+.1f} %, from {min(ratios) * 100:+.1f} to "
+          f"{max(ratios) * 100:+.1f} %")  # fmt: skip
+    print(f"load average after the run: {os.getloadavg()[0]:.1f}; a fixed loop took {speed_before * 1000:.0f} ms of "
+          f"CPU before the run, {machine_speed() * 1000:.0f} ms after")  # fmt: skip
+
+
+def _agent_run(stack: Stack, hive: bench.workflows.Hive, llm: ScriptedLLM, url: str) -> tuple[float, dict[str, Any]]:
+    """One sign-up run by the agent: the CPU the stack spent on it (seconds) and the run as the API shows it. The run
+    is asked for only once the model has given its last answer: asking costs the stack's web server too."""
+    roots = stack.roots()
+    before = wait_quiet(roots)
+    calls = len(llm.requests)
+    sent = hive.client.post(
+        f"/api/conversations/{hive.conversation}/messages/", json={"content": f"Sign me up at {url}"},
+        headers=hive.headers,
+    )  # fmt: skip
+    sent.raise_for_status()
+    deadline = time.monotonic() + 120
+    while len(llm.requests) < calls + MODEL_CALLS and time.monotonic() < deadline:
+        time.sleep(0.05)  # this process's own wait for the scripted model, which the stack's figures leave out
+    run = hive.until_done(int(sent.json()["run"]["id"]), poll_s=0.1)
+    assert run["status"] == "succeeded", run
+    return sum(cpu_delta(wait_quiet(roots), before).values()), run
+
+
 def machine_speed() -> float:
     """CPU seconds a fixed loop takes: a busy host makes every process's CPU time longer, this one's too."""
     started = time.process_time()
@@ -271,6 +355,8 @@ if __name__ == "__main__":
         "--record-size", type=_size, default="800x500", help="the recording's largest frame (the server's default)"
     )
     parser.add_argument("--record-quality", type=int, default=50, help="the recording's JPEG quality (the server's)")
+    parser.add_argument("--stack", action="store_true", help="the whole service, with and without recording")
+    parser.add_argument("--traced", action="store_true", help="with --stack: traces on on both stacks")
     parser.add_argument("--smoke", action="store_true", help="tiny sizes: check that the benchmark still runs")
     args = parser.parse_args()
     if args.smoke:
@@ -278,4 +364,7 @@ if __name__ == "__main__":
         bench.cpu.QUIET_MAX_S = 0.0  # a smoke run measures nothing: no waiting for the machine to go quiet
     record_width, record_height = args.record_size
     record = FrameSpec(record_width, record_height, args.record_quality)
-    asyncio.run(main(args.rounds, args.steps, args.think, args.ways.split(","), args.settle, record))
+    if args.stack or args.smoke:
+        stack_compare(args.rounds, args.think, args.traced, warm=not args.smoke)
+    if not args.stack:
+        asyncio.run(main(args.rounds, args.steps, args.think, args.ways.split(","), args.settle, record))

@@ -161,12 +161,12 @@ class Hive:
         self.client, self.headers = signed_in_client(base_url, "bench-workflows")
         self.conversation = int(self.client.post("/api/conversations/", json={}, headers=self.headers).json()["id"])
 
-    def until_done(self, run_id: int) -> dict[str, Any]:
+    def until_done(self, run_id: int, poll_s: float = 0.02) -> dict[str, Any]:
         while True:
             run = self.client.get(f"/api/runs/{run_id}/").json()
             if run["status"] in TERMINAL:
                 return dict(run)
-            time.sleep(0.02)  # polling the API for the run's end; the figures are seconds
+            time.sleep(poll_s)  # polling the API for the run's end; the figures are seconds
 
     def timed(self, path: str, body: dict[str, Any], run_of: Any) -> tuple[float, dict[str, Any]]:
         started = time.perf_counter()
