@@ -255,7 +255,7 @@ async def main(
 MODEL_CALLS = 7
 
 
-def stack_compare(rounds: int, think_s: float, traced: bool, warm: bool = True) -> None:
+def stack_compare(rounds: int, think_s: float, traced: bool, smoke: bool = False) -> None:
     """A recorded and an unrecorded stack, the agent's sign-up run on each in turn: CPU of the whole stack per step."""
     bench.workflows.MODEL_LATENCY_S = think_s
     llm = ScriptedLLM()
@@ -265,37 +265,45 @@ def stack_compare(rounds: int, think_s: float, traced: bool, warm: bool = True) 
         "HIVE_LLM_BASE_URL": llm.base_url, "HIVE_LLM_MODEL": "scripted", "HIVE_QUOTA_RUNS_PER_HOUR": "100000",
         "HIVE_TRACE_RUNS": "true" if traced else "false",
     }  # fmt: skip
+    envs = {"recorded": common | {"HIVE_RECORDING_FPS": "1"}, "unrecorded": common | {"HIVE_RECORDING_FPS": "0"}}
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {rounds} rounds, the agent's sign-up "
           f"task (bench/workflows.py), the model answering after {think_s:g} s; traces "
           f"{'on' if traced else 'off'} on both stacks")  # fmt: skip
     speed_before = machine_speed()
     spent: dict[str, list[float]] = {"recorded": [], "unrecorded": []}  # CPU seconds per step, run by run
     kept: list[float] = []  # recording bytes per step
+
+    def measure(name: str, stack: Stack, hive: bench.workflows.Hive, url: str) -> None:
+        cpu_s, run = _agent_run(stack, hive, llm, url, think_s)
+        steps = len(run["steps"])
+        spent[name].append(cpu_s / steps)
+        if name == "recorded":
+            kept.append(hive.client.get(f"/api/runs/{run['id']}/recording/").json()["bytes"] / steps)
+
     try:
-        with tempfile.TemporaryDirectory() as folder, serve_directory(Path(folder)) as site, \
-                running_stack(extra_env=common | {"HIVE_RECORDING_FPS": "1"}) as recorded, \
-                running_stack(extra_env=common | {"HIVE_RECORDING_FPS": "0"}) as unrecorded:  # fmt: skip
+        with tempfile.TemporaryDirectory() as folder, serve_directory(Path(folder)) as site:
             (Path(folder) / "signup.html").write_text(bench.workflows.page({}))
             url = f"{site}/signup.html"
-            stacks = {"recorded": (recorded, bench.workflows.Hive(recorded.base_url)),
-                      "unrecorded": (unrecorded, bench.workflows.Hive(unrecorded.base_url))}  # fmt: skip
-            for stack, hive in stacks.values() if warm else ():
-                _agent_run(stack, hive, llm, url)  # warm: the session's browser context, caches, the first frames
-            for r in range(rounds):
-                order = ["recorded", "unrecorded"] if r % 2 == 0 else ["unrecorded", "recorded"]
-                for name in order:
-                    stack, hive = stacks[name]
-                    cpu_s, run = _agent_run(stack, hive, llm, url)
-                    steps = len(run["steps"])
-                    spent[name].append(cpu_s / steps)
-                    if name == "recorded":
-                        recording = hive.client.get(f"/api/runs/{run['id']}/recording/").json()
-                        kept.append(recording["bytes"] / steps)
+            if smoke:
+                # One stack at a time: the suite runs two smoke scripts at once on two cores.
+                for name, env in envs.items():
+                    with running_stack(extra_env=env) as stack:
+                        measure(name, stack, bench.workflows.Hive(stack.base_url), url)
+            else:
+                with running_stack(extra_env=envs["recorded"]) as recorded, \
+                        running_stack(extra_env=envs["unrecorded"]) as unrecorded:  # fmt: skip
+                    stacks = {"recorded": (recorded, bench.workflows.Hive(recorded.base_url)),
+                              "unrecorded": (unrecorded, bench.workflows.Hive(unrecorded.base_url))}  # fmt: skip
+                    for stack, hive in stacks.values():
+                        _agent_run(stack, hive, llm, url, think_s)  # warm: the browser context, caches, first frames
+                    for r in range(rounds):
+                        for name in ["recorded", "unrecorded"] if r % 2 == 0 else ["unrecorded", "recorded"]:
+                            measure(name, *stacks[name], url)
     finally:
         llm.stop()
     with_ms, without_ms = (statistics.median(spent[n]) * 1000 for n in ("recorded", "unrecorded"))
     ratios = [a / b - 1 for a, b in zip(spent["recorded"], spent["unrecorded"], strict=True)]
-    print(f"\n{'stack':<12} {'CPU ms/step':>11}   (medians of {rounds} runs; six steps a run)")
+    print(f"\n{'stack':<12} {'CPU ms/step':>11}   (medians of {len(ratios)} runs; six steps a run)")
     print(f"{'unrecorded':<12} {without_ms:11.1f}")
     print(f"{'recorded':<12} {with_ms:11.1f}   {(with_ms / without_ms - 1) * 100:+.1f} %, "
           f"{statistics.median(kept) / 1e3:.1f} kB kept per step")  # fmt: skip
@@ -305,9 +313,12 @@ def stack_compare(rounds: int, think_s: float, traced: bool, warm: bool = True) 
           f"CPU before the run, {machine_speed() * 1000:.0f} ms after")  # fmt: skip
 
 
-def _agent_run(stack: Stack, hive: bench.workflows.Hive, llm: ScriptedLLM, url: str) -> tuple[float, dict[str, Any]]:
+def _agent_run(
+    stack: Stack, hive: bench.workflows.Hive, llm: ScriptedLLM, url: str, think_s: float
+) -> tuple[float, dict[str, Any]]:
     """One sign-up run by the agent: the CPU the stack spent on it (seconds) and the run as the API shows it. The run
-    is asked for only once the model has given its last answer: asking costs the stack's web server too."""
+    is asked for only once the model has given its last answer (asking costs the stack's web server too): the scripted
+    model keeps a request when it comes and answers `think_s` later."""
     roots = stack.roots()
     before = wait_quiet(roots)
     calls = len(llm.requests)
@@ -319,6 +330,7 @@ def _agent_run(stack: Stack, hive: bench.workflows.Hive, llm: ScriptedLLM, url: 
     deadline = time.monotonic() + 120
     while len(llm.requests) < calls + MODEL_CALLS and time.monotonic() < deadline:
         time.sleep(0.05)  # this process's own wait for the scripted model, which the stack's figures leave out
+    time.sleep(think_s)  # the last answer is on its way
     run = hive.until_done(int(sent.json()["run"]["id"]), poll_s=0.1)
     assert run["status"] == "succeeded", run
     return sum(cpu_delta(wait_quiet(roots), before).values()), run
@@ -365,6 +377,6 @@ if __name__ == "__main__":
     record_width, record_height = args.record_size
     record = FrameSpec(record_width, record_height, args.record_quality)
     if args.stack or args.smoke:
-        stack_compare(args.rounds, args.think, args.traced, warm=not args.smoke)
+        stack_compare(args.rounds, args.think, args.traced, smoke=args.smoke)
     if not args.stack:
         asyncio.run(main(args.rounds, args.steps, args.think, args.ways.split(","), args.settle, record))

@@ -72,62 +72,64 @@ def running_stack(
 ) -> Iterator[Stack]:
     """`database="postgres"`: a PostgreSQL server of the stack's own (as operators deploy), else a SQLite file."""
     tmp = Path(tempfile.mkdtemp(prefix="hive-bench-"))
-    postgres: PostgresServer | None = None
-    if database == "postgres":
-        postgres = PostgresServer()
-        postgres.start()
-        database_url = postgres.url
-    else:
-        database_url = f"sqlite:///{tmp / 'bench.sqlite3'}"
     try:
-        redis_server, redis_url = start_redis()
-    except BaseException:
-        if postgres is not None:
-            postgres.stop()
-        raise
-    own: dict[str, str] = {"HIVE_MEDIA_ROOT": str(tmp / "media")}
-    if settings == "local":
-        own |= {
-            "DJANGO_SETTINGS_MODULE": LOCAL_SETTINGS,
-            "DATABASE_URL": database_url,
-            "HIVE_VAR": str(tmp),
-            "HIVE_EGRESS_ALLOW": "127.0.0.1",
-        }
-    env = service_env(redis_url=redis_url, database_url=database_url, extra={**own, **(extra_env or {})})
-    started: list[Managed] = [redis_server]
-    processes = {"redis": redis_server}
-    try:
-        if postgres is None:
-            _migrated_sqlite(tmp / "bench.sqlite3", env)
+        postgres: PostgresServer | None = None
+        if database == "postgres":
+            postgres = PostgresServer()
+            postgres.start()
+            database_url = postgres.url
         else:
-            _migrate(env)
-        stack_workers = []
-        for n in range(workers):
-            worker = start_worker(f"bench{n}", env, concurrency=concurrency)
-            started.append(worker)
-            stack_workers.append(worker)
-            processes[f"worker{n}"] = worker
-        # The web server starts while the workers do: neither waits on the other.
-        daphne, base_url = _daphne(env)
-        started.append(daphne)
-        processes["daphne"] = daphne
-        wait_until(partial(_has_workers, redis_url, workers), 60 + 30 * workers, f"{workers} worker(s)")
-        if beat:
-            scheduler = Managed(
-                "beat", [sys.executable, "-m", "celery", "-A", "workers.celery_app", "beat", "-l", "info",
-                         "-s", str(tmp / "beat-schedule")], env
+            database_url = f"sqlite:///{tmp / 'bench.sqlite3'}"
+        try:
+            redis_server, redis_url = start_redis()
+        except BaseException:
+            if postgres is not None:
+                postgres.stop()
+            raise
+        own: dict[str, str] = {"HIVE_MEDIA_ROOT": str(tmp / "media")}
+        if settings == "local":
+            own |= {
+                "DJANGO_SETTINGS_MODULE": LOCAL_SETTINGS,
+                "DATABASE_URL": database_url,
+                "HIVE_VAR": str(tmp),
+                "HIVE_EGRESS_ALLOW": "127.0.0.1",
+            }
+        env = service_env(redis_url=redis_url, database_url=database_url, extra={**own, **(extra_env or {})})
+        started: list[Managed] = [redis_server]
+        processes = {"redis": redis_server}
+        try:
+            if postgres is None:
+                _migrated_sqlite(tmp / "bench.sqlite3", env)
+            else:
+                _migrate(env)
+            stack_workers = []
+            for n in range(workers):
+                worker = start_worker(f"bench{n}", env, concurrency=concurrency)
+                started.append(worker)
+                stack_workers.append(worker)
+                processes[f"worker{n}"] = worker
+            # The web server starts while the workers do: neither waits on the other.
+            daphne, base_url = _daphne(env)
+            started.append(daphne)
+            processes["daphne"] = daphne
+            wait_until(partial(_has_workers, redis_url, workers), 60 + 30 * workers, f"{workers} worker(s)")
+            if beat:
+                scheduler = Managed(
+                    "beat", [sys.executable, "-m", "celery", "-A", "workers.celery_app", "beat", "-l", "info",
+                             "-s", str(tmp / "beat-schedule")], env
+                )  # fmt: skip
+                started.append(scheduler)
+                processes["beat"] = scheduler
+            yield Stack(
+                base_url=base_url, redis_url=redis_url, env=env, workers=stack_workers, processes=processes,
+                database_pid=postgres.pid if postgres is not None else None,
             )  # fmt: skip
-            started.append(scheduler)
-            processes["beat"] = scheduler
-        yield Stack(
-            base_url=base_url, redis_url=redis_url, env=env, workers=stack_workers, processes=processes,
-            database_pid=postgres.pid if postgres is not None else None,
-        )  # fmt: skip
+        finally:
+            for process in reversed(started):
+                process.stop()
+            if postgres is not None:
+                postgres.stop()
     finally:
-        for process in reversed(started):
-            process.stop()
-        if postgres is not None:
-            postgres.stop()
         # The stack's database and media go with it: every smoke run in the suite starts a stack.
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -31,7 +31,11 @@ class GroupListener:
     async def stop(self) -> None:
         if self._receiving is not None:
             self._receiving.cancel()
+            # Not wait_for: on its timeout it would wait for the cancelled receive again, the very wait that can hang.
+            # A receive still stuck after that is the channel layer's, not the code under test's: it is left behind.
             await asyncio.wait({self._receiving}, timeout=5)
+            if self._receiving.done() and not self._receiving.cancelled() and self._receiving.exception() is not None:
+                raise AssertionError("the listener's receive failed") from self._receiving.exception()
         await self.layer.group_discard(self.group, self.channel)
 
     async def _receive(self) -> None:
@@ -56,6 +60,9 @@ class GroupListener:
             found = next((message for message in self.messages if predicate(message)), None)
             if found is not None:
                 return found
+            if self._receiving is not None and self._receiving.done():
+                self._receiving.result()  # the receive failed: its error, not a timeout, says why
+                raise RuntimeError("the listener stopped receiving")
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError(f"no such message in {wait_s} s; {len(self.arrivals)} arrived")
