@@ -71,8 +71,9 @@ def running_stack(
     database: str = "sqlite",
 ) -> Iterator[Stack]:
     """`database="postgres"`: a PostgreSQL server of the stack's own (as operators deploy), else a SQLite file."""
-    tmp = Path(tempfile.mkdtemp(prefix="hive-bench-"))
-    try:
+    # The stack's database and media go with it: every smoke run in the suite starts a stack.
+    with tempfile.TemporaryDirectory(prefix="hive-bench-", ignore_cleanup_errors=True) as folder:
+        tmp = Path(folder)
         postgres: PostgresServer | None = None
         if database == "postgres":
             postgres = PostgresServer()
@@ -129,9 +130,6 @@ def running_stack(
                 process.stop()
             if postgres is not None:
                 postgres.stop()
-    finally:
-        # The stack's database and media go with it: every smoke run in the suite starts a stack.
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _migrate(env: dict[str, str]) -> None:

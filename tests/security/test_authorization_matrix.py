@@ -14,13 +14,13 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 from rest_framework.test import APIClient
 
 from browser_pool.recording import RecordedFrame
 from tests.factories import ConversationFactory, UserFactory
+from tests.support.module_world import rolled_back
 from webapp.conversations.browser_services import browser_session_save
 from webapp.conversations.models import BrowserSession, Conversation, ConversationFile, TabContent
 from webapp.llm.models import ModelProfile
@@ -221,11 +221,9 @@ class World:
 
 @pytest.fixture(scope="module")
 def world(django_db_setup: None, django_db_blocker: Any) -> Iterator[World]:
-    """One world for the module's few thousand calls, built in a transaction each test runs inside of: what a
-    test changes is rolled back with it (deleted files are removed only on commit, which never comes)."""
-    with django_db_blocker.unblock(), transaction.atomic():
+    """One world for the module's few thousand calls."""
+    with rolled_back(django_db_blocker):
         yield _world()
-        transaction.set_rollback(True)
 
 
 def _world() -> World:

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.db import transaction
 from django.test import override_settings
 from django.utils import timezone
 from rest_framework.test import APIClient
 
 from tests.factories import ConversationFactory, UserFactory
+from tests.support.module_world import rolled_back
 from tests.support.skills import DOCUMENT, empty_library
 from webapp.conversations.models import BrowserSession, Conversation, Message, TabContent
 from webapp.core import placement
@@ -64,13 +64,11 @@ def world(user: Any, conversation: Conversation) -> World:
 def shared_world(
     django_db_setup: None, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[World, str]]:
-    """One world for the role-by-endpoint calls, built in a transaction each test runs inside of: what a test
-    changes is rolled back with it. Its files stay in a folder of its own."""
+    """One world for the role-by-endpoint calls; its files stay in a folder of its own."""
     media = str(tmp_path_factory.mktemp("sharing-media"))
-    with django_db_blocker.unblock(), override_settings(MEDIA_ROOT=media), transaction.atomic():
+    with override_settings(MEDIA_ROOT=media), rolled_back(django_db_blocker):
         owner = UserFactory()
         yield _world(owner, ConversationFactory(owner=owner)), media
-        transaction.set_rollback(True)
 
 
 def _world(user: Any, conversation: Conversation) -> World:
