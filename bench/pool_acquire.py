@@ -1,4 +1,5 @@
-"""How fast a turn gets a browser session: warm pool acquire vs a new context + page vs a cold browser launch.
+"""How fast a turn gets a browser session: warm pool acquire vs a new context + page vs a cold browser launch; and
+the CPU a new context + page costs the browser, with Hive's switches beside Chromium's defaults.
 
 Run: .venv/bin/python bench/pool_acquire.py [--runs N]
 """
@@ -19,7 +20,8 @@ from playwright.async_api import async_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.stats import percentile  # noqa: E402
+from bench.stats import percentile, tree_cpu_s  # noqa: E402
+from browser_pool import flags  # noqa: E402
 from browser_pool.config import BrowserConfig  # noqa: E402
 from browser_pool.pool import BrowserPool  # noqa: E402
 from browser_pool.types import SavedSession  # noqa: E402
@@ -64,6 +66,50 @@ async def cold_launches(runs: int, config: BrowserConfig) -> list[float]:
     return samples
 
 
+async def quiet_cpu_s(pid: int, *, quiet_share: float = 0.05, window_s: float = 0.15) -> float:
+    """The CPU seconds of `pid`'s process tree once it has gone quiet (under `quiet_share` of a core over
+    `window_s`): what a new context sets going in the browser goes on after the page is handed back."""
+    before = sum(tree_cpu_s({"b": pid}).values())
+    while True:
+        await asyncio.sleep(window_s)
+        now = sum(tree_cpu_s({"b": pid}).values())
+        if now - before < quiet_share * window_s:
+            return now
+        before = now
+
+
+async def context_cpu(rounds: int, config: BrowserConfig) -> None:
+    """CPU of every process of the browser per new context + page (about:blank), two browsers in turns: Hive's
+    switches, and the same without the two that keep each new window from loading the address bar's drop-down."""
+    hive = config.args
+    defaults = [a for a in hive if not a.startswith(flags.DISABLE)]
+    defaults.append(flags.DISABLE + ",".join(n for n in flags.DISABLED if not n.startswith("WebUIOmnibox")))
+    spent: dict[str, list[float]] = {"Hive's switches": [], "address bar drop-down on": []}
+    async with async_playwright() as playwright:
+        browsers = {}
+        for label, args in zip(spent, (hive, defaults), strict=True):
+            browser = await flags.launch(playwright.chromium, config, args=args)
+            pid = await flags.browser_pid(browser)
+            assert pid is not None
+            browsers[label] = (browser, pid)
+        try:
+            for _ in range(rounds + 1):  # the first round warms each browser up and is not counted
+                for label, (browser, pid) in browsers.items():
+                    before = await quiet_cpu_s(pid)
+                    context = await browser.new_context()
+                    await (await context.new_page()).goto("about:blank")
+                    spent[label].append(await quiet_cpu_s(pid) - before)
+                    await context.close()
+        finally:
+            for browser, _ in browsers.values():
+                await browser.close()
+    print("\nCPU of the browser's processes per new context + page, in turns, the first round left out")
+    for label, samples in spent.items():
+        counted = [s * 1000 for s in samples[1:]]
+        print(f"  {label:<28} median {statistics.median(counted):7.0f} ms  (n={len(counted)}, "
+              f"{min(counted):.0f}-{max(counted):.0f})")  # fmt: skip
+
+
 def write_saved_page(root: Path) -> None:
     (root / "page.html").write_text("<!doctype html><title>Saved</title><p>A page a user had open.</p>")
 
@@ -74,6 +120,7 @@ async def main(runs: int, bursts: int = 3) -> None:
           f"{config.viewport_height}, load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores\n")  # fmt: skip
 
     report("cold: launch + context + first page", await cold_launches(max(5, runs // 5), config))
+    await context_cpu(max(1, runs // 5), config)
 
     pool = BrowserPool(config)
     await pool.start()
