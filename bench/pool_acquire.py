@@ -20,7 +20,8 @@ from playwright.async_api import async_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.stats import percentile, tree_cpu_s  # noqa: E402
+from bench.cpu import wait_quiet  # noqa: E402
+from bench.stats import percentile  # noqa: E402
 from browser_pool import flags  # noqa: E402
 from browser_pool.config import BrowserConfig  # noqa: E402
 from browser_pool.pool import BrowserPool  # noqa: E402
@@ -66,18 +67,6 @@ async def cold_launches(runs: int, config: BrowserConfig) -> list[float]:
     return samples
 
 
-async def quiet_cpu_s(pid: int, *, quiet_share: float = 0.05, window_s: float = 0.15) -> float:
-    """The CPU seconds of `pid`'s process tree once it has gone quiet (under `quiet_share` of a core over
-    `window_s`): what a new context sets going in the browser goes on after the page is handed back."""
-    before = sum(tree_cpu_s({"b": pid}).values())
-    while True:
-        await asyncio.sleep(window_s)
-        now = sum(tree_cpu_s({"b": pid}).values())
-        if now - before < quiet_share * window_s:
-            return now
-        before = now
-
-
 async def context_cpu(rounds: int, config: BrowserConfig) -> None:
     """CPU of every process of the browser per new context + page (about:blank), two browsers in turns: Hive's
     switches, and the same without the two that keep each new window from loading the address bar's drop-down."""
@@ -95,10 +84,12 @@ async def context_cpu(rounds: int, config: BrowserConfig) -> None:
         try:
             for _ in range(rounds + 1):  # the first round warms each browser up and is not counted
                 for label, (browser, pid) in browsers.items():
-                    before = await quiet_cpu_s(pid)
+                    # Read once the browser has gone quiet: what a new context sets going goes on after the page
+                    # is handed back.
+                    before = sum((await asyncio.to_thread(wait_quiet, {"b": pid})).values())
                     context = await browser.new_context()
                     await (await context.new_page()).goto("about:blank")
-                    spent[label].append(await quiet_cpu_s(pid) - before)
+                    spent[label].append(sum((await asyncio.to_thread(wait_quiet, {"b": pid})).values()) - before)
                     await context.close()
         finally:
             for browser, _ in browsers.values():
