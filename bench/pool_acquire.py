@@ -67,12 +67,18 @@ async def cold_launches(runs: int, config: BrowserConfig) -> list[float]:
     return samples
 
 
+async def quiet_cpu_s(pid: int) -> float:
+    """CPU seconds of the browser's whole process tree, read once it has gone quiet: what a new context sets going
+    goes on after the page is handed back."""
+    return sum((await asyncio.to_thread(wait_quiet, {"browser": pid})).values())
+
+
 async def context_cpu(rounds: int, config: BrowserConfig) -> None:
     """CPU of every process of the browser per new context + page (about:blank), two browsers in turns: Hive's
     switches, and the same without the two that keep each new window from loading the address bar's drop-down."""
     hive = config.args
     defaults = [a for a in hive if not a.startswith(flags.DISABLE)]
-    defaults.append(flags.DISABLE + ",".join(n for n in flags.DISABLED if not n.startswith("WebUIOmnibox")))
+    defaults.append(flags.DISABLE + ",".join(n for n in flags.DISABLED if n not in flags.UNSEEN_WINDOW_PAGES))
     spent: dict[str, list[float]] = {"Hive's switches": [], "address bar drop-down on": []}
     async with async_playwright() as playwright:
         browsers = {}
@@ -84,12 +90,10 @@ async def context_cpu(rounds: int, config: BrowserConfig) -> None:
         try:
             for _ in range(rounds + 1):  # the first round warms each browser up and is not counted
                 for label, (browser, pid) in browsers.items():
-                    # Read once the browser has gone quiet: what a new context sets going goes on after the page
-                    # is handed back.
-                    before = sum((await asyncio.to_thread(wait_quiet, {"b": pid})).values())
+                    before = await quiet_cpu_s(pid)
                     context = await browser.new_context()
                     await (await context.new_page()).goto("about:blank")
-                    spent[label].append(sum((await asyncio.to_thread(wait_quiet, {"b": pid})).values()) - before)
+                    spent[label].append(await quiet_cpu_s(pid) - before)
                     await context.close()
         finally:
             for browser, _ in browsers.values():

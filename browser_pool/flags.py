@@ -33,7 +33,8 @@ ENABLED = ("WebMCP",)
 # Headless Chromium builds a whole browser window for every context, and each window loads the address bar's
 # drop-down as a web page of its own (chrome://omnibox-popup.top-chrome) in a renderer of its own, though nobody ever
 # opens it: about 1.5 s of CPU per new context, three quarters of what a context costs.
-DISABLED = ("AutofillServerCommunication", "WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
+UNSEEN_WINDOW_PAGES = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
+DISABLED = ("AutofillServerCommunication", *UNSEEN_WINDOW_PAGES)
 
 
 def own_switches() -> tuple[str, ...]:
