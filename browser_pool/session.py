@@ -37,6 +37,7 @@ NoticeCallback = Callable[[str, SessionNotice], Coroutine[Any, Any, None]]
 TABS_NOTICE_DELAY_S = 0.05
 TABS_RETRY_DELAY_S = 1.0  # after a page did not answer for its title; at most TABS_META_RETRIES times in a row
 TABS_META_RETRIES = 5
+TABS_TOLD_LIMIT_S = 3.0  # a run's end waits at most this long for its tabs to be told
 # When Playwright reports a closed target, the browser's "disconnected" event may still be on its way.
 _CRASH_GRACE_S = 0.5
 # A page opening tabs in a loop gets them closed one by one; they are told as one notice per this long.
@@ -75,6 +76,8 @@ class Session:
         self._on_tabs_changed = on_tabs_changed
         self._tabs_dirty = False
         self._tabs_notice: asyncio.Task[None] | None = None
+        # One telling of the tabs at a time, so a slower earlier one never lands after the tabs it describes moved on.
+        self._tabs_telling = asyncio.Lock()
         self._cdp_sessions: dict[str, asyncio.Future[CDPSession]] = {}
         self._tasks = BackgroundTasks(f"session:{key}")
         self.limits = limits or SessionLimits()
@@ -350,12 +353,7 @@ class Session:
         try:
             while self._tabs_dirty and not self.closed and self._on_tabs_changed is not None:
                 await asyncio.sleep(TABS_RETRY_DELAY_S if retries else TABS_NOTICE_DELAY_S)
-                self._tabs_dirty = False
-                tabs, answered = await self.tabs.describe_answered()
-                try:
-                    await self._on_tabs_changed(self.key, tabs)
-                except Exception:
-                    log.exception("on_tabs_changed failed for session %s", self.key)
+                answered = await self._tell_tabs()
                 # A page too busy to tell its title (loading on a busy machine, a long script) is asked again a
                 # moment later: no other event would bring its title once it is free.
                 if not answered and retries < TABS_META_RETRIES:
@@ -365,3 +363,27 @@ class Session:
                     retries = 0
         finally:
             self._tabs_notice = None
+
+    async def tabs_told(self) -> None:
+        """Tell the tabs as they are now, and return once told: whoever sees a run end then finds the tabs its steps
+        left, not the ones before them (the notice after a page's load may still be on its way)."""
+        if self._on_tabs_changed is None or self.closed or (not self._tabs_dirty and self._tabs_notice is None):
+            return  # nothing changed since they were last told
+        try:
+            async with asyncio.timeout(TABS_TOLD_LIMIT_S):
+                await self._tell_tabs()
+        except TimeoutError:
+            log.info("the tabs of session %s were not told in time; the next change tells them", self.key)
+
+    async def _tell_tabs(self) -> bool:
+        """Whether every page answered for its title."""
+        async with self._tabs_telling:
+            self._tabs_dirty = False
+            tabs, answered = await self.tabs.describe_answered()
+            if self._on_tabs_changed is None or self.closed:
+                return answered
+            try:
+                await self._on_tabs_changed(self.key, tabs)
+            except Exception:
+                log.exception("on_tabs_changed failed for session %s", self.key)
+            return answered

@@ -55,7 +55,8 @@ class RunContext:
         )
 
 
-# What must be kept before a run is recorded as ended, so that whoever sees it ended finds it: its recording.
+# What must be kept before a run is recorded as ended, so that whoever sees it ended finds it: its recording, and the
+# tabs as its steps left them.
 _before_end: dict[int, Callable[[], Awaitable[None]]] = {}
 
 
@@ -136,7 +137,7 @@ async def _with_session(
             recorder = await _start_recording(run, session)
             if recorder is not None:
                 sink.on_step = recorder.wake
-                _before_end[run.pk] = functools.partial(_keep_recording, run.pk, recorder)
+            _before_end[run.pk] = functools.partial(_keep_run_end, run.pk, session, recorder)
             await trace.begin(session)
             # The page's own dialogs on sensitive pages ask this run's user, whatever the run's kind.
             with dialogs_answered_by(session.context, run_dialog_answerer(run.conversation, sink.confirm)):
@@ -169,6 +170,12 @@ async def _start_recording(run: Run, session: Session) -> Recorder | None:
         log.warning("run %s goes on unrecorded: the recording did not start", run.pk, exc_info=True)
         return None
     return recorder
+
+
+async def _keep_run_end(run_id: int, session: Session, recorder: Recorder | None) -> None:
+    await session.tabs_told()
+    if recorder is not None:
+        await _keep_recording(run_id, recorder)
 
 
 async def _keep_recording(run_id: int, recorder: Recorder) -> None:

@@ -122,6 +122,19 @@ async def test_navigation_is_reported_with_the_new_title(session: Session, event
     await eventually(lambda: [t.title for t in events.tabs.get(session.key, [])] == ["Home"], what="navigation")
 
 
+async def test_tabs_told_at_the_end_of_a_run_are_where_its_last_navigation_left_them(
+    session: Session, events: PoolEvents, site: str
+) -> None:
+    await session.active_page.goto(f"{site}/index.html")
+    await eventually(lambda: [t.title for t in events.tabs.get(session.key, [])] == ["Home"], what="first page")
+
+    await session.active_page.goto(f"{site}/plain.html")
+    await session.tabs_told()
+
+    # No waiting: a script that reads the tabs once its run ended finds the new page.
+    assert [(t.title, t.url) for t in events.tabs[session.key]] == [("Plain", f"{site}/plain.html")]
+
+
 async def test_a_page_too_busy_to_tell_its_title_is_asked_again_until_it_answers(
     session: Session, events: PoolEvents, site: str
 ) -> None:
