@@ -342,6 +342,9 @@ class Session:
                 pending.cancel()
         if change in ("switched", "removed") and self.screencast.subscriber_count:
             self._tasks.spawn(self.screencast.follow_active(), "follow-active-tab")
+        self._tabs_to_tell()
+
+    def _tabs_to_tell(self) -> None:
         if self._on_tabs_changed is None or self.closed:
             return
         self._tabs_dirty = True
@@ -353,6 +356,8 @@ class Session:
         try:
             while self._tabs_dirty and not self.closed and self._on_tabs_changed is not None:
                 await asyncio.sleep(TABS_RETRY_DELAY_S if retries else TABS_NOTICE_DELAY_S)
+                if not self._tabs_dirty:
+                    break  # told meanwhile, at a run's end
                 answered = await self._tell_tabs()
                 # A page too busy to tell its title (loading on a busy machine, a long script) is asked again a
                 # moment later: no other event would bring its title once it is free.
@@ -371,9 +376,12 @@ class Session:
             return  # nothing changed since they were last told
         try:
             async with asyncio.timeout(TABS_TOLD_LIMIT_S):
-                await self._tell_tabs()
+                answered = await self._tell_tabs()
         except TimeoutError:
-            log.info("the tabs of session %s were not told in time; the next change tells them", self.key)
+            log.info("the tabs of session %s were not told in time; they are told a moment later", self.key)
+            answered = False
+        if not answered:
+            self._tabs_to_tell()  # asked again shortly, as after any change
 
     async def _tell_tabs(self) -> bool:
         """Whether every page answered for its title."""
