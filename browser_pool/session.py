@@ -374,14 +374,17 @@ class Session:
         left, not the ones before them (the notice after a page's load may still be on its way)."""
         if self._on_tabs_changed is None or self.closed or (not self._tabs_dirty and self._tabs_notice is None):
             return  # nothing changed since they were last told
+        answered = False
         try:
             async with asyncio.timeout(TABS_TOLD_LIMIT_S):
                 answered = await self._tell_tabs()
         except TimeoutError:
             log.info("the tabs of session %s were not told in time; they are told a moment later", self.key)
-            answered = False
-        if not answered:
-            self._tabs_to_tell()  # asked again shortly, as after any change
+        finally:
+            # Not told (a page that did not answer, the wait over, the run stopped meanwhile): the background telling
+            # asks again shortly, as after any change, since this telling already took the change's mark.
+            if not answered:
+                self._tabs_to_tell()
 
     async def _tell_tabs(self) -> bool:
         """Whether every page answered for its title."""

@@ -173,9 +173,10 @@ async def _start_recording(run: Run, session: Session) -> Recorder | None:
 
 
 async def _keep_run_end(run_id: int, session: Session, recorder: Recorder | None) -> None:
-    await session.tabs_told()
+    # The recording first: a run stopped while its tabs are told has its recording kept all the same.
     if recorder is not None:
         await _keep_recording(run_id, recorder)
+    await session.tabs_told()
 
 
 async def _keep_recording(run_id: int, recorder: Recorder) -> None:
