@@ -7,6 +7,7 @@ also run without Django configured.
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -75,6 +76,16 @@ def _static_files_looked_up_on_request() -> None:
 
     if settings.configured:
         settings.WHITENOISE_AUTOREFRESH = True
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _empty_media_folder() -> None:
+    """Each run starts with an empty media folder of its own: what an earlier run stored belongs to nobody now, and
+    would otherwise pile up run after run (hundreds of megabytes) under every test that reads the folder."""
+    from django.conf import settings
+
+    if settings.configured:
+        shutil.rmtree(settings.MEDIA_ROOT, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)

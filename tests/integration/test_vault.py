@@ -9,6 +9,8 @@ from __future__ import annotations
 import io
 import json
 import logging
+import re
+import time
 import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -109,19 +111,30 @@ def _file_bytes(path: Path) -> bytes:
         return stored + b"".join(archive.read(name) for name in archive.namelist())
 
 
-def _stored_bytes() -> bytes:
-    """Every row of every table as the database gives them, and every file of the media folder."""
+def _stored_bytes(since: float) -> bytes:
+    """Every row of every table as the database gives them, and every file written to the media folder since `since`
+    (the folder also keeps what earlier tests of this process stored: their traces' timestamps hold hundreds of
+    thousands of six-digit runs, where a one-time code would be found by chance)."""
     rows = io.StringIO()
     call_command("dumpdata", stdout=rows)
     media = Path(settings.MEDIA_ROOT)
-    files = [_file_bytes(path) for path in media.rglob("*") if path.is_file()] if media.exists() else []
-    return rows.getvalue().encode() + b"".join(files)
+    written = [path for path in media.rglob("*") if path.is_file() and path.stat().st_mtime >= since]
+    return rows.getvalue().encode() + b"".join(_file_bytes(path) for path in written)
+
+
+def _holds(stored: bytes, value: str) -> bool:
+    """Whether a value is in the stored bytes; a one-time code as a number of its own, not inside a longer one (a
+    timestamp such as 967832.326 or 1795842242826)."""
+    if not value.isdigit():
+        return value.encode() in stored
+    return re.search(rb"(?<![0-9.])" + value.encode() + rb"(?![0-9.])", stored) is not None
 
 
 def test_the_agent_signs_in_with_placeholders_and_never_sees_a_value(
     llm: ScriptedLLM, site: OtpSite, main_worker: MainWorker, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG)
+    began = time.time() - 1  # a file's time is kept to the filesystem's precision
     llm.script(_signs_in)
     conversation = ConversationFactory(trace_runs=True)  # its runs' Playwright traces are stored bytes too
     client = signed_in(conversation.owner)
@@ -161,12 +174,13 @@ def test_the_agent_signs_in_with_placeholders_and_never_sees_a_value(
 
     secrets = [PASSWORD, USERNAME, site.totp_secret, *site.codes_accepted]
     sent = json.dumps(llm.requests)
-    stored = _stored_bytes()
+    stored = _stored_bytes(since=began)
     assert Run.objects.exclude(trace="").count() == 2  # the sign-in's trace and the replay's were scanned
+    assert b'"frame-snapshot"' in stored  # and read uncompressed, where a typed value would be readable
     worker_log = main_worker.worker.log_path.read_text(errors="replace") if main_worker.worker else ""
     for value in secrets:
         assert value not in sent, f"{value!r} was sent to the model"
-        assert value.encode() not in stored, f"{value!r} is stored in plain text"
+        assert not _holds(stored, value), f"{value!r} is stored in plain text"
         assert value not in worker_log, f"{value!r} is in the worker's log"
         assert value not in caplog.text, f"{value!r} is in the log"
     # What the page echoed back of a value is masked too.
