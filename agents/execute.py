@@ -100,7 +100,7 @@ class AgentReport:
             text += "\n\n" + _page_block(note, heading, page)
         if output.page_changed and image is None and self.config.step_screenshots:
             began = time.perf_counter()
-            image = await screenshot(context.tabs, quality=self.config.screenshot_quality)
+            image = await screenshot(context.tabs, quality=self.config.screenshot_quality, hidden=context.hidden())
             context.timings["screenshot"].append(_ms(began))
         return Observed(_cut(text, self.config.observation_max_chars), image, summary)
 

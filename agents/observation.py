@@ -7,6 +7,7 @@ import dataclasses
 import hashlib
 import logging
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from agents.config import AgentConfig
@@ -193,12 +194,15 @@ async def observe(tabs: TabControl, config: AgentConfig) -> PageView:
     )
 
 
-async def screenshot(tabs: TabControl, *, quality: int) -> bytes | None:
-    """A JPEG of the active tab's viewport, or None when there is nothing to picture."""
+async def screenshot(tabs: TabControl, *, quality: int, hidden: Collection[str] = ()) -> bytes | None:
+    """A JPEG of the active tab's viewport, or None when there is nothing to picture; `hidden` texts (secrets the
+    step filled in) are covered wherever the page shows them."""
     try:
-        # Masked only where the page has a password field: the mask costs a restyle and paint even when nothing matches.
-        image = await step_picture(tabs.active_page, quality=quality, timeout_ms=SCREENSHOT_TIMEOUT_MS)
+        # Masked only where the page has a password field or a hidden text: the mask costs a restyle and paint even
+        # when nothing matches.
+        image = await step_picture(tabs.active_page, quality=quality, timeout_ms=SCREENSHOT_TIMEOUT_MS, hidden=hidden)
     except Exception as exc:  # a step without a picture is fine; a crash is not
-        log.info("step screenshot failed: %s", exc)
+        # Playwright's message may name the masks' selectors, which hold the hidden texts.
+        log.info("step screenshot failed: %s", type(exc).__name__ if hidden else exc)
         return None
     return image

@@ -55,6 +55,10 @@ class Secrets(Protocol):
     def describe(self, *, url: str) -> str:
         """What the agent is told of the placeholders it may use on the page at `url` ("" for nothing)."""
 
+    def hidden(self) -> frozenset[str]:
+        """What `mask` hides, for a picture of the page: wherever the page shows one of these as text, it is
+        covered."""
+
 
 class PlaceholderSecrets:
     """Named values, filled in wherever their placeholder appears."""
@@ -70,3 +74,6 @@ class PlaceholderSecrets:
 
     def describe(self, *, url: str) -> str:
         return ""  # a replay names its parameters in its own prompt
+
+    def hidden(self) -> frozenset[str]:
+        return frozenset(value for value in self._values.values() if value)

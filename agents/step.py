@@ -188,6 +188,10 @@ class StepContext:
     def mask(self, text: str) -> str:
         return self.secrets.mask(text) if self.secrets is not None and text else text
 
+    def hidden(self) -> frozenset[str]:
+        """The secrets a picture of the page must not show as text."""
+        return self.secrets.hidden() if self.secrets is not None else frozenset()
+
 
 @dataclass(slots=True)
 class StepOutcome:
@@ -285,6 +289,9 @@ async def _checked_act(
         if tool.source == SOURCE_BROWSER and call.name == "type" and filled.get("text") != arguments.get("text"):
             # A secret goes into the field: no picture of the page shows it, whoever watches or reads it later.
             filled = {**filled, "conceal": True}
+        elif tool.source == SOURCE_BROWSER and call.name == "screenshot" and (hidden := context.hidden()):
+            # The picture the step hands back covers what the page shows of a secret filled in earlier.
+            filled = {**filled, "hidden": sorted(hidden)}
         arguments = filled
     output = await _act(call, tool, arguments, context)
     for hook in context.after_act:

@@ -136,6 +136,9 @@ class VaultSecrets:
             text = text.replace(value, SECRET_MASK)
         return text
 
+    def hidden(self) -> frozenset[str]:
+        return frozenset(self._filled | {value for value in self._others.values() if value})
+
     def describe(self, *, url: str) -> str:
         here = [entry for entry in self._entries.values() if entry.allows(url)]
         if not here:

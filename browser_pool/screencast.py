@@ -12,7 +12,7 @@ import asyncio
 import base64
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -318,13 +318,16 @@ async def step_picture(
     timeout_ms: float = 5_000,
     live: tuple[Screencast, str] | None = None,
     since_ms: float | None = None,
+    hidden: Collection[str] = (),
 ) -> bytes:
     """The JPEG kept with a step: the live view's own frame of the page when it was captured after the step ended
     (`live`: the session's screencast and the page's tab id; `since_ms`: when the step ended, time.time() in ms) and
     the page has no secret field, else a screenshot. The screenshot masks secret fields only where the page has one
     (the mask costs a restyle and paint even when nothing matches), and leaves the caret as it is (hiding it restyles
-    the page first): about 10-20 ms of the browser's CPU less per step than a masked screenshot."""
-    secrets = bool(await page.evaluate(HAS_SECRETS))
+    the page first): about 10-20 ms of the browser's CPU less per step than a masked screenshot. `hidden`: secrets
+    filled in earlier, covered wherever the page shows one as text (always a masked screenshot then: the live frame
+    shows them)."""
+    secrets = bool(hidden) or bool(await page.evaluate(HAS_SECRETS))
     if live is not None and since_ms is not None and not secrets:
         screencast, tab_id = live
         frame = screencast.frame_since(tab_id, since_ms)
@@ -332,7 +335,7 @@ async def step_picture(
             return frame.data
     if secrets:
         return await page.screenshot(type="jpeg", quality=quality, caret="initial", timeout=timeout_ms,
-                                     mask=secret_masks(page), mask_color=MASK_COLOR)  # fmt: skip
+                                     mask=secret_masks(page, hidden), mask_color=MASK_COLOR)  # fmt: skip
     cdp = page_cdp(page)
     if cdp is not None:
         # One protocol message where Playwright's screenshot sends five (preparing the page, waiting for its fonts,

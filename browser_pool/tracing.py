@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote_plus
@@ -125,6 +125,17 @@ def _masked_text(text: str, mask: Mask) -> str:
         if again != decoded:
             return again
     return masked
+
+
+def mask_escaped(text: str, hidden: Collection[str]) -> str:
+    """`text` with each of the `hidden` texts masked also where it stands as a JSON string holds it (a quote or a
+    backslash escaped): a picture's mask finds a secret the page shows with a selector that holds it so, and the
+    trace records that selector."""
+    for value in hidden:
+        escaped = json.dumps(value, ensure_ascii=False)[1:-1]
+        if escaped != value:
+            text = text.replace(escaped, MASK)
+    return text
 
 
 def scrub_trace(path: Path, mask: Mask) -> int:

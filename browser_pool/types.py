@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypedDict
 
@@ -14,8 +15,10 @@ SECRET_FIELDS = f"input[type=password], [{CONCEALED}]"
 MASK_COLOR = "#888888"
 
 
-def secret_masks(page: Page) -> list[Locator]:
-    return [page.locator(SECRET_FIELDS)]
+def secret_masks(page: Page, hidden: Collection[str] = ()) -> list[Locator]:
+    """The secret fields, and the smallest element holding each of the `hidden` texts (a secret the page shows back
+    as text, "Signed in as ..."; matched as Playwright matches text, whatever its case and spacing)."""
+    return [page.locator(SECRET_FIELDS), *(page.get_by_text(text) for text in sorted(hidden) if text.strip())]
 
 
 @dataclass(frozen=True, slots=True)

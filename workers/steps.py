@@ -62,7 +62,7 @@ class ActionReport:
             text = json.dumps({**report, "left_page": note} if note else report, ensure_ascii=False, default=str)
         image = output.screenshot
         if image is None and output.page_changed:
-            image = await screenshot(context.tabs, quality=SCREENSHOT_QUALITY)
+            image = await screenshot(context.tabs, quality=SCREENSHOT_QUALITY, hidden=context.hidden())
         return Observed(text, image)
 
 

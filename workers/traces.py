@@ -20,7 +20,7 @@ from django.conf import settings
 
 from agents.secrets import Secrets
 from browser_pool.session import Session
-from browser_pool.tracing import scrub_trace
+from browser_pool.tracing import mask_escaped, scrub_trace
 from webapp.runs.models import Run
 from webapp.runs.traces import TRACE_NAME, run_trace_decision, run_trace_store, run_traced
 
@@ -86,5 +86,5 @@ class RunTrace:
 
     def _mask(self, text: str) -> str:
         for secrets in self._secrets:
-            text = secrets.mask(text)
+            text = mask_escaped(secrets.mask(text), secrets.hidden())
         return text

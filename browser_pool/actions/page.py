@@ -128,7 +128,7 @@ async def screenshot(ctx: ActionContext, args: p.Screenshot) -> Outcome:
             clip = {"x": 0, "y": 0, "width": width, "height": SCREENSHOT_MAX_HEIGHT}
     image = await ctx.page.screenshot(
         type="jpeg", quality=SCREENSHOT_QUALITY, full_page=full_page, clip=clip, timeout=max(ctx.timeout_ms, 10_000),
-        mask=secret_masks(ctx.page), mask_color=MASK_COLOR,
+        mask=secret_masks(ctx.page, args.hidden), mask_color=MASK_COLOR,
     )  # fmt: skip
     data: dict[str, Any] = {"bytes": len(image), "full_page": full_page}
     if clip is not None:

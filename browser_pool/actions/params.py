@@ -156,6 +156,9 @@ class Screenshot(Params):
     """A picture of the viewport or the whole page."""
 
     full_page: bool = Field(False, description="Not just the viewport.")
+    # Set by Hive, never by a model or a client (it is in no schema they read): secrets filled in earlier, covered
+    # wherever the page shows one of them as text.
+    hidden: SkipJsonSchema[list[str]] = []
 
 
 class Wait(Params):

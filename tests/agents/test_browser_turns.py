@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import base64
+import io
 import json
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from agents import AgentConfig, run_agent_turn
 from agents.prompts import PAGE_CONTEXT_INTRO
@@ -35,6 +38,16 @@ pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
 def safe_for(site: str, **config: Any) -> SafetyConfig:
     """Private networks blocked as in production, the test site allowed like one of Hive's own demo sites."""
     return SafetyConfig(always_allowed_origins=(site,), **config)
+
+
+def image_urls(request: dict[str, Any]) -> list[str]:
+    return [
+        str(part["image_url"]["url"])
+        for message in request["messages"]
+        if isinstance(message.get("content"), list)
+        for part in message["content"]
+        if part.get("type") == "image_url"
+    ]
 
 
 def image_parts(request: dict[str, Any]) -> int:
@@ -250,3 +263,47 @@ async def test_a_secret_typed_by_its_placeholder_reaches_the_page_and_never_the_
     assert SECRET_MASK in typed.observation
     assert secret not in json.dumps([[s.arguments, s.observation, s.error] for s in sink.steps])
     assert secret not in json.dumps(model_server.requests)
+
+
+async def test_a_secret_the_page_shows_back_is_covered_in_every_picture_the_model_gets(
+    model_server: ScriptedLLM, sink: RecordingSink, session: Session, site: str
+) -> None:
+    secret = "MMMMMMMMMM"
+
+    def handler(request: dict[str, Any]) -> Reply:
+        made = calls_made(request)
+        if not made:
+            return Reply(tool_calls=[{"name": "navigate", "arguments": {"url": f"{site}/account/welcome.html"}}])
+        if len(made) == 1:
+            return Reply(tool_calls=[{"name": "type", "arguments": {"index": find_index(request, "Your name"),
+                                                                       "text": "{{pw}}"}}])  # fmt: skip
+        if len(made) == 2:
+            return Reply(tool_calls=[{"name": "screenshot", "arguments": {}}])
+        return Reply(content="Done.")
+
+    model_server.script(handler)
+    await run_agent_turn(
+        config=config(model_server.base_url, safety=safe_for(site)), history=[("user", "Type my name.")],
+        tabs=session, sink=sink, secrets=PlaceholderSecrets({"pw": secret}),
+    )  # fmt: skip
+    page = session.active_page
+    assert await page.text_content("#who") == secret  # the page shows it back
+    box = await page.locator("#who").bounding_box()
+    assert box is not None
+    greeting = (0, int(box["y"]), int(box["x"] + box["width"]), int(box["y"] + box["height"]))
+
+    def darkest(picture: bytes, left: int, right: int) -> int:
+        image = Image.open(io.BytesIO(picture)).convert("L")
+        scale = image.width / page.viewport_size["width"] if page.viewport_size else 1.0
+        low, _ = image.crop((left * scale, greeting[1] * scale, right * scale, greeting[3] * scale)).getextrema()
+        assert isinstance(low, int)
+        return low
+
+    after_type, taken = sink.steps[1].screenshot, sink.steps[2].screenshot
+    sent = [base64.b64decode(url.split(",", 1)[1]) for url in image_urls(model_server.requests[-1])]
+    assert after_type is not None
+    assert taken is not None
+    assert sent, "the model was sent the pictures"
+    for picture in (after_type, taken, *sent):
+        assert darkest(picture, int(box["x"]), greeting[2]) > 100, "a letter of the secret is in the picture"
+        assert darkest(picture, 0, int(box["x"])) < 100, "the greeting before it is pictured"

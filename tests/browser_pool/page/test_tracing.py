@@ -4,6 +4,7 @@ neither a secret the mask knows nor a password field's value is in any entry, an
 
 from __future__ import annotations
 
+import json
 import zipfile
 from pathlib import Path
 
@@ -11,7 +12,8 @@ import pytest
 from playwright.async_api import Browser
 
 from agents.secrets import PlaceholderSecrets
-from browser_pool.tracing import MASK, ContextTracing, scrub_trace
+from browser_pool.screencast import step_picture
+from browser_pool.tracing import MASK, ContextTracing, mask_escaped, scrub_trace
 from browser_pool.types import CONCEALED
 from tests.support.traces import Trace, trace_read
 
@@ -114,3 +116,32 @@ async def test_a_field_hive_typed_a_secret_into_is_scrubbed_like_a_password_fiel
     scrubbed = _read(kept)
     assert scrubbed.holds(token) == []
     assert scrubbed.holds("shown"), "a plain field's value stays"
+
+
+async def test_a_secret_a_picture_covered_leaves_no_trace_even_where_its_selector_escapes_it(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """A picture's mask finds a secret the page shows back with a selector holding it as a JSON string; the trace
+    records that selector, and the scrub masks the escaped form too."""
+    secret = 'pa"ss\\word'
+    escaped = json.dumps(secret)[1:-1]
+    in_the_file = [form.encode() for form in (secret, escaped, json.dumps(escaped)[1:-1])]
+    context = await browser.new_context()
+    tracing = ContextTracing(context)
+    path = tmp_path / "trace.zip"
+    try:
+        page = await context.new_page()
+        await tracing.begin("run")
+        await page.set_content("<p>Hello, <b id=who></b></p>")
+        await page.eval_on_selector("#who", "(b, text) => { b.textContent = text; }", secret)
+        await step_picture(page, hidden={secret})
+        assert await tracing.end(path)
+    finally:
+        await context.close()
+
+    recorded = _read(path).entries.values()
+    assert any(in_the_file[2] in data for data in recorded), "the mask's selector (escaped twice in the file) is kept"
+    secrets = PlaceholderSecrets({"pw": secret})
+    scrub_trace(path, lambda text: mask_escaped(secrets.mask(text), secrets.hidden()))
+    entries = _read(path).entries
+    assert [name for name, data in entries.items() if any(form in data for form in in_the_file)] == []

@@ -204,3 +204,47 @@ async def test_a_client_cannot_ask_for_the_secret_typing_itself() -> None:
     refused = parse_arguments("type", {"selector": "#token", "text": "x", "conceal": True})
     assert isinstance(refused, ActionResult)
     assert not refused.ok
+
+
+def _echo_page(value: str) -> str:
+    """A page that shows a secret back as text where the token field would be ("Hi <value>", in large letters)."""
+    return (
+        "<body style='margin:0'><p style='margin:0; font: 48px monospace; color: rgb(160, 0, 0); width: 700px'>"
+        f"Hi <b>{value}</b></p></body>"
+    )
+
+
+async def test_a_secret_the_page_shows_back_as_text_shows_in_no_picture(session: Session) -> None:
+    """Two secrets of one length shown back by the page look the same in the step's picture and in a screenshot the
+    step takes; unhidden, they do not."""
+    page = session.active_page
+    spec = ACTIONS["screenshot"]
+    pictures: dict[str, tuple[bytes, bytes, bytes]] = {}
+    for value in ("MMMMMMMM", "iiiiiiii"):
+        await page.set_content(_echo_page(value))
+        result = await perform(session, spec, spec.typed({"hidden": [value]}))
+        assert result.ok, result.error
+        assert result.screenshot is not None
+        pictures[value] = (await step_picture(page), await step_picture(page, hidden={value}), result.screenshot)
+    (shown, hidden, taken), (also_shown, also_hidden, also_taken) = pictures.values()
+    assert _difference(shown, also_shown) > 5, "the page shows the text"
+    assert _difference(hidden, also_hidden) < 1.5, "the step's picture shows what the secret is"
+    assert _difference(taken, also_taken) < 1.5, "the screenshot shows what the secret is"
+    # Covered by a grey box, as a password field is: the words around it stay.
+    box = await page.locator("b").bounding_box()
+    assert box is not None
+    picture = Image.open(io.BytesIO(hidden)).convert("L")
+    top, bottom = int(box["y"]), int(box["y"] + box["height"])
+    darkest, _ = picture.crop((int(box["x"]), top, int(box["x"] + box["width"]), bottom)).getextrema()
+    assert isinstance(darkest, int)
+    assert darkest > 100, "nothing dark (no letter) where the page shows the secret"
+    darkest_before, _ = picture.crop((0, top, int(box["x"]), bottom)).getextrema()
+    assert isinstance(darkest_before, int)
+    assert darkest_before < 100, "the words before it are pictured"
+
+
+async def test_a_client_cannot_ask_for_what_a_screenshot_hides() -> None:
+    assert "hidden" not in json.dumps(ACTIONS["screenshot"].schema)
+    refused = parse_arguments("screenshot", {"hidden": ["x"]})
+    assert isinstance(refused, ActionResult)
+    assert not refused.ok
