@@ -79,9 +79,10 @@ async def run_agent_turn(
     models = [config.model] + ([config.fallback_model] if config.fallback_model is not None else [])
     clients = [LLMClient(model, backoff_base_s=config.retry_backoff_s) for model in models]
     try:
-        state = await prepare_turn(config, history, tabs, sink, extra_tools, uploads or {}, context_messages, clients)
+        state = await prepare_turn(
+            config, history, tabs, sink, extra_tools, uploads or {}, context_messages, clients, secrets=secrets
+        )
         state.page_tools = page_tools
-        state.steps_context.secrets = secrets
         state.steps_context.after_act = after_act
         return await _loop(state)
     finally:
@@ -98,8 +99,11 @@ async def prepare_turn(
     uploads: Mapping[str, Path],
     context_messages: Sequence[ChatMessage],
     clients: list[LLMClient],
+    *,
+    secrets: Secrets | None = None,
 ) -> TurnState:
-    """Phase 1: tools, policy, and what the model is shown first (history, shared tabs, the current page)."""
+    """Phase 1: tools, policy, and what the model is shown first (history, shared tabs, the current page), with
+    every secret masked: a page, or a tab's title, may still show one typed in an earlier turn."""
     tools = [*(browser_tools() if config.browser_tools else ()), *(plan_tools() if config.plan_tools else ())]
     deferred = [name for name in config.deferred_tools if not (name == "upload_file" and uploads)]
     registry = ToolRegistry([*tools, *extra_tools], deferred=deferred)
@@ -109,10 +113,17 @@ async def prepare_turn(
     if len(asked) >= config.long_task_chars:
         registry.reveal(config.long_task_tools)
     page = await observe(tabs, config)
+
+    def masked(text: str) -> str:
+        return secrets.mask(text) if secrets is not None else text
+
     transcript = Transcript(
         history=history,
-        context_messages=context_messages,
-        page_context=page_context(page),
+        context_messages=[
+            {**message, "content": masked(message["content"])} if isinstance(message.get("content"), str) else message
+            for message in context_messages
+        ],
+        page_context=masked(page_context(page)),
         keep_full_observations=config.keep_full_observations,
     )
     deadline = time.monotonic() + config.turn_timeout_s if config.turn_timeout_s else None
@@ -128,6 +139,7 @@ async def prepare_turn(
         deadline=deadline,
         page=page,
         timings=timings,
+        secrets=secrets,
     )
     return TurnState(
         config=config,

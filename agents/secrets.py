@@ -60,6 +60,36 @@ class Secrets(Protocol):
         covered."""
 
 
+class Remembered:
+    """A run's secrets (or none) together with every value filled in earlier into the same browser session, which
+    `typed` keeps for the session's life: a page may go on showing a value typed by an earlier run."""
+
+    def __init__(self, secrets: Secrets | None, typed: set[str]) -> None:
+        self._secrets = secrets
+        self._typed = typed
+
+    async def fill(self, arguments: JsonObject, *, url: str) -> JsonObject:
+        if self._secrets is None:
+            return arguments
+        filled = await self._secrets.fill(arguments, url=url)
+        if filled != arguments:
+            self._typed.update(self._secrets.hidden())
+        return filled
+
+    def mask(self, text: str) -> str:
+        if self._secrets is not None:
+            text = self._secrets.mask(text)
+        for value in sorted(self._typed, key=len, reverse=True):  # a longer value first, so no part of it is left
+            text = text.replace(value, SECRET_MASK)
+        return text
+
+    def describe(self, *, url: str) -> str:
+        return self._secrets.describe(url=url) if self._secrets is not None else ""
+
+    def hidden(self) -> frozenset[str]:
+        return frozenset(self._typed | (self._secrets.hidden() if self._secrets is not None else frozenset()))
+
+
 class PlaceholderSecrets:
     """Named values, filled in wherever their placeholder appears."""
 

@@ -228,12 +228,17 @@ class Recorder:
         self.recording.bytes += len(frame.data)
 
     async def _shows_no_secret(self, page: Page, frame: RecordedFrame) -> bool:
-        """Whether the frame's page has no secret field (a password). A frame of a page that has one is not kept: a
-        masked screenshot per frame cost the browser more than the recording itself, and the step's own picture,
-        masked, shows that page. The check runs after the capture: a frame of a document the tab has left since
-        (it may have had one) is not kept either."""
+        """Whether the frame's page has no secret field (a password) and shows no secret typed into the session back
+        as text. A frame of a page that does is not kept: a masked screenshot per frame cost the browser more than
+        the recording itself, and the step's own picture, masked, shows that page. The check runs after the capture:
+        a frame of a document the tab has left since (it may have had one) is not kept either."""
+        typed = self.session.typed_secrets
         try:
-            secrets, document_started_ms = await page.evaluate(_CHECK)
+            # The page is asked for its text, never given the secrets: its own scripts could read what it is given.
+            secrets, document_started_ms, shown = await page.evaluate(_CHECK, bool(typed))
+            if typed and not secrets:
+                seen = str(shown).casefold()
+                secrets = any(text.casefold() in seen for text in typed)
         except PlaywrightError:
             # The tab closed or navigated away under the check: a frame that cannot be checked is not kept.
             log.debug("recording frame dropped: its tab went away", exc_info=True)
@@ -244,5 +249,11 @@ class Recorder:
         return True
 
 
-# Whether the page has a secret field, and when its document started (ms since the epoch).
-_CHECK = f"() => [({HAS_SECRETS})(), performance.timeOrigin]"
+# Whether the page has a secret field, when its document started (ms since the epoch), and, when asked, what it shows
+# as text (its words and its fields' values).
+_CHECK = f"""(withText) => {{
+  const shown = () => [document.body ? document.body.innerText : "",
+    ...[...document.querySelectorAll("input, textarea")].map((field) => field.value)].join("\\n");
+  const secrets = ({HAS_SECRETS})();
+  return [secrets, performance.timeOrigin, withText && !secrets ? shown() : ""];
+}}"""

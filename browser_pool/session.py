@@ -70,6 +70,9 @@ class Session:
         # Saves carry the pages' IndexedDB too (where some sites keep a sign-in): off unless the session is kept as a
         # browser profile, since reading every database costs time and bytes at every save.
         self.keep_indexed_db = False
+        # Secrets Hive typed into this session's pages (held in memory only, for the session's life): a page may go
+        # on showing one back, so every later step, whoever takes it, masks them in what it reports and pictures.
+        self.typed_secrets: set[str] = set()
         self.lost_reason = ""
         self._lost = asyncio.Event()
         self._closed = False

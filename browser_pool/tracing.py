@@ -3,8 +3,9 @@ saved as a `trace.zip` Playwright's Trace Viewer opens, or discarded.
 
 A trace holds what a person would not want shared: the text each action typed, every input's value in the DOM
 snapshots, request bodies. `scrub_trace` rewrites a saved chunk so that no value a `mask` knows, and no value of a
-password field, is left in any of its text entries. The screenshots are pictures and stay as they are: a password
-field shows dots in them, as on screen.
+password field, is left in any of its text entries. The screenshots are pictures: a password field shows dots in
+them, as on screen, but a secret a page shows back as text would be drawn, so a run that typed one keeps its trace
+without them (`pictures=False`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ VALUE_ATTRIBUTES = ("__playwright_value_", "value")
 # Shorter password values are masked where they stand in a snapshot but not searched for everywhere else: a
 # one- or two-letter string is in every entry.
 MIN_SEARCHED_CHARS = 3
+# Where a trace keeps its screencast's frames (each one also named by a "screencast-frame" event).
+SCREENCAST_FOLDER = "screencast/"
 # Entries whose bytes are pictures or fonts: nothing typed is in them as text.
 _BINARY_SUFFIXES = (".jpeg", ".jpg", ".png", ".webp", ".gif", ".woff", ".woff2", ".ttf", ".otf", ".ico")
 
@@ -138,16 +141,22 @@ def mask_escaped(text: str, hidden: Collection[str]) -> str:
     return text
 
 
-def scrub_trace(path: Path, mask: Mask) -> int:
+def scrub_trace(path: Path, mask: Mask, *, pictures: bool = True) -> int:
     """Rewrite the trace at `path` with every value `mask` hides, and every password field's value, masked in all
-    its text entries. Returns how many entries changed."""
+    its text entries; without `pictures`, its screencast's frames left out. Returns how many entries changed."""
     with zipfile.ZipFile(path) as source:
         entries = [(info, source.read(info)) for info in source.infolist()]
+    dropped = 0
+    if not pictures:
+        kept = [(info, data) for info, data in entries if not info.filename.startswith(SCREENCAST_FOLDER)]
+        dropped, entries = len(entries) - len(kept), kept
     logs: dict[str, list[Any]] = {}
     passwords: set[str] = set()
     for info, data in entries:
         if info.filename.endswith((".trace", ".network")):
             events = _events(data.decode("utf-8", errors="replace"))
+            if not pictures:
+                events = [e for e in events if not (isinstance(e, dict) and e.get("type") == "screencast-frame")]
             logs[info.filename] = events
             for attributes in (a for event in events for a in _password_nodes(event)):
                 passwords.update(str(attributes[k]) for k in VALUE_ATTRIBUTES if attributes.get(k))
@@ -159,7 +168,7 @@ def scrub_trace(path: Path, mask: Mask) -> int:
             text = text.replace(password, MASK)
         return text
 
-    changed = 0
+    changed = dropped
     scrubbed: list[tuple[zipfile.ZipInfo, bytes]] = []
     for info, data in entries:
         new = _scrubbed_entry(info.filename, data, logs.get(info.filename), everything)
@@ -185,7 +194,7 @@ def _scrubbed_entry(name: str, data: bytes, events: list[Any] | None, mask: Mask
             json.dumps(_walk(e, mask), ensure_ascii=False, separators=(",", ":")) if not isinstance(e, str) else mask(e)
             for e in events
         ]
-        return ("\n".join(lines) + "\n").encode() if lines else data
+        return ("\n".join(lines) + "\n").encode() if lines else b""
     if name.lower().endswith(_BINARY_SUFFIXES):
         return data
     try:

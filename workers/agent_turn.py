@@ -111,7 +111,7 @@ async def agent_turn(run: Run, session: Session, sink: WorkerSink) -> None:
             uploads=inputs.uploads,
             context_messages=[context] if context else [],
             page_tools=page_tools,
-            secrets=sink.masking(await vault_secrets(run.pk)),
+            secrets=sink.masking(await vault_secrets(run.pk), session),
         )
     except LLMError as exc:
         await sink.close()

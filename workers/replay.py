@@ -205,7 +205,7 @@ async def heal(
     try:
         result = await run_agent_turn(config=config, history=[("user", prompt)], tabs=session, sink=sink,
                                       uploads=uploads, page_tools=page_tools, extra_tools=ask_person_tools(sink),
-                                      secrets=sink.masking(await _secrets(run, secrets)))  # fmt: skip
+                                      secrets=sink.masking(await _secrets(run, secrets), session))  # fmt: skip
     except LLMError as exc:
         return Healing([], f"healing it failed: {exc}")
     tokens = {"prompt_tokens": result.usage.prompt_tokens, "completion_tokens": result.usage.completion_tokens}

@@ -12,7 +12,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 
 from agents.events import ConfirmationRequest, PlanStep
-from agents.secrets import Secrets
+from agents.secrets import Remembered, Secrets
 from browser_pool.types import RecordedTarget
 from webapp.core.events import publish_now
 from webapp.core.types import JsonObject
@@ -31,6 +31,7 @@ from webapp.runs.services import (
 from webapp.runs.types import PlanStepPayload
 
 if TYPE_CHECKING:
+    from browser_pool.session import Session
     from workers.live import People
     from workers.webtools import WebTools
 
@@ -70,11 +71,12 @@ class WorkerSink:
         # The secrets the run's steps fill in: masked in the run's trace too (workers.traces).
         self.secrets: list[Secrets] = []
 
-    def masking(self, secrets: Secrets | None) -> Secrets | None:
-        """`secrets`, which the run's steps will fill in: its values are masked in the run's trace as well."""
-        if secrets is not None:
-            self.secrets.append(secrets)
-        return secrets
+    def masking(self, secrets: Secrets | None, session: Session) -> Secrets:
+        """`secrets`, which the run's steps will fill in, with those typed into `session` by earlier runs: every
+        value is masked in what the steps report and picture, and in the run's trace."""
+        remembered = Remembered(secrets, session.typed_secrets)
+        self.secrets.append(remembered)
+        return remembered
 
     async def text_delta(self, delta: str) -> None:
         self._pending.append(delta)

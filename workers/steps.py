@@ -101,14 +101,14 @@ async def worker_step_context(
         if any(tool.name == "upload_file" for tool in tools)
         else {}
     )
-    sink.masking(secrets)
+    remembered = sink.masking(secrets, session)
     return StepContext(
         registry=ToolRegistry(tools),
         tool_ctx=ToolContext(tabs=session, sink=sink, uploads=uploads, action_timeout_ms=ACTION_TIMEOUT_MS),
         report=ActionReport(),
         policy=SafetyPolicy(safety_config(conversation)) if conversation is not None else None,
         asking=asking or conversation_asking(),
-        secrets=secrets,
+        secrets=remembered,
         after_act=(BrowserLost(session),),
         tool_timeout_s=time_limits().tool_call_s,
     )

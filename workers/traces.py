@@ -77,7 +77,9 @@ class RunTrace:
             return
         try:
             if await database_sync_to_async(run_trace_decision)(run_id=self.run_id) == "keep":
-                await asyncio.to_thread(scrub_trace, path, self._mask)
+                # Pictures of a page that showed a typed secret back as text would show it: left out then.
+                pictures = not any(secrets.hidden() for secrets in self._secrets)
+                await asyncio.to_thread(scrub_trace, path, self._mask, pictures=pictures)
                 await database_sync_to_async(run_trace_store)(run_id=self.run_id, path=path)
         except Exception:
             log.exception("the trace of run %s could not be kept", self.run_id)

@@ -27,6 +27,7 @@ from tests.factories import ConversationFactory
 from tests.integration.conftest import signed_in
 from tests.support.llm_server import Reply, ScriptedLLM
 from tests.support.otp_site import PASSWORD, USERNAME, OtpSite, serve_otp_site
+from tests.support.processes import wait_until
 from tests.support.workflows import ended
 from webapp.conversations.models import Conversation
 from webapp.runs.models import Run, Step
@@ -71,9 +72,17 @@ SIGN_IN: list[tuple[str, Callable[[dict[str, Any]], dict[str, Any]]]] = [
 ]
 
 
+# Asked after signing in: the page still shows a value typed in the turn before.
+FOLLOW_UP = "Look at the members page again and tell me what it says."
+
+
 def _signs_in(request: dict[str, Any]) -> Reply:
-    """Sign in with the vault's placeholders only; then say what the last page showed."""
+    """Sign in with the vault's placeholders only; then say what the last page showed. Asked again, look again."""
     made = calls_made(request)
+    if user_request(request) == FOLLOW_UP:
+        if "get_page_content" not in made:
+            return Reply(tool_calls=[{"name": "get_page_content", "arguments": {}}])
+        return Reply(content="It says: " + last_observation(request)[-300:])
     if len(made) < len(SIGN_IN):
         name, arguments = SIGN_IN[len(made)]
         return Reply(tool_calls=[{"name": name, "arguments": arguments(request)}])
@@ -162,6 +171,20 @@ def test_the_agent_signs_in_with_placeholders_and_never_sees_a_value(
     code_typed = run.steps.filter(action="type").order_by("index").last()
     assert code_typed is not None
     assert '"value": "••••••"}' in code_typed.observation, code_typed.observation
+
+    # A later turn, and a step by hand, still find the page showing the username back: they mask it too (checked
+    # with everything else sent and stored, below).
+    again = _agent_does(client, conversation, FOLLOW_UP)
+    assert "Signed in as ••••••••" in again.steps.get().observation
+    by_hand = client.post(
+        f"/api/conversations/{conversation.pk}/actions/",
+        {"action": "execute_js", "arguments": {"code": "document.body.innerText"}},
+        format="json",
+    )
+    assert by_hand.status_code == 202, by_hand.content
+    read = ended(by_hand.json()["id"], seconds=60)
+    assert read.status == "succeeded", read.error
+    assert "Signed in as ••••••••" in read.steps.get().observation
     # Saved as a workflow, the steps keep their placeholders, and a replay fills them from the starter's vault.
     saved = client.post(f"/api/runs/{run.pk}/workflow/", {"name": "Sign in"}, format="json")
     assert saved.status_code == 201, saved.content
@@ -174,8 +197,15 @@ def test_the_agent_signs_in_with_placeholders_and_never_sees_a_value(
 
     secrets = [PASSWORD, USERNAME, site.totp_secret, *site.codes_accepted]
     sent = json.dumps(llm.requests)
+    # The sign-in's trace, the next turn's, the step by hand's and the replay's (each kept once its run has ended).
+    traced = Run.objects.exclude(trace="")
+    wait_until(lambda: traced.count() == 4, 30, "every run's trace")
     stored = _stored_bytes(since=began)
-    assert Run.objects.exclude(trace="").count() == 2  # the sign-in's trace and the replay's were scanned
+    # Each run typed a secret or came after one in its browser: its trace keeps no picture of a page, which would
+    # draw a value the page shows back.
+    for run_traced in traced:
+        with zipfile.ZipFile(run_traced.trace.path) as archive:
+            assert not [name for name in archive.namelist() if name.endswith(".jpeg")], run_traced
     assert b'"frame-snapshot"' in stored  # and read uncompressed, where a typed value would be readable
     worker_log = main_worker.worker.log_path.read_text(errors="replace") if main_worker.worker else ""
     for value in secrets:

@@ -118,11 +118,12 @@ async def test_a_field_hive_typed_a_secret_into_is_scrubbed_like_a_password_fiel
     assert scrubbed.holds("shown"), "a plain field's value stays"
 
 
-async def test_a_secret_a_picture_covered_leaves_no_trace_even_where_its_selector_escapes_it(
+async def test_a_secret_shown_back_leaves_no_trace_in_its_text_escaped_or_not_nor_in_its_pictures(
     browser: Browser, tmp_path: Path
 ) -> None:
     """A picture's mask finds a secret the page shows back with a selector holding it as a JSON string; the trace
-    records that selector, and the scrub masks the escaped form too."""
+    records that selector, and the scrub masks the escaped form too. The trace's own pictures of the page drew the
+    secret: a run that typed one keeps none."""
     secret = 'pa"ss\\word'
     escaped = json.dumps(secret)[1:-1]
     in_the_file = [form.encode() for form in (secret, escaped, json.dumps(escaped)[1:-1])]
@@ -142,6 +143,13 @@ async def test_a_secret_a_picture_covered_leaves_no_trace_even_where_its_selecto
     recorded = _read(path).entries.values()
     assert any(in_the_file[2] in data for data in recorded), "the mask's selector (escaped twice in the file) is kept"
     secrets = PlaceholderSecrets({"pw": secret})
-    scrub_trace(path, lambda text: mask_escaped(secrets.mask(text), secrets.hidden()))
-    entries = _read(path).entries
-    assert [name for name, data in entries.items() if any(form in data for form in in_the_file)] == []
+    assert _read(path).of_type("screencast-frame"), "the page was pictured, the secret drawn"
+    scrub_trace(path, lambda text: mask_escaped(secrets.mask(text), secrets.hidden()), pictures=False)
+    scrubbed = _read(path)
+    assert [name for name, data in scrubbed.entries.items() if any(form in data for form in in_the_file)] == []
+    # Its pictures are left out, the rest is still Playwright's trace.
+    assert scrubbed.of_type("screencast-frame") == []
+    assert [name for name in scrubbed.entries if name.endswith(".jpeg")] == []
+    assert scrubbed.of_type("frame-snapshot")
+    with zipfile.ZipFile(path) as archive:
+        assert archive.testzip() is None
