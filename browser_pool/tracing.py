@@ -134,7 +134,7 @@ def mask_escaped(text: str, hidden: Collection[str]) -> str:
     """`text` with each of the `hidden` texts masked also where it stands as a JSON string holds it (a quote or a
     backslash escaped): a picture's mask finds a secret the page shows with a selector that holds it so, and the
     trace records that selector."""
-    for value in hidden:
+    for value in sorted(hidden, key=len, reverse=True):  # a longer value first, so no part of it is left
         escaped = json.dumps(value, ensure_ascii=False)[1:-1]
         if escaped != value:
             text = text.replace(escaped, MASK)
