@@ -43,7 +43,7 @@ async def execute_calls(state: TurnState, exchange: Exchange) -> None:
         if paused:
             # Indices and plans from before a person used the browser may name nothing now: look again.
             note = f"Not run: {paused}. The page may have changed; decide again from the page as it is now"
-            page = AgentReport.page_text(context, await look_after(context))
+            page = context.mask(AgentReport.page_text(context, await look_after(context)))
             exchange.results.append(ToolResult(call, f"{note}.\n\n{page}"))
             skip = paused
             continue

@@ -8,8 +8,9 @@ that checks a credential's origin, or computes a one-time code when it is typed,
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 from browser_pool.types import JsonObject
@@ -60,9 +61,29 @@ class Secrets(Protocol):
         covered."""
 
 
+# Values shorter than this are masked in the run that typed them only: remembered for a browser's life, a three-digit
+# code would mask every price and index holding its digits from then on.
+REMEMBERED_MIN_CHARS = 4
+
+
+def masked_any_case(text: str, values: Iterable[str]) -> str:
+    """`text` with each value masked whatever its case (a page may show "ADA@EXAMPLE.COM" for "ada@example.com"), a
+    longer value first so that no part of it is left (a password that holds the username)."""
+    for value in sorted((v for v in values if v), key=len, reverse=True):
+        text = _any_case(value).sub(SECRET_MASK, text)
+    return text
+
+
+@functools.lru_cache(maxsize=256)
+def _any_case(value: str) -> re.Pattern[str]:
+    return re.compile(re.escape(value), re.IGNORECASE)
+
+
 class Remembered:
-    """A run's secrets (or none) together with every value filled in earlier into the same browser session, which
-    `typed` keeps for the session's life: a page may go on showing a value typed by an earlier run."""
+    """A run's secrets (or none) together with every value its starter's runs filled in earlier into the same
+    browser, which `typed` keeps for the browser's life: a page may go on showing a value typed by an earlier run.
+    Kept per person: a teammate's steps in the same browser do not mask the owner's values, which would tell them
+    whether a text they show is one."""
 
     def __init__(self, secrets: Secrets | None, typed: set[str]) -> None:
         self._secrets = secrets
@@ -73,15 +94,14 @@ class Remembered:
             return arguments
         filled = await self._secrets.fill(arguments, url=url)
         if filled != arguments:
-            self._typed.update(self._secrets.hidden())
+            self._typed.update(v for v in self._secrets.hidden() if len(v) >= REMEMBERED_MIN_CHARS)
         return filled
 
     def mask(self, text: str) -> str:
-        if self._secrets is not None:
-            text = self._secrets.mask(text)
-        for value in sorted(self._typed, key=len, reverse=True):  # a longer value first, so no part of it is left
-            text = text.replace(value, SECRET_MASK)
-        return text
+        if not text:
+            return text
+        text = masked_any_case(text, self.hidden())
+        return self._secrets.mask(text) if self._secrets is not None else text
 
     def describe(self, *, url: str) -> str:
         return self._secrets.describe(url=url) if self._secrets is not None else ""

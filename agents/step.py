@@ -185,6 +185,9 @@ class StepContext:
         remaining = self.remaining_s()
         return limit if remaining is None else max(0.0, min(limit, remaining))
 
+    def __post_init__(self) -> None:
+        self.tool_ctx.mask = self.mask  # a tool that hands a page's text to a model masks it as the step would
+
     def mask(self, text: str) -> str:
         return self.secrets.mask(text) if self.secrets is not None and text else text
 

@@ -109,6 +109,9 @@ class BrowserPool:
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
         self._sessions: dict[str, Session] = {}
+        # The secrets typed into each key's session, kept when its session is closed and opened again (idle, evicted,
+        # after a browser crash): the pages it restores may still show them.
+        self._typed_secrets: dict[str, dict[str, set[str]]] = {}
         self._warm: list[BrowserContext] = []
         # How many warm contexts to keep: the configured floor, raised by demand (see BrowserConfig).
         self._warm_target = self.config.warm_contexts
@@ -363,6 +366,7 @@ class BrowserPool:
             download_meter=self._meter,
             storage=lazy_storage,
         )
+        session.typed_secrets = self._typed_secrets.setdefault(key, {})
         self._kick_refill()
         if saved is not None:
             try:

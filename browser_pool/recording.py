@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Coroutine
+from collections.abc import Collection, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,8 +80,12 @@ class Recorder:
         max_bytes: int = 20_000_000,
         settle_s: float | None = None,
         spec: FrameSpec | None = None,
+        typed: Collection[str] = (),
     ) -> None:
+        """`typed`: the secrets the recorded runs' starter typed into the session (a live set), left out of every
+        frame of a page that shows one."""
         self.session = session
+        self.typed = typed
         self.fps = fps
         self.spec = spec  # None: Playwright's default, the viewport scaled into 800x800 at quality 90
         self.max_bytes = max_bytes
@@ -232,7 +236,7 @@ class Recorder:
         as text. A frame of a page that does is not kept: a masked screenshot per frame cost the browser more than
         the recording itself, and the step's own picture, masked, shows that page. The check runs after the capture:
         a frame of a document the tab has left since (it may have had one) is not kept either."""
-        typed = self.session.typed_secrets
+        typed = self.typed
         try:
             # The page is asked for its text, never given the secrets: its own scripts could read what it is given.
             secrets, document_started_ms, shown = await page.evaluate(_CHECK, bool(typed))

@@ -70,9 +70,10 @@ class Session:
         # Saves carry the pages' IndexedDB too (where some sites keep a sign-in): off unless the session is kept as a
         # browser profile, since reading every database costs time and bytes at every save.
         self.keep_indexed_db = False
-        # Secrets Hive typed into this session's pages (held in memory only, for the session's life): a page may go
-        # on showing one back, so every later step, whoever takes it, masks them in what it reports and pictures.
-        self.typed_secrets: set[str] = set()
+        # Secrets Hive typed into this session's pages, by whose runs typed them (held in memory only; the pool hands
+        # the same record to a session it opens again under this key): a page may go on showing one back, so that
+        # person's later steps mask them in what they report and picture.
+        self.typed_secrets: dict[str, set[str]] = {}
         self.lost_reason = ""
         self._lost = asyncio.Event()
         self._closed = False
@@ -371,6 +372,10 @@ class Session:
                     retries = 0
         finally:
             self._tabs_notice = None
+
+    def typed_by(self, who: str) -> set[str]:
+        """The secrets `who`'s runs typed into this session's pages (a live set: a run adds to it as it types)."""
+        return self.typed_secrets.setdefault(who, set())
 
     async def tabs_told(self) -> None:
         """Tell the tabs as they are now, and return once told: whoever sees a run end then finds the tabs its steps

@@ -45,6 +45,11 @@ DELTA_FLUSH_S = 0.05
 CONFIRM_POLL_S = 1.0
 
 
+def starter_key(run: Run) -> str:
+    """Whose secrets a run types, as a browser session keeps them apart: the person who started it."""
+    return f"user:{run.started_by_id}" if run.started_by_id is not None else "nobody"
+
+
 class WorkerSink:
     """The agent's reports, persisted through services (which publish after commit) and streamed text, both through
     the publisher of the context the run is in (the worker's outbox)."""
@@ -57,9 +62,12 @@ class WorkerSink:
         people: People | None = None,
         web_tools: WebTools | None = None,
         save: Callable[[], Awaitable[None]] | None = None,
+        starter: str = "",
     ) -> None:
-        """Without `people`, nobody can pause or answer; `save` saves the run's browser session as it is now."""
+        """Without `people`, nobody can pause or answer; `save` saves the run's browser session as it is now;
+        `starter` names whose secrets the run types (`starter_key`)."""
         self.run_id = run_id
+        self.starter = starter
         self.conversation_id = conversation_id
         self.people = people
         self.web_tools = web_tools
@@ -74,7 +82,7 @@ class WorkerSink:
     def masking(self, secrets: Secrets | None, session: Session) -> Secrets:
         """`secrets`, which the run's steps will fill in, with those typed into `session` by earlier runs: every
         value is masked in what the steps report and picture, and in the run's trace."""
-        remembered = Remembered(secrets, session.typed_secrets)
+        remembered = Remembered(secrets, session.typed_by(self.starter))
         self.secrets.append(remembered)
         return remembered
 

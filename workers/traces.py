@@ -13,16 +13,18 @@ import asyncio
 import logging
 import shutil
 import tempfile
+from functools import partial
 from pathlib import Path
 
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from agents.secrets import Secrets
+from agents.secrets import Secrets, masked_any_case
 from browser_pool.session import Session
 from browser_pool.tracing import mask_escaped, scrub_trace
 from webapp.runs.models import Run
 from webapp.runs.traces import TRACE_NAME, run_trace_decision, run_trace_store, run_traced
+from workers.sink import starter_key
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +36,10 @@ class RunTrace:
         self.run_id = run.pk
         self.title = f"Run {run.number} of conversation {run.conversation_id}"
         self._secrets = secrets  # the run's sink's list, filled while the run's steps are made ready
+        self._starter = starter_key(run)
+        # What the run's starter typed into the session, this run or an earlier one: masked even when the run ended
+        # before its steps were made ready.
+        self._typed: set[str] = set()
         self.wanted = run_traced(run)
         self._session: Session | None = None
         self._written: Path | None = None
@@ -47,6 +53,7 @@ class RunTrace:
             log.warning("tracing run %s could not start: %r", self.run_id, exc)
             return
         self._session = session
+        self._typed = session.typed_by(self._starter)
 
     async def end(self) -> None:
         """Close the chunk while the session is still the run's."""
@@ -77,16 +84,17 @@ class RunTrace:
             return
         try:
             if await database_sync_to_async(run_trace_decision)(run_id=self.run_id) == "keep":
+                hidden = frozenset(self._typed).union(*(secrets.hidden() for secrets in self._secrets))
                 # Pictures of a page that showed a typed secret back as text would show it: left out then.
-                pictures = not any(secrets.hidden() for secrets in self._secrets)
-                await asyncio.to_thread(scrub_trace, path, self._mask, pictures=pictures)
+                await asyncio.to_thread(scrub_trace, path, partial(self._mask, hidden), pictures=not hidden)
                 await database_sync_to_async(run_trace_store)(run_id=self.run_id, path=path)
         except Exception:
             log.exception("the trace of run %s could not be kept", self.run_id)
         finally:
             shutil.rmtree(path.parent, ignore_errors=True)
 
-    def _mask(self, text: str) -> str:
+    def _mask(self, hidden: frozenset[str], text: str) -> str:
+        text = masked_any_case(text, hidden)  # every secret at once, a longer one first
         for secrets in self._secrets:
-            text = mask_escaped(secrets.mask(text), secrets.hidden())
-        return text
+            text = secrets.mask(text)
+        return mask_escaped(text, hidden)

@@ -24,7 +24,7 @@ from workers.browser import SessionHost
 from workers.live import CommandChannel, People, RunRegistry
 from workers.policy import run_dialog_answerer
 from workers.profiles import ProfileRefusedError
-from workers.sink import WorkerSink
+from workers.sink import WorkerSink, starter_key
 from workers.traces import RunTrace
 
 log = logging.getLogger(__name__)
@@ -52,6 +52,7 @@ class RunContext:
             people=self.people,
             web_tools=self.sessions.web_tools,
             save=lambda: self.sessions.save_now(run.conversation_id),
+            starter=starter_key(run),
         )
 
 
@@ -163,6 +164,7 @@ async def _start_recording(run: Run, session: Session) -> Recorder | None:
         max_bytes=settings.HIVE_RECORDING_MAX_BYTES,
         settle_s=settings.HIVE_RECORDING_SETTLE_S,
         spec=FrameSpec(*settings.HIVE_RECORDING_SIZE, settings.HIVE_RECORDING_QUALITY),
+        typed=session.typed_by(starter_key(run)),
     )
     try:
         await recorder.start()

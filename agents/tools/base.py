@@ -78,6 +78,10 @@ class ToolOutput:
         return "\n".join(lines)
 
 
+def _unmasked(text: str) -> str:
+    return text
+
+
 @dataclass(slots=True)
 class ToolContext:
     """What a handler may use. Later tool sources (page content, memory, WebMCP, SKILLs) get the same."""
@@ -88,6 +92,8 @@ class ToolContext:
     action_timeout_ms: int
     # Per-turn values tools share (the plan lives here); keyed by the owning module's name.
     state: dict[str, Any] = field(default_factory=dict)
+    # The step's secrets mask, for text a tool hands on before the step reports (a page's text sent to a model).
+    mask: Callable[[str], str] = _unmasked
 
 
 ToolHandler = Callable[[dict[str, Any], ToolContext], Awaitable[ToolOutput]]

@@ -20,6 +20,7 @@ debug log through the sink, like the loop's own calls.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -77,7 +78,9 @@ async def read_active_tab(ctx: ToolContext) -> ExtractedContent:
             content.reason or "the page has no text to read",
             "the page may still be loading: wait a moment and try again, or take a screenshot to see it",
         )
-    return content
+    # A page may show a secret typed earlier back: masked before a model (this turn's, or a tool's own) reads it.
+    return dataclasses.replace(content, title=ctx.mask(content.title), url=ctx.mask(content.url),
+                               text=ctx.mask(content.text))  # fmt: skip
 
 
 def _page_block(title: str, url: str, text: str, label: str) -> str:

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 import pyotp
 import pytest
 
-from agents.secrets import SECRET_MASK, SecretRefused
+from agents.secrets import SECRET_MASK, PlaceholderSecrets, Remembered, SecretRefused
 from agents.vault import VaultEntry, VaultSecrets
 
 SECRET = pyotp.random_base32()
@@ -82,3 +82,26 @@ def test_the_agent_is_told_the_placeholders_of_this_pages_origin_only() -> None:
     assert "{{members.username}}, {{members.password}}, {{members.otp}}, {{members.api_token}}" in told
     assert not any(value in told for value in STORED.values())
     assert vault.describe(url="https://other.example/") == ""
+
+
+@pytest.mark.asyncio
+async def test_a_later_run_of_the_same_person_masks_what_an_earlier_one_typed_and_a_teammates_does_not() -> None:
+    """What a person's runs typed into a browser is kept for that person's later runs in it (a page may go on showing
+    it), in any case, a longer value first; short values stay the typing run's own; another person's runs mask none
+    of it (that would tell them whether a text they show is the value)."""
+    typed: dict[str, set[str]] = {}
+    url = "https://members.example/"
+    first = Remembered(_vault(), typed.setdefault("user:1", set()))
+    await first.fill({"text": "{{members.username}}"}, url=url)
+    await first.fill({"text": "{{members.api_token}}"}, url=url)  # "tok-77": long enough to keep
+    assert typed["user:1"] == {"tok-77"}  # "ada" is masked in the run that typed it only: too short to keep
+    assert first.mask("Hello ada") == f"Hello {SECRET_MASK}"
+    later = Remembered(None, typed.setdefault("user:1", set()))
+    assert later.mask("Token TOK-77 for you") == f"Token {SECRET_MASK} for you"
+
+    username_in_password = Remembered(PlaceholderSecrets({"pw": "tok-77-and-more"}), typed["user:1"])
+    assert username_in_password.mask("tok-77-and-more") == SECRET_MASK, "no part of the longer value is left"
+
+    teammate = Remembered(None, typed.setdefault("user:2", set()))
+    assert teammate.mask("Token tok-77") == "Token tok-77"
+    assert teammate.hidden() == frozenset()

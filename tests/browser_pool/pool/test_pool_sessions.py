@@ -77,6 +77,7 @@ async def test_reaped_session_is_saved_and_restored_with_logins_storage_and_tabs
         second = await session.open_tab(f"{site}/index.html?second")
         first_id = (await session.list_tabs())[0].id
         await session.switch_tab(first_id)
+        session.typed_by("user:1").add("typed-secret")
     # Releasing the last lease saved the session already, so a worker dying now would lose nothing.
     assert events.saved["reap-me"].tab_urls == [f"{site}/plain.html?first", second.url]
 
@@ -95,6 +96,9 @@ async def test_reaped_session_is_saved_and_restored_with_logins_storage_and_tabs
     assert [t.active for t in tabs] == [True, False]
     assert await _cookies(restored) == "login=token123"
     assert await restored.active_page.evaluate("localStorage.getItem('draft')") == "hello"
+    # The pages it restores may show a secret typed before: the reopened session still knows it, for its typist.
+    assert restored.typed_by("user:1") == {"typed-secret"}
+    assert restored.typed_by("user:2") == set()
 
     await pool.release(restored)
     await pool.release(busy)

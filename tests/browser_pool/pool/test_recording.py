@@ -152,21 +152,17 @@ async def test_a_page_showing_a_typed_secret_back_is_left_out_of_the_recording(s
     """A secret Hive typed into the session is kept out wherever a page shows it: in its words, whatever their case,
     or in a field of another page."""
     page = session.active_page
-    session.typed_secrets.add("Hunter2-secret")
-    try:
-        await show(page, BLOCK)
-        recorder = Recorder(session, fps=4.0)
-        await recorder.start()
-        await eventually(lambda: len(recorder.recording.frames) >= 1, what="a frame of the plain page")
-        for shows_it in ("<p>Signed in as HUNTER2-SECRET</p>", "<input value=hunter2-secret>"):
-            left_out = recorder.left_out
-            await page.set_content(PASSWORD_PAGE.replace("<input type=password value=hunter2>", shows_it))
-            await eventually(lambda: recorder.left_out > left_out, what="a frame of the page left out")  # noqa: B023
-        await page.set_content(BLOCK.replace("rgb(200,0,0)", "rgb(0,0,200)"))
-        await eventually(lambda: len(recorder.recording.frames) >= 2, what="a frame of the next plain page")
-        recording = await recorder.stop()
-    finally:
-        session.typed_secrets.clear()
+    await show(page, BLOCK)
+    recorder = Recorder(session, fps=4.0, typed={"Hunter2-secret"})
+    await recorder.start()
+    await eventually(lambda: len(recorder.recording.frames) >= 1, what="a frame of the plain page")
+    for shows_it in ("<p>Signed in as HUNTER2-SECRET</p>", "<input value=hunter2-secret>"):
+        left_out = recorder.left_out
+        await page.set_content(PASSWORD_PAGE.replace("<input type=password value=hunter2>", shows_it))
+        await eventually(lambda: recorder.left_out > left_out, what="a frame of the page left out")  # noqa: B023
+    await page.set_content(BLOCK.replace("rgb(200,0,0)", "rgb(0,0,200)"))
+    await eventually(lambda: len(recorder.recording.frames) >= 2, what="a frame of the next plain page")
+    recording = await recorder.stop()
     assert [_near(_pixel(f, 0.9, 0.9), (0, 200, 0), 10) for f in recording.frames] == [False] * len(recording.frames)
     assert _near(_pixel(recording.frames[-1], 0.5, 0.5), (0, 0, 200))
 
