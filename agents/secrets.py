@@ -98,10 +98,8 @@ class Remembered:
         return filled
 
     def mask(self, text: str) -> str:
-        if not text:
-            return text
-        text = masked_any_case(text, self.hidden())
-        return self._secrets.mask(text) if self._secrets is not None else text
+        # Every value the run's own secrets mask is among `hidden()`: one pass masks them all, a longer one first.
+        return masked_any_case(text, self.hidden()) if text else text
 
     def describe(self, *, url: str) -> str:
         return self._secrets.describe(url=url) if self._secrets is not None else ""

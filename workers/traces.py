@@ -93,8 +93,7 @@ class RunTrace:
         finally:
             shutil.rmtree(path.parent, ignore_errors=True)
 
-    def _mask(self, hidden: frozenset[str], text: str) -> str:
-        text = masked_any_case(text, hidden)  # every secret at once, a longer one first
-        for secrets in self._secrets:
-            text = secrets.mask(text)
-        return mask_escaped(text, hidden)
+    @staticmethod
+    def _mask(hidden: frozenset[str], text: str) -> str:
+        # Every secret at once (what each of the run's secrets masks is among them), a longer one first.
+        return mask_escaped(masked_any_case(text, hidden), hidden)

@@ -236,25 +236,36 @@ async def test_each_action_shows_what_changed_so_a_form_needs_no_look_up(
     assert "Order number HX-42" in steps[-1].observation
 
 
-async def test_a_secret_typed_by_its_placeholder_reaches_the_page_and_never_the_model(
-    model_server: ScriptedLLM, sink: RecordingSink, session: Session, site: str
-) -> None:
-    secret = "correct-horse-battery-staple"
+async def _types_the_secret(
+    model_server: ScriptedLLM, sink: RecordingSink, session: Session, site: str, *, page: str, field: str,
+    secret: str, then: tuple[str, ...] = (),
+) -> None:  # fmt: skip
+    """A turn that opens `page`, types `{{pw}}` (holding `secret`) into `field`, calls the tools `then`, and ends."""
 
     def handler(request: dict[str, Any]) -> Reply:
         made = calls_made(request)
         if not made:
-            return Reply(tool_calls=[{"name": "navigate", "arguments": {"url": f"{site}/order.html"}}])
-        if len(made) == 1:  # typed into a plain text field: its value shows in the page after the step
-            return Reply(tool_calls=[{"name": "type", "arguments": {"index": find_index(request, "Name"),
+            return Reply(tool_calls=[{"name": "navigate", "arguments": {"url": f"{site}/{page}"}}])
+        if len(made) == 1:
+            return Reply(tool_calls=[{"name": "type", "arguments": {"index": find_index(request, field),
                                                                        "text": "{{pw}}"}}])  # fmt: skip
-        return Reply(content="Typed it.")
+        if len(made) - 2 < len(then):
+            return Reply(tool_calls=[{"name": then[len(made) - 2], "arguments": {}}])
+        return Reply(content="Done.")
 
     model_server.script(handler)
     await run_agent_turn(
         config=config(model_server.base_url, safety=safe_for(site)), history=[("user", "Type my secret.")],
         tabs=session, sink=sink, secrets=PlaceholderSecrets({"pw": secret}),
     )  # fmt: skip
+
+
+async def test_a_secret_typed_by_its_placeholder_reaches_the_page_and_never_the_model(
+    model_server: ScriptedLLM, sink: RecordingSink, session: Session, site: str
+) -> None:
+    secret = "correct-horse-battery-staple"
+    # Typed into a plain text field: its value shows in the page after the step.
+    await _types_the_secret(model_server, sink, session, site, page="order.html", field="Name", secret=secret)
     assert await session.active_page.input_value("#name") == secret
     typed = sink.actions()[1]
     assert typed.ok
@@ -269,23 +280,8 @@ async def test_a_secret_the_page_shows_back_is_covered_in_every_picture_the_mode
     model_server: ScriptedLLM, sink: RecordingSink, session: Session, site: str
 ) -> None:
     secret = "MMMMMMMMMM"
-
-    def handler(request: dict[str, Any]) -> Reply:
-        made = calls_made(request)
-        if not made:
-            return Reply(tool_calls=[{"name": "navigate", "arguments": {"url": f"{site}/account/welcome.html"}}])
-        if len(made) == 1:
-            return Reply(tool_calls=[{"name": "type", "arguments": {"index": find_index(request, "Your name"),
-                                                                       "text": "{{pw}}"}}])  # fmt: skip
-        if len(made) == 2:
-            return Reply(tool_calls=[{"name": "screenshot", "arguments": {}}])
-        return Reply(content="Done.")
-
-    model_server.script(handler)
-    await run_agent_turn(
-        config=config(model_server.base_url, safety=safe_for(site)), history=[("user", "Type my name.")],
-        tabs=session, sink=sink, secrets=PlaceholderSecrets({"pw": secret}),
-    )  # fmt: skip
+    await _types_the_secret(model_server, sink, session, site, page="account/welcome.html", field="Your name",
+                            secret=secret, then=("screenshot",))  # fmt: skip
     page = session.active_page
     assert await page.text_content("#who") == secret  # the page shows it back
     box = await page.locator("#who").bounding_box()

@@ -122,13 +122,17 @@ async def test_navigation_is_reported_with_the_new_title(session: Session, event
     await eventually(lambda: [t.title for t in events.tabs.get(session.key, [])] == ["Home"], what="navigation")
 
 
+async def _from_home_to_plain(session: Session, events: PoolEvents, site: str) -> None:
+    """The home page, told; then a navigation to the plain page, not told yet."""
+    await session.active_page.goto(f"{site}/index.html")
+    await eventually(lambda: [t.title for t in events.tabs.get(session.key, [])] == ["Home"], what="first page")
+    await session.active_page.goto(f"{site}/plain.html")
+
+
 async def test_tabs_told_at_the_end_of_a_run_are_where_its_last_navigation_left_them(
     session: Session, events: PoolEvents, site: str
 ) -> None:
-    await session.active_page.goto(f"{site}/index.html")
-    await eventually(lambda: [t.title for t in events.tabs.get(session.key, [])] == ["Home"], what="first page")
-
-    await session.active_page.goto(f"{site}/plain.html")
+    await _from_home_to_plain(session, events, site)
     await session.tabs_told()
 
     # No waiting: a script that reads the tabs once its run ended finds the new page (its title may come a moment
@@ -139,10 +143,7 @@ async def test_tabs_told_at_the_end_of_a_run_are_where_its_last_navigation_left_
 async def test_a_run_stopped_while_its_tabs_are_told_leaves_them_to_be_told_a_moment_later(
     session: Session, events: PoolEvents, site: str
 ) -> None:
-    await session.active_page.goto(f"{site}/index.html")
-    await eventually(lambda: [t.title for t in events.tabs.get(session.key, [])] == ["Home"], what="first page")
-
-    await session.active_page.goto(f"{site}/plain.html")
+    await _from_home_to_plain(session, events, site)
     telling = asyncio.create_task(session.tabs_told())
     await asyncio.sleep(0)  # under way: reading the page's title
     telling.cancel()  # the run was stopped
