@@ -198,7 +198,7 @@ export class SettingsPanel {
     }
     this.formOpen = true;
     this.formSlot.hidden = false;
-    this.formView.open(mode, models?.providers ?? [], models?.profiles ?? []);
+    this.formView.open(mode, models?.providers ?? [], models?.profiles ?? [], byUser);
     if (byUser) this.formSlot.scrollIntoView({ block: "nearest", behavior: "smooth" });
     this.markEditing();
   }

@@ -179,7 +179,8 @@ export class ProfileFormView {
     return this.mode.kind === "create";
   }
 
-  open(mode: FormMode, providers: ModelProvider[], profiles: ModelProfile[]): void {
+  /** `focus`: put the cursor in the name field; a form that opened by itself leaves the person's cursor alone. */
+  open(mode: FormMode, providers: ModelProvider[], profiles: ModelProfile[], focus = true): void {
     this.mode = mode;
     this.providers = providers;
     this.profiles = profiles;
@@ -188,7 +189,7 @@ export class ProfileFormView {
     this.price.set(mode.kind === "edit" ? mode.profile : null);
     this.renderOptions();
     this.renderValues();
-    this.inputs.name.focus();
+    if (focus) this.inputs.name.focus();
   }
 
   /** New providers or profiles (the fallback list) while the form is open; the typed values stay. */
