@@ -12,6 +12,7 @@ launches in the same process.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from playwright.async_api import Browser, BrowserType
 from playwright.async_api import Error as PlaywrightError
 
-from browser_pool.sandbox import explain_launch_failure, plan_launch
+from browser_pool.sandbox import explain_launch_failure, plan_launch, sweep_leftovers
 
 if TYPE_CHECKING:
     from browser_pool.config import BrowserConfig
@@ -102,6 +103,8 @@ async def launch(
 ) -> Browser:
     """Chromium as `config` says, with its sandbox, as an unprivileged user (browser_pool.sandbox) and the feature
     switches merged (see above); every launch goes through here. `args` replaces `config.args`."""
+    # What browsers killed with an earlier worker left behind goes before another browser starts.
+    await asyncio.to_thread(sweep_leftovers)
     plan = plan_launch(
         config.executable_path, browser_user=config.browser_user, allow_no_sandbox=config.allow_no_sandbox
     )

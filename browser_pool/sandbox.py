@@ -21,8 +21,10 @@ import logging
 import mimetypes
 import os
 import pwd
+import re
 import shutil
 import tempfile
+import time
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -39,6 +41,14 @@ PASSED_ENVIRONMENT = ("PATH", "HOME", "TMPDIR", "LANG", "LANGUAGE", "LC_ALL", "L
 _DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
 # How Chromium and the launcher say that the sandbox (or the user to run it as) is not to be had.
 _SANDBOX_FAILURES = ("No usable sandbox", "without --no-sandbox", "hive browser launcher", "setpriv:")
+# A downloads folder is named after the process whose browser it serves, so one left by a process that is gone can
+# be told from one in use.
+DOWNLOADS_PREFIX = "hive-browser-downloads-"
+_OWNED_DOWNLOADS = re.compile(re.escape(DOWNLOADS_PREFIX) + r"(\d+)-")
+# Playwright's name for the profile folder it makes for each Chromium it launches.
+PROFILE_PREFIX = "playwright_chromiumdev_profile-"
+# Playwright makes the profile folder just before it starts Chromium: a younger one may not be named by a process yet.
+PROFILE_GRACE_S = 120.0
 NO_SANDBOX_WARNING = (
     "Chromium runs WITHOUT its sandbox (allowed by HIVE_BROWSER_ALLOW_NO_SANDBOX): a renderer exploit in any "
     "page reaches every session on this worker. Turn the setting off once the sandbox works (docs/security.md)."
@@ -109,7 +119,7 @@ def plan_launch(
         uid, gid = os.geteuid(), os.getegid()
     # Downloads of every session land here; Playwright's default folder would be the worker's, unwritable for the
     # browser user. mkdtemp makes it 0700, and it is given to the user Chromium runs as.
-    downloads = tempfile.mkdtemp(prefix="hive-browser-downloads-")
+    downloads = tempfile.mkdtemp(prefix=f"{DOWNLOADS_PREFIX}{os.getpid()}-")
     if as_root:
         os.chown(downloads, uid, gid)
     if allow_no_sandbox:
@@ -122,6 +132,73 @@ def plan_launch(
         uid=uid,
         through_launcher=as_root,
     )
+
+
+def sweep_leftovers(folder: str | None = None, *, now: float | None = None) -> list[str]:
+    """Remove what browsers killed with their worker left in the temporary folder, and return what was removed.
+
+    A browser closed by its pool takes its folders with it; one killed with its worker (a crash, an out-of-memory
+    kill, a deploy that did not wait) leaves its downloads folder, which can hold a person's downloaded files, and
+    its profile, each worker start adding more. Removed: a downloads folder whose process is gone, and a profile no
+    running process names on its command line (older than `PROFILE_GRACE_S`). Anything in doubt stays.
+    """
+    root = Path(folder or tempfile.gettempdir())
+    now = time.time() if now is None else now
+    try:
+        entries = list(root.iterdir())
+    except OSError:
+        return []
+    stale: list[Path] = []
+    profiles: list[Path] = []
+    for entry in entries:
+        owner = _OWNED_DOWNLOADS.match(entry.name)
+        if owner is not None and not _alive(int(owner.group(1))):
+            stale.append(entry)
+        elif entry.name.startswith(PROFILE_PREFIX) and _older_than(entry, now - PROFILE_GRACE_S):
+            profiles.append(entry)
+    if profiles:
+        named = _command_lines()
+        stale += [profile for profile in profiles if str(profile) not in named]
+    removed = []
+    for path in stale:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+            if not path.exists():
+                removed.append(str(path))
+    if removed:
+        log.info("removed %d folder(s) left by browsers that were killed", len(removed))
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: alive
+        return True
+    return True
+
+
+def _older_than(path: Path, moment: float) -> bool:
+    try:
+        return path.stat().st_mtime < moment
+    except OSError:
+        return False
+
+
+def _command_lines() -> set[str]:
+    """Every argument of every running process, and each `--name=value`'s value: a profile in use is one of them."""
+    named: set[str] = set()
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                arguments = (proc / "cmdline").read_bytes().decode(errors="replace").split("\0")
+            except OSError:
+                continue
+            named.update(arguments)
+            named.update(argument.partition("=")[2] for argument in arguments if "=" in argument)
+    return named
 
 
 def explain_launch_failure(message: str, plan: LaunchPlan) -> SandboxUnavailableError | None:

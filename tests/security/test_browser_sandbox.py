@@ -27,6 +27,7 @@ from browser_pool.flags import command_line, launch
 from browser_pool.pool import BrowserPool
 from browser_pool.sandbox import NO_SANDBOX_WARNING, SandboxUnavailableError
 from tests.conftest import start_ready_worker
+from tests.support.processes import wait_until
 from tests.support.static_server import serve_directory
 
 pytestmark = pytest.mark.browser
@@ -170,6 +171,89 @@ async def test_the_profile_and_downloads_are_the_browser_users_alone(pool: Brows
     assert await download.failure() is None
     assert owner_and_mode(saved.parent) == (owner, 0o700), "downloads are readable by the browser's user alone"
     assert owner_and_mode(saved)[0] == owner
+    await pool.release(session)
+
+
+# A worker with a browser and a person's download in it, in a process group of its own to be killed whole.
+_KILLED_WORKER = """
+import asyncio, sys
+from pathlib import Path
+from playwright.async_api import async_playwright
+from browser_pool.config import BrowserConfig
+from browser_pool.flags import launch
+
+async def main():
+    async with async_playwright() as playwright:
+        await launch(playwright.chromium, BrowserConfig())
+        print("ready", flush=True)
+        await asyncio.sleep(600)
+
+asyncio.run(main())
+"""
+
+
+def _killed_worker_leaves() -> list[Path]:
+    """A worker killed with its browser, as an out-of-memory kill does: the downloads folder (with a person's
+    downloaded file in it) and the profile it leaves behind, the profile made old enough to be surely not starting."""
+    worker = subprocess.Popen(
+        [sys.executable, "-c", _KILLED_WORKER], cwd=REPO, stdout=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        assert worker.stdout is not None
+        assert worker.stdout.readline().strip() == "ready"
+        chromium = next(pid for pid in descendants(worker.pid) if "--user-data-dir=" in " ".join(arguments(pid)))
+        profile = Path(argument(chromium, "--user-data-dir="))
+        (downloads,) = Path(tempfile.gettempdir()).glob(f"hive-browser-downloads-{worker.pid}-*")
+        (downloads / "statement.pdf").write_text("a person's bank statement")
+    finally:
+        os.killpg(worker.pid, 9)
+        worker.wait(timeout=30)
+    # Chromium's crash handler leaves the process group and writes to the profile a moment more.
+    wait_until(lambda: not any(_names(pid, profile) for pid in _processes()), 30, "the killed browser to be gone")
+    assert profile.is_dir(), "the kill left the profile behind"
+    an_hour_ago = profile.stat().st_mtime - 3600
+    os.utime(profile, (an_hour_ago, an_hour_ago))
+    return [downloads, profile]
+
+
+def _processes() -> list[int]:
+    return [int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()]
+
+
+def _names(pid: int, path: Path) -> bool:
+    try:
+        return str(path) in Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    except OSError:
+        return False
+
+
+def _folders_of(browser_pid: int, worker_pid: int) -> list[Path]:
+    """A running browser's profile and downloads folder."""
+    downloads = list(Path(tempfile.gettempdir()).glob(f"hive-browser-downloads-{worker_pid}-*"))
+    return [Path(argument(browser_pid, "--user-data-dir=")), *downloads]
+
+
+def _there(paths: list[Path]) -> list[Path]:
+    return [path for path in paths if path.exists()]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_what_a_killed_worker_s_browser_left_is_removed_when_a_browser_starts_and_a_live_one_s_is_kept(
+    pool: BrowserPool,
+) -> None:
+    assert pool.browser_pid is not None
+    live = _folders_of(pool.browser_pid, os.getpid())
+    assert len(live) == 2, live
+    left = _killed_worker_leaves()
+
+    async with async_playwright() as playwright:
+        browser = await launch(playwright.chromium, BrowserConfig())
+        await browser.close()
+
+    assert _there(left) == [], "a killed worker's downloads or profile stayed on disk"
+    assert _there(live) == live, "a running browser's folders were removed"
+    session = await pool.acquire("b")
+    assert await session.active_page.evaluate("document.body.textContent") == "two"
     await pool.release(session)
 
 
