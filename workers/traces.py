@@ -2,9 +2,10 @@
 holds its session; when it ends, the chunk is kept (masked, then stored with the run) or discarded, as that module
 decides.
 
-The chunk is closed before the session goes back to the pool, when the run's ending may not be known yet (a run cut
-short by a timeout or a crash is recorded after). A chunk the run already says it will not keep is discarded by the
-browser without being written; any other is written to a temporary file and decided on once the run has ended.
+A run that records its own ending has its chunk closed, and stored or discarded, just before: whoever sees the run
+ended finds its trace. A run cut short (a timeout, a crash, an abort) is recorded as ended afterwards, so its chunk is
+closed before the session goes back to the pool, written to a temporary file, and decided on once the ending is
+recorded. A chunk the run already says it will not keep is discarded by the browser without being written.
 """
 
 from __future__ import annotations
@@ -55,13 +56,14 @@ class RunTrace:
         self._session = session
         self._typed = session.typed_by(self._starter)
 
-    async def end(self) -> None:
-        """Close the chunk while the session is still the run's."""
+    async def end(self, ending: str | None = None) -> None:
+        """Close the chunk while the session is still the run's (`ending`: the status the run is about to end with,
+        when known)."""
         session, self._session = self._session, None
         if session is None or session.closed:
             return
         try:
-            decision = await database_sync_to_async(run_trace_decision)(run_id=self.run_id)
+            decision = await database_sync_to_async(run_trace_decision)(run_id=self.run_id, ending=ending)
         except Exception as exc:  # written, and decided on once the run has ended
             log.warning("whether run %s keeps its trace is not known yet: %r", self.run_id, exc)
             decision = "undecided"
@@ -77,13 +79,14 @@ class RunTrace:
         if path is not None and not written:
             shutil.rmtree(path.parent, ignore_errors=True)
 
-    async def keep(self) -> None:
-        """After the run ended: mask and store its chunk when the run keeps it, else throw it away."""
+    async def keep(self, ending: str | None = None) -> None:
+        """Once the run's ending is known (`ending`, else as recorded): mask and store its chunk when the run keeps
+        it, else throw it away."""
         path, self._written = self._written, None
         if path is None:
             return
         try:
-            if await database_sync_to_async(run_trace_decision)(run_id=self.run_id) == "keep":
+            if await database_sync_to_async(run_trace_decision)(run_id=self.run_id, ending=ending) == "keep":
                 hidden = frozenset(self._typed).union(*(secrets.hidden() for secrets in self._secrets))
                 # Pictures of a page that showed a typed secret back as text would show it: left out then.
                 await asyncio.to_thread(scrub_trace, path, partial(self._mask, hidden), pictures=not hidden)

@@ -56,21 +56,22 @@ class RunContext:
         )
 
 
-# What must be kept before a run is recorded as ended, so that whoever sees it ended finds it: its recording, and the
-# tabs as its steps left them.
-_before_end: dict[int, Callable[[], Awaitable[None]]] = {}
+# What must be kept before a run is recorded as ended, so that whoever sees it ended finds it: its recording, its
+# trace, and the tabs as its steps left them.
+_before_end: dict[int, Callable[[str | None], Awaitable[None]]] = {}
 
 
-async def _end_of_run_work(run_id: int) -> None:
+async def _end_of_run_work(run_id: int, ending: str | None = None) -> None:
+    """`ending`: the status about to be recorded, when it is known."""
     work = _before_end.pop(run_id, None)
     if work is not None:
-        await work()
+        await work(ending)
 
 
 async def finish(
     run_id: int, status: str, error: str = "", *, prompt: int = 0, completion: int = 0, model_calls: bool = True
 ) -> None:
-    await _end_of_run_work(run_id)
+    await _end_of_run_work(run_id, status)
     await database_sync_to_async(run_finish)(
         run_id=run_id,
         status=status,
@@ -138,7 +139,7 @@ async def _with_session(
             recorder = await _start_recording(run, session)
             if recorder is not None:
                 sink.on_step = recorder.wake
-            _before_end[run.pk] = functools.partial(_keep_run_end, run.pk, session, recorder)
+            _before_end[run.pk] = functools.partial(_keep_run_end, run.pk, session, recorder, trace)
             await trace.begin(session)
             # The page's own dialogs on sensitive pages ask this run's user, whatever the run's kind.
             with dialogs_answered_by(session.context, run_dialog_answerer(run.conversation, sink.confirm)):
@@ -146,9 +147,9 @@ async def _with_session(
         finally:
             try:
                 try:
-                    await trace.end()
-                finally:
                     await _end_of_run_work(run.pk)  # unless the run's body recorded its end already
+                finally:
+                    await trace.end()  # unless the end of the run's work closed it
             finally:
                 await sessions.release(session)  # even when the recording is interrupted on its way
 
@@ -174,10 +175,15 @@ async def _start_recording(run: Run, session: Session) -> Recorder | None:
     return recorder
 
 
-async def _keep_run_end(run_id: int, session: Session, recorder: Recorder | None) -> None:
+async def _keep_run_end(
+    run_id: int, session: Session, recorder: Recorder | None, trace: RunTrace, ending: str | None
+) -> None:
     # The recording first: a run stopped while its tabs are told has its recording kept all the same.
     if recorder is not None:
         await _keep_recording(run_id, recorder)
+    await trace.end(ending)
+    if ending is not None:
+        await trace.keep(ending)
     await session.tabs_told()
 
 

@@ -33,12 +33,14 @@ def run_traced(run: Run) -> bool:
     return run.kind in Run.WORK_KINDS or run.conversation.trace_runs
 
 
-def run_trace_decision(*, run_id: int) -> Decision:
-    """Whether the run's trace is kept, as far as can be told now: a run still active may yet fail."""
+def run_trace_decision(*, run_id: int, ending: str | None = None) -> Decision:
+    """Whether the run's trace is kept, as far as can be told now: a run still active may yet fail. `ending`: the
+    status the run is about to end with, decided on as if it were recorded."""
     run = Run.objects.select_related("conversation").only("kind", "status", "conversation__trace_runs").get(pk=run_id)
-    if run.kind == Run.Kind.WORKFLOW or run.conversation.trace_runs or run.status == Run.Status.FAILED:
+    status = ending or run.status
+    if run.kind == Run.Kind.WORKFLOW or run.conversation.trace_runs or status == Run.Status.FAILED:
         return "keep"
-    if run.is_active:
+    if ending is None and run.is_active:
         return "undecided"
     return "discard"
 
