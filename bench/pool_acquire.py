@@ -1,5 +1,6 @@
-"""How fast a turn gets a browser session: warm pool acquire vs a new context + page vs a cold browser launch; and
-the CPU a new context + page costs the browser, with Hive's switches beside Chromium's defaults.
+"""How fast a turn gets a browser session: warm pool acquire vs a new context + page vs a cold browser launch; the
+CPU a new context + page costs the browser, with Hive's switches beside Chromium's defaults; and what a worker's
+first launch costs, its feature switches learned from a stand-in for Chromium beside learned from a first browser.
 
 Run: .venv/bin/python bench/pool_acquire.py [--runs N]
 """
@@ -9,7 +10,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -20,8 +23,7 @@ from playwright.async_api import async_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.cpu import wait_quiet  # noqa: E402
-from bench.stats import percentile  # noqa: E402
+from bench.stats import percentile, wait_quiet  # noqa: E402
 from browser_pool import flags  # noqa: E402
 from browser_pool.config import BrowserConfig  # noqa: E402
 from browser_pool.pool import BrowserPool  # noqa: E402
@@ -105,6 +107,42 @@ async def context_cpu(rounds: int, config: BrowserConfig) -> None:
               f"{min(counted):.0f}-{max(counted):.0f})")  # fmt: skip
 
 
+async def _first_launch(learn: str) -> None:
+    """This process's first launch, as a worker's: `learn` "stand-in" as Hive does, "relaunch" as it did (a first
+    browser launched, its command line read, then closed and launched again)."""
+    if learn == "relaunch":
+
+        async def no_stand_in(chromium: object, args: list[str]) -> list[str]:
+            return []
+
+        flags._switches_of_a_stand_in = no_stand_in  # type: ignore[assignment]
+    async with async_playwright() as playwright:
+        browser = await flags.launch(playwright.chromium, BrowserConfig())
+        await browser.close()
+
+
+def first_launches(runs: int) -> None:
+    """Wall and CPU time (every process, Chromium's included) of a fresh process starting Playwright and its first
+    browser, the two ways in turns."""
+    spent: dict[str, tuple[list[float], list[float]]] = {"stand-in": ([], []), "relaunch": ([], [])}
+    for _ in range(runs):
+        for learn, (walls, cpus) in spent.items():
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            started = time.perf_counter()
+            subprocess.run([sys.executable, __file__, "--first-launch", learn], check=True)
+            walls.append(time.perf_counter() - started)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    print("\nA worker's first launch (a fresh process: Python, Playwright's driver, one browser started and closed)")
+    for learn, label in (
+        ("stand-in", "switches from a stand-in (Hive)"),
+        ("relaunch", "from a first browser (before)"),
+    ):
+        walls, cpus = spent[learn]
+        print(f"  {label:<34} wall median {statistics.median(walls) * 1000:6.0f} ms, CPU median "
+              f"{statistics.median(cpus) * 1000:6.0f} ms (n={runs})")  # fmt: skip
+
+
 def write_saved_page(root: Path) -> None:
     (root / "page.html").write_text("<!doctype html><title>Saved</title><p>A page a user had open.</p>")
 
@@ -116,6 +154,7 @@ async def main(runs: int, bursts: int = 3) -> None:
 
     report("cold: launch + context + first page", await cold_launches(max(5, runs // 5), config))
     await context_cpu(max(1, runs // 5), config)
+    await asyncio.to_thread(first_launches, max(1, runs // 10))
 
     pool = BrowserPool(config)
     await pool.start()
@@ -223,6 +262,10 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--smoke", action="store_true", help="tiny sizes: check that the benchmark still runs")
+    parser.add_argument("--first-launch", choices=["stand-in", "relaunch"], help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.first_launch:
+        asyncio.run(_first_launch(args.first_launch))
+        sys.exit(0)
     # A smoke run: one burst after the pool adapted is enough to see that it still runs.
     asyncio.run(main(3, bursts=2) if args.smoke else main(args.runs))

@@ -5,14 +5,15 @@ Chromium keeps only the last `--enable-features` and the last `--disable-feature
 passes its own (they keep Chromium from asking Google for account lists, network time, optimization hints …), so a
 switch of ours would silently drop them: with `--enable-features=WebMCP` alone Chromium asks accounts.google.com at
 start, and `--disable-features=AutofillServerCommunication` alone brings back the network-time query. Playwright does
-not say which switches it passes, so the pool reads them from the first browser's command line (`/proc/<pid>/cmdline`),
-then launches with the union and leaves Playwright's own out (`ignore_default_args`). The answer is kept for later
-launches in the same process.
+not say which switches it passes, so the pool reads them once from the command line Playwright gives a stand-in for
+Chromium (else from the first browser's, `/proc/<pid>/cmdline`), then launches with the union and leaves Playwright's
+own out (`ignore_default_args`). The answer is kept for later launches in the same process.
 """
 
 from __future__ import annotations
 
 import asyncio
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -129,8 +130,37 @@ async def launch(
     return browser
 
 
+# Stands in for Chromium once: writes down the command line Playwright starts it with, and exits.
+_STAND_IN = """#!/bin/sh
+printf '%s\\0' "$@" > "$HIVE_SWITCHES_FILE"
+"""
+
+
+async def _switches_of_a_stand_in(chromium: BrowserType, args: list[str]) -> list[str]:
+    """The command line Playwright would start Chromium with, read from a stand-in that writes it down and exits,
+    so no browser is started twice to learn it ([] when it cannot be read)."""
+    with tempfile.TemporaryDirectory(prefix="hive-switches-") as folder:
+        stand_in, written = Path(folder) / "chromium", Path(folder) / "command-line"
+        stand_in.write_text(_STAND_IN)
+        stand_in.chmod(0o700)
+        try:
+            browser = await chromium.launch(
+                args=args, executable_path=str(stand_in), env={"HIVE_SWITCHES_FILE": str(written)}, timeout=10_000
+            )
+        except PlaywrightError:
+            pass  # the stand-in exits at once: the launch fails, as it should
+        else:
+            await browser.close()
+        try:
+            return written.read_bytes().decode(errors="replace").split("\0")
+        except OSError:
+            return []
+
+
 async def _launch_merged(chromium: BrowserType, *, args: list[str], **options: Any) -> Browser:
     global _learned
+    if _learned is None:
+        _learned = merge(await _switches_of_a_stand_in(chromium, args), args)
     known = _learned
     browser = await chromium.launch(
         args=known.launch_args(args) if known else args,
