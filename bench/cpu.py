@@ -44,7 +44,8 @@ from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from the repository root
 
-from bench.stats import cpu_delta, tree_cpu_s  # noqa: E402
+import bench.stats  # noqa: E402
+from bench.stats import cpu_delta, wait_quiet  # noqa: E402
 
 if TYPE_CHECKING:
     from bench.load import User
@@ -60,10 +61,6 @@ PAGE_SETS = ("plain", "form", "article")
 ACTIONS = ("navigate", "click", "type")
 CLICK_TARGET = "#toggle"
 TYPE_TARGET = "#search"
-# A side has gone quiet when it spends less than this share of one core over a sampling interval.
-QUIET_SHARE = 0.05
-QUIET_INTERVAL_S = 0.15
-QUIET_MAX_S = 3.0
 
 _TOOLBAR = (
     "<p><label>Search <input id=search type=search></label> "
@@ -214,19 +211,6 @@ class Cell:
         return sum(self.by_process.values()) / self.actions * 1000 if self.actions else float("nan")
 
 
-def wait_quiet(roots: dict[str, int]) -> dict[str, float]:
-    """Readings until a sampling interval sees (almost) no CPU; returns the last one."""
-    deadline = time.monotonic() + QUIET_MAX_S
-    last = tree_cpu_s(roots, chromium_types=True)
-    while time.monotonic() < deadline:
-        time.sleep(QUIET_INTERVAL_S)
-        now = tree_cpu_s(roots, chromium_types=True)
-        if sum(now.values()) - sum(last.values()) < QUIET_SHARE * QUIET_INTERVAL_S:
-            return now
-        last = now
-    return last
-
-
 def paced(do: Callable[[dict[str, str]], None], command: dict[str, str], interval_s: float) -> None:
     """One bare command, then idle until `interval_s` has passed since it began: the pace Hive's actions came at.
     A browser keeps working for a while after an input (painting, its timers): actions back to back leave part of
@@ -253,7 +237,6 @@ def as_hive(command: dict[str, str]) -> tuple[str, dict[str, str]]:
 
 
 def main() -> None:
-    global QUIET_MAX_S
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=5, help="batches per side, page set and action")
     parser.add_argument("--batch", type=int, default=6, help="actions per batch")
@@ -274,7 +257,7 @@ def main() -> None:
     if args.smoke:
         # On PostgreSQL: the other benchmarks' smoke runs already go through the SQLite stack.
         args.rounds, args.batch, args.sets, args.database = 1, 2, "plain", "postgres"
-        QUIET_MAX_S = 0.0  # a smoke run measures nothing: no waiting for the machine to go quiet
+        bench.stats.QUIET_MAX_S = 0.0  # a smoke run measures nothing: no waiting for the machine to go quiet
     run(args.sets.split(","), args.rounds, args.batch, args.profile, args.database)
 
 

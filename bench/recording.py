@@ -48,11 +48,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from the repository root
 
-import bench.cpu  # noqa: E402
+import bench.stats  # noqa: E402
 import bench.workflows  # noqa: E402
-from bench.cpu import CLICK_TARGET, TYPE_TARGET, wait_quiet, write_pages  # noqa: E402
+from bench.cpu import CLICK_TARGET, TYPE_TARGET, write_pages  # noqa: E402
 from bench.stack import Stack, running_stack  # noqa: E402
-from bench.stats import cpu_delta  # noqa: E402
+from bench.stats import cpu_delta, wait_quiet  # noqa: E402
 from browser_pool.config import BrowserConfig  # noqa: E402
 from browser_pool.pool import BrowserPool  # noqa: E402
 from browser_pool.recording import FrameSpec, Recorder  # noqa: E402
@@ -373,7 +373,7 @@ if __name__ == "__main__":
     args = parser.parse_args()
     if args.smoke:
         args.rounds, args.steps, args.think = 1, 3, 0.05
-        bench.cpu.QUIET_MAX_S = 0.0  # a smoke run measures nothing: no waiting for the machine to go quiet
+        bench.stats.QUIET_MAX_S = 0.0  # a smoke run measures nothing: no waiting for the machine to go quiet
     record_width, record_height = args.record_size
     record = FrameSpec(record_width, record_height, args.record_quality)
     if args.stack or args.smoke:

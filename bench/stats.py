@@ -94,3 +94,22 @@ def _chromium_type(pid: int) -> str:
 
 def cpu_delta(after: dict[str, float], before: dict[str, float]) -> dict[str, float]:
     return {key: after[key] - before.get(key, 0.0) for key in after}
+
+
+# A side has gone quiet when it spends less than this share of one core over a sampling interval.
+QUIET_SHARE = 0.05
+QUIET_INTERVAL_S = 0.15
+QUIET_MAX_S = 3.0
+
+
+def wait_quiet(roots: dict[str, int]) -> dict[str, float]:
+    """Readings until a sampling interval sees (almost) no CPU; returns the last one."""
+    deadline = time.monotonic() + QUIET_MAX_S
+    last = tree_cpu_s(roots, chromium_types=True)
+    while time.monotonic() < deadline:
+        time.sleep(QUIET_INTERVAL_S)
+        now = tree_cpu_s(roots, chromium_types=True)
+        if sum(now.values()) - sum(last.values()) < QUIET_SHARE * QUIET_INTERVAL_S:
+            return now
+        last = now
+    return last

@@ -28,8 +28,8 @@ from typing import Literal
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from the repository root
 
-import bench.cpu  # noqa: E402
-from bench.cpu import wait_quiet  # noqa: E402
+import bench.stats  # noqa: E402
+from bench.stats import wait_quiet  # noqa: E402
 from browser_pool.config import BrowserConfig  # noqa: E402
 from browser_pool.pool import BrowserPool  # noqa: E402
 from browser_pool.session import Session  # noqa: E402
@@ -150,5 +150,5 @@ if __name__ == "__main__":
     args = parser.parse_args()
     if args.smoke:
         args.rounds, args.steps = 1, 3
-        bench.cpu.QUIET_MAX_S = 0.0  # a smoke run measures nothing: no waiting for the machine to go quiet
+        bench.stats.QUIET_MAX_S = 0.0  # a smoke run measures nothing: no waiting for the machine to go quiet
     asyncio.run(main(args.rounds, args.steps))
