@@ -23,6 +23,7 @@ import os
 import pwd
 import re
 import shutil
+import socket
 import tempfile
 import time
 from dataclasses import dataclass
@@ -41,10 +42,10 @@ PASSED_ENVIRONMENT = ("PATH", "HOME", "TMPDIR", "LANG", "LANGUAGE", "LC_ALL", "L
 _DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
 # How Chromium and the launcher say that the sandbox (or the user to run it as) is not to be had.
 _SANDBOX_FAILURES = ("No usable sandbox", "without --no-sandbox", "hive browser launcher", "setpriv:")
-# A downloads folder is named after the process whose browser it serves, so one left by a process that is gone can
-# be told from one in use.
+# A downloads folder is named after the host and process whose browser it serves, so one left by a process that is
+# gone can be told from one in use (a temporary folder shared with another host or container is left alone: its
+# process ids are not this host's).
 DOWNLOADS_PREFIX = "hive-browser-downloads-"
-_OWNED_DOWNLOADS = re.compile(re.escape(DOWNLOADS_PREFIX) + r"(\d+)-")
 # Playwright's name for the profile folder it makes for each Chromium it launches.
 PROFILE_PREFIX = "playwright_chromiumdev_profile-"
 # Playwright makes the profile folder just before it starts Chromium: a younger one may not be named by a process yet.
@@ -119,7 +120,7 @@ def plan_launch(
         uid, gid = os.geteuid(), os.getegid()
     # Downloads of every session land here; Playwright's default folder would be the worker's, unwritable for the
     # browser user. mkdtemp makes it 0700, and it is given to the user Chromium runs as.
-    downloads = tempfile.mkdtemp(prefix=f"{DOWNLOADS_PREFIX}{os.getpid()}-")
+    downloads = tempfile.mkdtemp(prefix=f"{_downloads_prefix()}{os.getpid()}-")
     if as_root:
         os.chown(downloads, uid, gid)
     if allow_no_sandbox:
@@ -139,8 +140,10 @@ def sweep_leftovers(folder: str | None = None, *, now: float | None = None) -> l
 
     A browser closed by its pool takes its folders with it; one killed with its worker (a crash, an out-of-memory
     kill, a deploy that did not wait) leaves its downloads folder, which can hold a person's downloaded files, and
-    its profile, each worker start adding more. Removed: a downloads folder whose process is gone, and a profile no
-    running process names on its command line (older than `PROFILE_GRACE_S`). Anything in doubt stays.
+    its profile, each worker start adding more. Removed: a downloads folder whose process on this host is gone, and
+    a profile no running process names on its command line (older than `PROFILE_GRACE_S`). Anything in doubt stays.
+    Profiles carry no host in their name: a temporary folder shared with another host's or container's browsers (not
+    compose's way, where each container has its own) would lose their profiles.
     """
     root = Path(folder or tempfile.gettempdir())
     now = time.time() if now is None else now
@@ -150,8 +153,9 @@ def sweep_leftovers(folder: str | None = None, *, now: float | None = None) -> l
         return []
     stale: list[Path] = []
     profiles: list[Path] = []
+    ours = re.compile(re.escape(_downloads_prefix()) + r"(\d+)-")
     for entry in entries:
-        owner = _OWNED_DOWNLOADS.match(entry.name)
+        owner = ours.match(entry.name)
         if owner is not None and not _alive(int(owner.group(1))):
             stale.append(entry)
         elif entry.name.startswith(PROFILE_PREFIX) and _older_than(entry, now - PROFILE_GRACE_S):
@@ -168,6 +172,10 @@ def sweep_leftovers(folder: str | None = None, *, now: float | None = None) -> l
     if removed:
         log.info("removed %d folder(s) left by browsers that were killed", len(removed))
     return removed
+
+
+def _downloads_prefix() -> str:
+    return f"{DOWNLOADS_PREFIX}{socket.gethostname()}-"
 
 
 def _alive(pid: int) -> bool:

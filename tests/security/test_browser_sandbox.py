@@ -12,6 +12,7 @@ import logging
 import os
 import pwd
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -203,7 +204,7 @@ def _killed_worker_leaves() -> list[Path]:
         assert worker.stdout.readline().strip() == "ready"
         chromium = next(pid for pid in descendants(worker.pid) if "--user-data-dir=" in " ".join(arguments(pid)))
         profile = Path(argument(chromium, "--user-data-dir="))
-        (downloads,) = Path(tempfile.gettempdir()).glob(f"hive-browser-downloads-{worker.pid}-*")
+        (downloads,) = Path(tempfile.gettempdir()).glob(f"hive-browser-downloads-{socket.gethostname()}-{worker.pid}-*")
         (downloads / "statement.pdf").write_text("a person's bank statement")
     finally:
         os.killpg(worker.pid, 9)
@@ -229,7 +230,7 @@ def _names(pid: int, path: Path) -> bool:
 
 def _folders_of(browser_pid: int, worker_pid: int) -> list[Path]:
     """A running browser's profile and downloads folder."""
-    downloads = list(Path(tempfile.gettempdir()).glob(f"hive-browser-downloads-{worker_pid}-*"))
+    downloads = list(Path(tempfile.gettempdir()).glob(f"hive-browser-downloads-{socket.gethostname()}-{worker_pid}-*"))
     return [Path(argument(browser_pid, "--user-data-dir=")), *downloads]
 
 
