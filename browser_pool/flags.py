@@ -13,6 +13,7 @@ own out (`ignore_default_args`). The answer is kept for later launches in the sa
 from __future__ import annotations
 
 import asyncio
+import logging
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,10 +22,12 @@ from typing import TYPE_CHECKING, Any
 from playwright.async_api import Browser, BrowserType
 from playwright.async_api import Error as PlaywrightError
 
-from browser_pool.sandbox import explain_launch_failure, plan_launch, sweep_leftovers
+from browser_pool.sandbox import command_line, explain_launch_failure, plan_launch, sweep_leftovers
 
 if TYPE_CHECKING:
     from browser_pool.config import BrowserConfig
+
+log = logging.getLogger(__name__)
 
 ENABLE = "--enable-features="
 DISABLE = "--disable-features="
@@ -75,16 +78,6 @@ def merge(command_line: list[str], args: list[str]) -> FeatureSwitches | None:
     return FeatureSwitches(tuple(theirs)) if theirs else None
 
 
-def command_line(pid: int | None) -> list[str]:
-    """A process's arguments ([] when they cannot be read)."""
-    if pid is None:
-        return []
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
-    except OSError:
-        return []
-
-
 # Playwright's feature switches, learned from the first launch in this process.
 _learned: FeatureSwitches | None = None
 
@@ -104,8 +97,12 @@ async def launch(
 ) -> Browser:
     """Chromium as `config` says, with its sandbox, as an unprivileged user (browser_pool.sandbox) and the feature
     switches merged (see above); every launch goes through here. `args` replaces `config.args`."""
-    # What browsers killed with an earlier worker left behind goes before another browser starts.
-    await asyncio.to_thread(sweep_leftovers)
+    # What browsers killed with an earlier worker left behind goes before another browser starts; tidying up never
+    # keeps one from starting.
+    try:
+        await asyncio.to_thread(sweep_leftovers)
+    except Exception:
+        log.warning("the folders of killed browsers could not be removed", exc_info=True)
     plan = plan_launch(
         config.executable_path, browser_user=config.browser_user, allow_no_sandbox=config.allow_no_sandbox
     )

@@ -42,9 +42,8 @@ PASSED_ENVIRONMENT = ("PATH", "HOME", "TMPDIR", "LANG", "LANGUAGE", "LC_ALL", "L
 _DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
 # How Chromium and the launcher say that the sandbox (or the user to run it as) is not to be had.
 _SANDBOX_FAILURES = ("No usable sandbox", "without --no-sandbox", "hive browser launcher", "setpriv:")
-# A downloads folder is named after the host and process whose browser it serves, so one left by a process that is
-# gone can be told from one in use (a temporary folder shared with another host or container is left alone: its
-# process ids are not this host's).
+# A downloads folder is named after the host, process and that process's start time whose browser it serves, so one
+# left by a process that is gone (its id perhaps taken by another since) can be told from one in use.
 DOWNLOADS_PREFIX = "hive-browser-downloads-"
 # Playwright's name for the profile folder it makes for each Chromium it launches.
 PROFILE_PREFIX = "playwright_chromiumdev_profile-"
@@ -120,7 +119,7 @@ def plan_launch(
         uid, gid = os.geteuid(), os.getegid()
     # Downloads of every session land here; Playwright's default folder would be the worker's, unwritable for the
     # browser user. mkdtemp makes it 0700, and it is given to the user Chromium runs as.
-    downloads = tempfile.mkdtemp(prefix=f"{_downloads_prefix()}{os.getpid()}-")
+    downloads = tempfile.mkdtemp(prefix=f"{_downloads_prefix()}{os.getpid()}-{_start_time(os.getpid())}-")
     if as_root:
         os.chown(downloads, uid, gid)
     if allow_no_sandbox:
@@ -140,8 +139,8 @@ def sweep_leftovers(folder: str | None = None, *, now: float | None = None) -> l
 
     A browser closed by its pool takes its folders with it; one killed with its worker (a crash, an out-of-memory
     kill, a deploy that did not wait) leaves its downloads folder, which can hold a person's downloaded files, and
-    its profile, each worker start adding more. Removed: a downloads folder whose process on this host is gone, and
-    a profile no running process names on its command line (older than `PROFILE_GRACE_S`). Anything in doubt stays.
+    its profile, each worker start adding more. Removed: a downloads folder of this host whose process is gone, and a
+    profile no running process names on its command line (older than `PROFILE_GRACE_S`). Anything in doubt stays.
     Profiles carry no host in their name: a temporary folder shared with another host's or container's browsers (not
     compose's way, where each container has its own) would lose their profiles.
     """
@@ -151,18 +150,18 @@ def sweep_leftovers(folder: str | None = None, *, now: float | None = None) -> l
         entries = list(root.iterdir())
     except OSError:
         return []
+    ours = re.compile(re.escape(_downloads_prefix()) + r"(\d{1,10})-(\d{1,20})-[a-z0-9_]{8}")
     stale: list[Path] = []
     profiles: list[Path] = []
-    ours = re.compile(re.escape(_downloads_prefix()) + r"(\d+)-")
     for entry in entries:
-        owner = ours.match(entry.name)
-        if owner is not None and not _alive(int(owner.group(1))):
+        owner = ours.fullmatch(entry.name)
+        if owner is not None and _start_time(int(owner.group(1))) != int(owner.group(2)):
             stale.append(entry)
         elif entry.name.startswith(PROFILE_PREFIX) and _older_than(entry, now - PROFILE_GRACE_S):
             profiles.append(entry)
     if profiles:
-        named = _command_lines()
-        stale += [profile for profile in profiles if str(profile) not in named]
+        named = _named_folders()
+        stale += [profile for profile in profiles if profile.name not in named]
     removed = []
     for path in stale:
         if path.is_dir() and not path.is_symlink():
@@ -178,14 +177,13 @@ def _downloads_prefix() -> str:
     return f"{DOWNLOADS_PREFIX}{socket.gethostname()}-"
 
 
-def _alive(pid: int) -> bool:
+def _start_time(pid: int) -> int | None:
+    """When the process started (clock ticks since boot), None when there is no such process."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # another user's process: alive
-        return True
-    return True
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return int(stat.rsplit(")", 1)[1].split()[19])
 
 
 def _older_than(path: Path, moment: float) -> bool:
@@ -195,17 +193,24 @@ def _older_than(path: Path, moment: float) -> bool:
         return False
 
 
-def _command_lines() -> set[str]:
-    """Every argument of every running process, and each `--name=value`'s value: a profile in use is one of them."""
+def command_line(pid: int | None) -> list[str]:
+    """A process's arguments ([] when they cannot be read)."""
+    if pid is None:
+        return []
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
+    except OSError:
+        return []
+
+
+def _named_folders() -> set[str]:
+    """The last part of every path a running process names on its command line (as an argument or a `--name=`'s
+    value): a profile in use is named by its Chromium's, however its path is spelled."""
     named: set[str] = set()
     for proc in Path("/proc").iterdir():
         if proc.name.isdigit():
-            try:
-                arguments = (proc / "cmdline").read_bytes().decode(errors="replace").split("\0")
-            except OSError:
-                continue
-            named.update(arguments)
-            named.update(argument.partition("=")[2] for argument in arguments if "=" in argument)
+            for argument in command_line(int(proc.name)):
+                named.update(Path(value).name for value in (argument, argument.partition("=")[2]) if value)
     return named
 
 

@@ -24,9 +24,9 @@ import pytest_asyncio
 from playwright.async_api import async_playwright
 
 from browser_pool.config import BrowserConfig
-from browser_pool.flags import command_line, launch
+from browser_pool.flags import launch
 from browser_pool.pool import BrowserPool
-from browser_pool.sandbox import NO_SANDBOX_WARNING, SandboxUnavailableError
+from browser_pool.sandbox import DOWNLOADS_PREFIX, NO_SANDBOX_WARNING, SandboxUnavailableError, command_line
 from tests.conftest import start_ready_worker
 from tests.support.processes import wait_until
 from tests.support.static_server import serve_directory
@@ -204,7 +204,7 @@ def _killed_worker_leaves() -> list[Path]:
         assert worker.stdout.readline().strip() == "ready"
         chromium = next(pid for pid in descendants(worker.pid) if "--user-data-dir=" in " ".join(arguments(pid)))
         profile = Path(argument(chromium, "--user-data-dir="))
-        (downloads,) = Path(tempfile.gettempdir()).glob(f"hive-browser-downloads-{socket.gethostname()}-{worker.pid}-*")
+        (downloads,) = Path(tempfile.gettempdir()).glob(f"{DOWNLOADS_PREFIX}{socket.gethostname()}-{worker.pid}-*")
         (downloads / "statement.pdf").write_text("a person's bank statement")
     finally:
         os.killpg(worker.pid, 9)
@@ -212,9 +212,14 @@ def _killed_worker_leaves() -> list[Path]:
     # Chromium's crash handler leaves the process group and writes to the profile a moment more.
     wait_until(lambda: not any(_names(pid, profile) for pid in _processes()), 30, "the killed browser to be gone")
     assert profile.is_dir(), "the kill left the profile behind"
+    _age(profile)
+    return [downloads, profile]
+
+
+def _age(profile: Path) -> None:
+    """Make a profile an hour old: a younger one may belong to a browser still starting, and is kept."""
     an_hour_ago = profile.stat().st_mtime - 3600
     os.utime(profile, (an_hour_ago, an_hour_ago))
-    return [downloads, profile]
 
 
 def _processes() -> list[int]:
@@ -230,7 +235,7 @@ def _names(pid: int, path: Path) -> bool:
 
 def _folders_of(browser_pid: int, worker_pid: int) -> list[Path]:
     """A running browser's profile and downloads folder."""
-    downloads = list(Path(tempfile.gettempdir()).glob(f"hive-browser-downloads-{socket.gethostname()}-{worker_pid}-*"))
+    downloads = list(Path(tempfile.gettempdir()).glob(f"{DOWNLOADS_PREFIX}{socket.gethostname()}-{worker_pid}-*"))
     return [Path(argument(browser_pid, "--user-data-dir=")), *downloads]
 
 
@@ -245,6 +250,7 @@ async def test_what_a_killed_worker_s_browser_left_is_removed_when_a_browser_sta
     assert pool.browser_pid is not None
     live = _folders_of(pool.browser_pid, os.getpid())
     assert len(live) == 2, live
+    _age(live[0])  # kept because its browser names it, not for its age
     left = _killed_worker_leaves()
 
     async with async_playwright() as playwright:
@@ -306,7 +312,8 @@ UNPRIVILEGED_LAUNCH = """
 import asyncio, json, sys
 from playwright.async_api import async_playwright
 from browser_pool.config import BrowserConfig
-from browser_pool.flags import browser_pid, command_line, launch
+from browser_pool.flags import browser_pid, launch
+from browser_pool.sandbox import command_line
 
 async def main():
     async with async_playwright() as playwright:

@@ -14,10 +14,10 @@ import pytest_asyncio
 
 from browser_pool.actions import execute_action
 from browser_pool.config import BrowserConfig
-from browser_pool.flags import command_line
 from browser_pool.net import BlockedRequest, EgressPolicy
 from browser_pool.observe import get_summary
 from browser_pool.pool import BrowserPool
+from browser_pool.sandbox import command_line
 from browser_pool.session import Session
 from browser_pool.webmcp import PageToolWatcher, call_tool
 from tests.support.listeners import CountingListener, counting_listener, ipv6_loopback_works
