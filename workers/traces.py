@@ -79,14 +79,21 @@ class RunTrace:
         if path is not None and not written:
             shutil.rmtree(path.parent, ignore_errors=True)
 
-    async def keep(self, ending: str | None = None) -> None:
+    async def keep(self, ending: str | None = None, *, only_if_kept: bool = False) -> None:
         """Once the run's ending is known (`ending`, else as recorded): mask and store its chunk when the run keeps
-        it, else throw it away."""
-        path, self._written = self._written, None
-        if path is None:
+        it, else throw it away (`only_if_kept`: else leave it to be decided on again)."""
+        if self._written is None:
             return
         try:
-            if await database_sync_to_async(run_trace_decision)(run_id=self.run_id, ending=ending) == "keep":
+            decision = await database_sync_to_async(run_trace_decision)(run_id=self.run_id, ending=ending)
+        except Exception:
+            log.exception("whether run %s keeps its trace could not be read", self.run_id)
+            decision = "undecided"
+        if decision != "keep" and only_if_kept:
+            return
+        path, self._written = self._written, None
+        try:
+            if decision == "keep":
                 hidden = frozenset(self._typed).union(*(secrets.hidden() for secrets in self._secrets))
                 # Pictures of a page that showed a typed secret back as text would show it: left out then.
                 await asyncio.to_thread(scrub_trace, path, partial(self._mask, hidden), pictures=not hidden)

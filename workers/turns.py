@@ -4,6 +4,7 @@ and record how it ended (succeeded, failed with a reason, or aborted with its fi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 from collections.abc import Awaitable, Callable
@@ -59,13 +60,26 @@ class RunContext:
 # What must be kept before a run is recorded as ended, so that whoever sees it ended finds it: its recording, its
 # trace, and the tabs as its steps left them.
 _before_end: dict[int, Callable[[str | None], Awaitable[None]]] = {}
+# That work under way: a run cut short (a timeout, an abort) while doing it lets it finish before the session goes
+# back, rather than leave a trace half closed or a recording half stored.
+_ending: dict[int, asyncio.Future[None]] = {}
 
 
 async def _end_of_run_work(run_id: int, ending: str | None = None) -> None:
     """`ending`: the status about to be recorded, when it is known."""
     work = _before_end.pop(run_id, None)
     if work is not None:
-        await work(ending)
+        _ending[run_id] = asyncio.ensure_future(work(ending))
+        await asyncio.shield(_ending[run_id])
+    _ending.pop(run_id, None)
+
+
+async def _end_of_run_work_done(run_id: int) -> None:
+    """Wait for end work whose run was cut short while waiting for it."""
+    left = _ending.pop(run_id, None)
+    if left is not None:
+        with contextlib.suppress(Exception):
+            await left
 
 
 async def finish(
@@ -149,7 +163,8 @@ async def _with_session(
                 try:
                     await _end_of_run_work(run.pk)  # unless the run's body recorded its end already
                 finally:
-                    await trace.end()  # unless the end of the run's work closed it
+                    await _end_of_run_work_done(run.pk)
+                    await trace.end()  # when the end of the run's work did not get to close it
             finally:
                 await sessions.release(session)  # even when the recording is interrupted on its way
 
@@ -182,8 +197,10 @@ async def _keep_run_end(
     if recorder is not None:
         await _keep_recording(run_id, recorder)
     await trace.end(ending)
+    # A trace the ending keeps is stored now, before the ending is recorded; one it would throw away waits for the
+    # ending as recorded, which a run cut short on its way may yet change to a failure.
     if ending is not None:
-        await trace.keep(ending)
+        await trace.keep(ending, only_if_kept=True)
     await session.tabs_told()
 
 

@@ -37,7 +37,7 @@ def run_trace_decision(*, run_id: int, ending: str | None = None) -> Decision:
     """Whether the run's trace is kept, as far as can be told now: a run still active may yet fail. `ending`: the
     status the run is about to end with, decided on as if it were recorded."""
     run = Run.objects.select_related("conversation").only("kind", "status", "conversation__trace_runs").get(pk=run_id)
-    status = ending or run.status
+    status = ending if ending and run.is_active else run.status  # an ending already recorded stands
     if run.kind == Run.Kind.WORKFLOW or run.conversation.trace_runs or status == Run.Status.FAILED:
         return "keep"
     if ending is None and run.is_active:
