@@ -114,6 +114,7 @@ async def launch(
             chromium_sandbox=plan.chromium_sandbox,
             env=plan.env,
             downloads_path=plan.downloads_path,
+            traces_dir=plan.traces_path,
             headless=config.headless,
             **options,
         )

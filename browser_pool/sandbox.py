@@ -45,6 +45,8 @@ _SANDBOX_FAILURES = ("No usable sandbox", "without --no-sandbox", "hive browser 
 # A downloads folder is named after the host, process and that process's start time whose browser it serves, so one
 # left by a process that is gone (its id perhaps taken by another since) can be told from one in use.
 DOWNLOADS_PREFIX = "hive-browser-downloads-"
+# Likewise Playwright's scratch folder for a traced run, which holds its raw, unmasked record until the chunk is closed.
+TRACES_PREFIX = "hive-browser-traces-"
 # Playwright's name for the profile folder it makes for each Chromium it launches.
 PROFILE_PREFIX = "playwright_chromiumdev_profile-"
 # Playwright makes the profile folder just before it starts Chromium: a younger one may not be named by a process yet.
@@ -67,12 +69,14 @@ class LaunchPlan:
     chromium_sandbox: bool
     env: dict[str, str]
     downloads_path: str
+    traces_path: str
     uid: int  # the user Chromium runs as
     through_launcher: bool
 
     def discard(self) -> None:
         """Remove the downloads folder (the browser is gone)."""
         shutil.rmtree(self.downloads_path, ignore_errors=True)
+        shutil.rmtree(self.traces_path, ignore_errors=True)
 
 
 def launcher_path() -> str:
@@ -119,7 +123,7 @@ def plan_launch(
         uid, gid = os.geteuid(), os.getegid()
     # Downloads of every session land here; Playwright's default folder would be the worker's, unwritable for the
     # browser user. mkdtemp makes it 0700, and it is given to the user Chromium runs as.
-    downloads = tempfile.mkdtemp(prefix=f"{_downloads_prefix()}{os.getpid()}-{_start_time(os.getpid())}-")
+    downloads = tempfile.mkdtemp(prefix=_owned_prefix(DOWNLOADS_PREFIX))
     if as_root:
         os.chown(downloads, uid, gid)
     if allow_no_sandbox:
@@ -129,6 +133,7 @@ def plan_launch(
         chromium_sandbox=not allow_no_sandbox,
         env=env,
         downloads_path=downloads,
+        traces_path=tempfile.mkdtemp(prefix=_owned_prefix(TRACES_PREFIX)),  # written by Playwright, not the browser
         uid=uid,
         through_launcher=as_root,
     )
@@ -138,8 +143,9 @@ def sweep_leftovers(folder: str | None = None, *, now: float | None = None) -> l
     """Remove what browsers killed with their worker left in the temporary folder, and return what was removed.
 
     A browser closed by its pool takes its folders with it; one killed with its worker (a crash, an out-of-memory
-    kill, a deploy that did not wait) leaves its downloads folder, which can hold a person's downloaded files, and
-    its profile, each worker start adding more. Removed: a downloads folder of this host whose process is gone, and a
+    kill, a deploy that did not wait) leaves its downloads folder, which can hold a person's downloaded files, the
+    scratch folder of a run's trace, and its profile, each worker start adding more. Removed: a downloads or traces
+    folder of this host whose process is gone, and a
     profile no running process names on its command line (older than `PROFILE_GRACE_S`). Anything in doubt stays.
     Profiles carry no host in their name: a temporary folder shared with another host's or container's browsers (not
     compose's way, where each container has its own) would lose their profiles.
@@ -150,7 +156,8 @@ def sweep_leftovers(folder: str | None = None, *, now: float | None = None) -> l
         entries = list(root.iterdir())
     except OSError:
         return []
-    ours = re.compile(re.escape(_downloads_prefix()) + r"(\d{1,10})-(\d{1,20})-[a-z0-9_]{8}")
+    host = re.escape(socket.gethostname())
+    ours = re.compile(f"(?:{DOWNLOADS_PREFIX}|{TRACES_PREFIX}){host}-" + r"(\d{1,10})-(\d{1,20})-[a-z0-9_]{8}")
     stale: list[Path] = []
     profiles: list[Path] = []
     for entry in entries:
@@ -173,8 +180,9 @@ def sweep_leftovers(folder: str | None = None, *, now: float | None = None) -> l
     return removed
 
 
-def _downloads_prefix() -> str:
-    return f"{DOWNLOADS_PREFIX}{socket.gethostname()}-"
+def _owned_prefix(kind: str) -> str:
+    """A folder name's start that says whose it is: this host, this process and when it started."""
+    return f"{kind}{socket.gethostname()}-{os.getpid()}-{_start_time(os.getpid())}-"
 
 
 def _start_time(pid: int) -> int | None:

@@ -26,7 +26,13 @@ from playwright.async_api import async_playwright
 from browser_pool.config import BrowserConfig
 from browser_pool.flags import launch
 from browser_pool.pool import BrowserPool
-from browser_pool.sandbox import DOWNLOADS_PREFIX, NO_SANDBOX_WARNING, SandboxUnavailableError, command_line
+from browser_pool.sandbox import (
+    DOWNLOADS_PREFIX,
+    NO_SANDBOX_WARNING,
+    TRACES_PREFIX,
+    SandboxUnavailableError,
+    command_line,
+)
 from tests.conftest import start_ready_worker
 from tests.support.processes import wait_until
 from tests.support.static_server import serve_directory
@@ -204,8 +210,9 @@ def _killed_worker_leaves() -> list[Path]:
         assert worker.stdout.readline().strip() == "ready"
         chromium = next(pid for pid in descendants(worker.pid) if "--user-data-dir=" in " ".join(arguments(pid)))
         profile = Path(argument(chromium, "--user-data-dir="))
-        (downloads,) = Path(tempfile.gettempdir()).glob(f"{DOWNLOADS_PREFIX}{socket.gethostname()}-{worker.pid}-*")
+        downloads, traces = _owned_by(worker.pid)
         (downloads / "statement.pdf").write_text("a person's bank statement")
+        (traces / "run.network").write_text("a traced run's raw requests")
     finally:
         os.killpg(worker.pid, 9)
         worker.wait(timeout=30)
@@ -213,7 +220,7 @@ def _killed_worker_leaves() -> list[Path]:
     wait_until(lambda: not any(_names(pid, profile) for pid in _processes()), 30, "the killed browser to be gone")
     assert profile.is_dir(), "the kill left the profile behind"
     _age(profile)
-    return [downloads, profile]
+    return [downloads, traces, profile]
 
 
 def _age(profile: Path) -> None:
@@ -233,10 +240,18 @@ def _names(pid: int, path: Path) -> bool:
         return False
 
 
+def _owned_by(worker_pid: int) -> list[Path]:
+    """A worker's downloads and traces folders, found by their names."""
+    return [
+        folder
+        for prefix in (DOWNLOADS_PREFIX, TRACES_PREFIX)
+        for folder in Path(tempfile.gettempdir()).glob(f"{prefix}{socket.gethostname()}-{worker_pid}-*")
+    ]
+
+
 def _folders_of(browser_pid: int, worker_pid: int) -> list[Path]:
-    """A running browser's profile and downloads folder."""
-    downloads = list(Path(tempfile.gettempdir()).glob(f"{DOWNLOADS_PREFIX}{socket.gethostname()}-{worker_pid}-*"))
-    return [Path(argument(browser_pid, "--user-data-dir=")), *downloads]
+    """A running browser's profile, downloads and traces folders."""
+    return [Path(argument(browser_pid, "--user-data-dir=")), *_owned_by(worker_pid)]
 
 
 def _there(paths: list[Path]) -> list[Path]:
@@ -249,7 +264,7 @@ async def test_what_a_killed_worker_s_browser_left_is_removed_when_a_browser_sta
 ) -> None:
     assert pool.browser_pid is not None
     live = _folders_of(pool.browser_pid, os.getpid())
-    assert len(live) == 2, live
+    assert len(live) == 3, live
     _age(live[0])  # kept because its browser names it, not for its age
     left = _killed_worker_leaves()
 
@@ -257,7 +272,7 @@ async def test_what_a_killed_worker_s_browser_left_is_removed_when_a_browser_sta
         browser = await launch(playwright.chromium, BrowserConfig())
         await browser.close()
 
-    assert _there(left) == [], "a killed worker's downloads or profile stayed on disk"
+    assert _there(left) == [], "a killed worker's downloads, trace scratch or profile stayed on disk"
     assert _there(live) == live, "a running browser's folders were removed"
     session = await pool.acquire("b")
     assert await session.active_page.evaluate("document.body.textContent") == "two"
