@@ -71,7 +71,7 @@ async def _end_of_run_work(run_id: int, ending: str | None = None) -> None:
     if work is not None:
         _ending[run_id] = asyncio.ensure_future(work(ending))
         await asyncio.shield(_ending[run_id])
-    _ending.pop(run_id, None)
+        del _ending[run_id]
 
 
 async def _end_of_run_work_done(run_id: int) -> None:

@@ -30,6 +30,7 @@ async def test_end_work_cut_short_goes_on_to_its_end_and_is_waited_for() -> None
         await ending
     assert done == [], "still under way"
 
+    await turns._end_of_run_work(run_id)  # the session's own end, with the work already taken
     waited = asyncio.create_task(turns._end_of_run_work_done(run_id))
     await asyncio.sleep(0)  # one turn of the loop: the wait runs until it blocks on the work
     assert not waited.done(), "the session is not handed back before the work ends"
