@@ -74,7 +74,7 @@ class LaunchPlan:
     through_launcher: bool
 
     def discard(self) -> None:
-        """Remove the downloads folder (the browser is gone)."""
+        """Remove the downloads and traces folders (the browser is gone)."""
         shutil.rmtree(self.downloads_path, ignore_errors=True)
         shutil.rmtree(self.traces_path, ignore_errors=True)
 
@@ -139,19 +139,18 @@ def plan_launch(
     )
 
 
-def sweep_leftovers(folder: str | None = None, *, now: float | None = None) -> list[str]:
+def sweep_leftovers() -> list[str]:
     """Remove what browsers killed with their worker left in the temporary folder, and return what was removed.
 
     A browser closed by its pool takes its folders with it; one killed with its worker (a crash, an out-of-memory
     kill, a deploy that did not wait) leaves its downloads folder, which can hold a person's downloaded files, the
     scratch folder of a run's trace, and its profile, each worker start adding more. Removed: a downloads or traces
-    folder of this host whose process is gone, and a
-    profile no running process names on its command line (older than `PROFILE_GRACE_S`). Anything in doubt stays.
+    folder of this host whose process is gone, and a profile no running process names on its command line (older
+    than `PROFILE_GRACE_S`). Anything in doubt stays.
     Profiles carry no host in their name: a temporary folder shared with another host's or container's browsers (not
     compose's way, where each container has its own) would lose their profiles.
     """
-    root = Path(folder or tempfile.gettempdir())
-    now = time.time() if now is None else now
+    root = Path(tempfile.gettempdir())
     try:
         entries = list(root.iterdir())
     except OSError:
@@ -164,7 +163,7 @@ def sweep_leftovers(folder: str | None = None, *, now: float | None = None) -> l
         owner = ours.fullmatch(entry.name)
         if owner is not None and _start_time(int(owner.group(1))) != int(owner.group(2)):
             stale.append(entry)
-        elif entry.name.startswith(PROFILE_PREFIX) and _older_than(entry, now - PROFILE_GRACE_S):
+        elif entry.name.startswith(PROFILE_PREFIX) and _older_than(entry, time.time() - PROFILE_GRACE_S):
             profiles.append(entry)
     if profiles:
         named = _named_folders()

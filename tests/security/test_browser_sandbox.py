@@ -234,10 +234,7 @@ def _processes() -> list[int]:
 
 
 def _names(pid: int, path: Path) -> bool:
-    try:
-        return str(path) in Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
-    except OSError:
-        return False
+    return any(str(path) in argument for argument in command_line(pid))
 
 
 def _owned_by(worker_pid: int) -> list[Path]:
