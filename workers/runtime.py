@@ -159,10 +159,16 @@ class WorkerRuntime:
         for task in self._background:
             task.cancel()
         await asyncio.gather(*self._background, return_exceptions=True)
-        await self.sessions.stop()
-        if self._redis is not None:
-            await self._redis.delete(WORKER_KEY_PREFIX + self.worker_id)
-            await self._redis.aclose()
+        try:
+            # Taken back before the browsers close, which can be slow or fail: a stopping worker is placed no run.
+            if self._redis is not None:
+                await self._redis.delete(WORKER_KEY_PREFIX + self.worker_id)
+        finally:
+            try:
+                await self.sessions.stop()
+            finally:
+                if self._redis is not None:
+                    await self._redis.aclose()
 
     def load(self) -> placement.WorkerLoad:
         return {

@@ -60,6 +60,22 @@ def test_a_worker_heartbeats_its_load_with_a_lifetime_and_takes_it_back_when_it_
     assert runtime.worker_id not in placement.alive_workers()
 
 
+def test_a_worker_whose_browsers_fail_to_close_still_takes_its_heartbeat_back(transactional_db: None) -> None:
+    runtime = WorkerRuntime("runtime-test")
+    runtime.start()
+    real_stop = runtime.sessions.stop
+
+    async def failing_stop() -> None:
+        await real_stop()  # closed for real, so nothing is left running; then it reports a failure
+        raise RuntimeError("the browser did not close")
+
+    runtime.sessions.stop = failing_stop  # type: ignore[method-assign]
+    assert _heartbeat(runtime.worker_id) is not None
+    runtime.stop()
+    assert _heartbeat(runtime.worker_id) is None
+    assert runtime.worker_id not in placement.alive_workers()
+
+
 def test_the_reaper_fails_a_run_whose_worker_stopped_heartbeating_and_leaves_a_live_workers(
     runtime: WorkerRuntime,
 ) -> None:
