@@ -1,5 +1,5 @@
 """`make run`'s supervisor: a process that dies is started again, and the log says so; stopping the supervisor
-stops every process it started."""
+stops every process it started; a worker it stops saves its browsers before they close."""
 
 from __future__ import annotations
 
@@ -13,8 +13,10 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.faults.conftest import TERMINAL, Api
 from tests.support.network_guard import subprocess_env
 from tests.support.processes import ROOT, Managed, free_port, wait_until
+from tests.support.static_server import serve_directory
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -59,6 +61,27 @@ def supervised(tmp_path: Path) -> Iterator[tuple[Managed, dict[str, str], str]]:
         supervisor.stop(timeout=90)
 
 
+def _ready(env: dict[str, str], base: str) -> bool:
+    try:
+        checks = httpx.get(f"{base}/readyz", timeout=2).json().get("checks", {})
+    except (httpx.HTTPError, ValueError):
+        return False
+    return bool(checks.get("workers", {}).get("alive")) and _pid(env, "worker") > 0
+
+
+def _token(env: dict[str, str]) -> str:
+    """A user of the supervised stack's own database, and their personal token."""
+    code = (
+        "from django.contrib.auth import get_user_model; from knox.models import AuthToken; "
+        "user = get_user_model().objects.create_user('ada', password='a long passphrase'); "
+        "print(AuthToken.objects.create(user)[1])"
+    )
+    done = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip().splitlines()[-1]
+
+
 def _pid(env: dict[str, str], program: str) -> int:
     text = _ctl(env, "pid", program).strip()
     return int(text) if text.isdigit() else 0
@@ -97,3 +120,37 @@ def test_a_process_that_dies_is_started_again_and_the_log_says_so(
         except ProcessLookupError:
             pass
     assert not alive, f"processes left behind: {alive}"
+
+
+def test_a_worker_the_supervisor_stops_saves_its_browsers_before_they_close(
+    supervised: tuple[Managed, dict[str, str], str], tmp_path: Path
+) -> None:
+    _, env, base = supervised
+    wait_until(lambda: _ready(env, base), 90, "the supervised stack", interval=0.5)
+    api = Api(base, _token(env))
+    site = tmp_path / "site"
+    site.mkdir()
+    # The page changes its storage on its own, after the action's run has ended and saved the browser.
+    (site / "note.html").write_text(
+        "<p>writing</p><script>setTimeout(() => { localStorage.setItem('note', 'kept');"
+        " location.href = 'written.html'; }, 1500)</script>"
+    )
+    (site / "written.html").write_text("<p>written</p>")
+    (site / "read.html").write_text("<script>document.title = 'note ' + localStorage.getItem('note')</script>")
+
+    with serve_directory(site) as url:
+        conversation = api.new_conversation()
+        opened = api.action(conversation, "navigate", {"url": f"{url}/note.html"})
+        assert api.until_run(opened["id"], TERMINAL)["status"] == "succeeded"
+        wait_until(
+            lambda: [tab["url"] for tab in api.tabs(conversation)] == [f"{url}/written.html"], 30, "the page's own write"
+        )
+
+        _ctl(env, "stop", "worker")  # as `make run` stopping or restarting it
+        _ctl(env, "start", "worker")
+        wait_until(lambda: _ready(env, base), 90, "the worker started again", interval=0.5)
+
+        read = api.action(conversation, "navigate", {"url": f"{url}/read.html"})
+        assert api.until_run(read["id"], TERMINAL)["status"] == "succeeded"
+        # The browser came back from the save its worker made while stopping, not from the one after the action.
+        assert [tab["title"] for tab in api.tabs(conversation)] == ["note kept"]
