@@ -77,7 +77,12 @@ def _token(env: dict[str, str]) -> str:
         "print(AuthToken.objects.create(user)[1])"
     )
     done = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+        [sys.executable, "manage.py", "shell", "-c", code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return done.stdout.strip().splitlines()[-1]
 
@@ -143,7 +148,9 @@ def test_a_worker_the_supervisor_stops_saves_its_browsers_before_they_close(
         opened = api.action(conversation, "navigate", {"url": f"{url}/note.html"})
         assert api.until_run(opened["id"], TERMINAL)["status"] == "succeeded"
         wait_until(
-            lambda: [tab["url"] for tab in api.tabs(conversation)] == [f"{url}/written.html"], 30, "the page's own write"
+            lambda: [tab["url"] for tab in api.tabs(conversation)] == [f"{url}/written.html"],
+            30,
+            "the page's own write",
         )
 
         _ctl(env, "stop", "worker")  # as `make run` stopping or restarting it
