@@ -367,6 +367,8 @@ class BrowserPool:
             storage=lazy_storage,
         )
         session.typed_secrets = self._typed_secrets.setdefault(key, {})
+        for who, values in (saved.typed_secrets if saved is not None else {}).items():
+            session.typed_by(who).update(values)  # typed before a restart, or on another worker
         self._kick_refill()
         if saved is not None:
             try:

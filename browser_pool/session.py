@@ -70,9 +70,9 @@ class Session:
         # Saves carry the pages' IndexedDB too (where some sites keep a sign-in): off unless the session is kept as a
         # browser profile, since reading every database costs time and bytes at every save.
         self.keep_indexed_db = False
-        # Secrets Hive typed into this session's pages, by whose runs typed them (held in memory only; the pool hands
-        # the same record to a session it opens again under this key): a page may go on showing one back, so that
-        # person's later steps mask them in what they report and picture.
+        # Secrets Hive typed into this session's pages, by whose runs typed them (the pool hands the same record to a
+        # session it opens again under this key, and a save carries it to another worker): a page may go on showing
+        # one back, so that person's later steps mask them in what they report and picture.
         self.typed_secrets: dict[str, set[str]] = {}
         self.lost_reason = ""
         self._lost = asyncio.Event()
@@ -215,15 +215,16 @@ class Session:
     # -- save, restore, close --------------------------------------------------------------------------------
 
     async def save(self) -> SavedSession:
-        """Cookies, local storage (and IndexedDB when kept) and open tabs: enough to rebuild this session in a fresh
-        context."""
+        """Cookies, local storage (and IndexedDB when kept), open tabs and the secrets typed into them: enough to
+        rebuild this session in a fresh context, on any worker."""
         self.ensure_usable()
         state = await self.run(self.context.storage_state(indexed_db=self.keep_indexed_db))
         urls, active_index = self.tabs.urls()
         saved: StorageState = dict(state)
         if self.storage is not None:
             saved = self.storage.merged(saved)
-        return SavedSession(storage_state=saved, tab_urls=urls, active_index=active_index)
+        typed = {who: sorted(values) for who, values in self.typed_secrets.items() if values}
+        return SavedSession(storage_state=saved, tab_urls=urls, active_index=active_index, typed_secrets=typed)
 
     async def restore_tabs(self, saved: SavedSession) -> None:
         """Reopen saved tab URLs in order (the context already carries the saved storage) and re-activate the tab."""

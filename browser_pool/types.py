@@ -107,14 +107,22 @@ class ActionResult:
 
 @dataclass(slots=True)
 class SavedSession:
-    """What survives a session being reaped or its worker dying: cookies, storage and open tabs."""
+    """What survives a session being reaped or its worker dying: cookies, storage, open tabs, and the secrets typed
+    into its pages by each person's runs (its pages may go on showing them: whoever restores it masks them still).
+    Stored only encrypted, as the cookies are."""
 
     storage_state: dict[str, Any] = field(default_factory=dict)
     tab_urls: list[str] = field(default_factory=list)
     active_index: int = 0
+    typed_secrets: dict[str, list[str]] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"storage_state": self.storage_state, "tab_urls": self.tab_urls, "active_index": self.active_index}
+        return {
+            "storage_state": self.storage_state,
+            "tab_urls": self.tab_urls,
+            "active_index": self.active_index,
+            "typed_secrets": self.typed_secrets,
+        }
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any] | None) -> SavedSession | None:
@@ -124,6 +132,11 @@ class SavedSession:
             storage_state=dict(raw.get("storage_state") or {}),
             tab_urls=[str(u) for u in raw.get("tab_urls") or []],
             active_index=int(raw.get("active_index") or 0),
+            typed_secrets={
+                str(who): [str(value) for value in values]
+                for who, values in dict(raw.get("typed_secrets") or {}).items()
+                if isinstance(values, list)
+            },
         )
 
 

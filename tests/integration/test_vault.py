@@ -29,7 +29,7 @@ from tests.support.llm_server import Reply, ScriptedLLM
 from tests.support.otp_site import PASSWORD, USERNAME, OtpSite, serve_otp_site
 from tests.support.processes import wait_until
 from tests.support.workflows import ended
-from webapp.conversations.models import Conversation
+from webapp.conversations.models import BrowserSession, Conversation
 from webapp.runs.models import Run, Step
 
 pytestmark = [
@@ -131,6 +131,12 @@ def _stored_bytes(since: float) -> bytes:
     return rows.getvalue().encode() + b"".join(_file_bytes(path) for path in written)
 
 
+def _saved_after(conversation: Conversation, run: Run) -> bool:
+    saved = BrowserSession.objects.filter(conversation=conversation).values_list("saved_at", flat=True).first()
+    run.refresh_from_db()
+    return saved is not None and run.finished_at is not None and saved > run.finished_at
+
+
 def _holds(stored: bytes, value: str) -> bool:
     """Whether a value is in the stored bytes; a one-time code as a number of its own, not inside a longer one (a
     timestamp such as 967832.326 or 1795842242826)."""
@@ -172,6 +178,15 @@ def test_the_agent_signs_in_with_placeholders_and_never_sees_a_value(
     assert code_typed is not None
     assert '"value": "••••••"}' in code_typed.observation, code_typed.observation
 
+    # The worker dies once the browser is saved (a crash, an out-of-memory kill): the next one restores the page
+    # from that save, showing the username back.
+    wait_until(lambda: _saved_after(conversation, run), 30, "the browser's save after the sign-in")
+    assert main_worker.worker is not None
+    earlier_log = main_worker.worker.log_path.read_text(errors="replace")
+    main_worker.worker.kill()
+    main_worker.stop()
+    main_worker.ensure()
+
     # A later turn, and a step by hand, still find the page showing the username back: they mask it too (checked
     # with everything else sent and stored, below).
     again = _agent_does(client, conversation, FOLLOW_UP)
@@ -207,7 +222,7 @@ def test_the_agent_signs_in_with_placeholders_and_never_sees_a_value(
         with zipfile.ZipFile(run_traced.trace.path) as archive:
             assert not [name for name in archive.namelist() if name.endswith(".jpeg")], run_traced
     assert b'"frame-snapshot"' in stored  # and read uncompressed, where a typed value would be readable
-    worker_log = main_worker.worker.log_path.read_text(errors="replace") if main_worker.worker else ""
+    worker_log = earlier_log + (main_worker.worker.log_path.read_text(errors="replace") if main_worker.worker else "")
     for value in secrets:
         assert value not in sent, f"{value!r} was sent to the model"
         assert not _holds(stored, value), f"{value!r} is stored in plain text"

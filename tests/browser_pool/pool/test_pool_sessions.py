@@ -99,10 +99,15 @@ async def test_reaped_session_is_saved_and_restored_with_logins_storage_and_tabs
     # The pages it restores may show a secret typed before: the reopened session still knows it, for its typist.
     assert restored.typed_by("user:1") == {"typed-secret"}
     assert restored.typed_by("user:2") == set()
+    # Another worker knows only the save: it carries the record too.
+    moved = await pool.acquire("moved-to-another-worker", saved)
+    assert moved.typed_by("user:1") == {"typed-secret"}
+    assert moved.typed_by("user:2") == set()
 
+    await pool.release(moved)
     await pool.release(restored)
     await pool.release(busy)
-    for key in ("reap-me", "busy-while-reaping"):
+    for key in ("reap-me", "busy-while-reaping", "moved-to-another-worker"):
         await pool.close_session(key, save=False)
 
 
