@@ -34,6 +34,8 @@ log = logging.getLogger(__name__)
 # How long a fresh subscription keeps the screencast for its first picture, and how often it looks whether it came.
 _FIRST_FRAME_WAIT_S = 10.0
 _FIRST_FRAME_POLL_S = 0.05
+# How long the frames of a page showing nothing secret in its own words may take to tell what they show.
+FRAME_CHECK_S = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,7 +244,7 @@ class Recorder:
             secrets, document_started_ms, shown = await page.evaluate(_CHECK, bool(typed))
             if typed and not secrets:
                 seen = str(shown).casefold()
-                secrets = any(text.casefold() in seen for text in typed)
+                secrets = any(text.casefold() in seen for text in typed) or await _frames_show(page, typed)
         except PlaywrightError:
             # The tab closed or navigated away under the check: a frame that cannot be checked is not kept.
             log.debug("recording frame dropped: its tab went away", exc_info=True)
@@ -253,11 +255,30 @@ class Recorder:
         return True
 
 
+async def _frames_show(page: Page, typed: Collection[str]) -> bool:
+    """Whether a frame of the page, at any depth, shows one of the `typed` secrets (a sign-in widget of another site
+    greeting its user). A frame that cannot be read in time counts as showing one: its picture is not kept."""
+    frames = [frame for frame in page.frames[1:] if not frame.is_detached()]
+    if not frames:
+        return False
+    try:
+        async with asyncio.timeout(FRAME_CHECK_S):
+            shown = await asyncio.gather(*(frame.evaluate(_SHOWN) for frame in frames))
+    except (PlaywrightError, TimeoutError):
+        log.debug("recording frame dropped: a frame of its page could not be read", exc_info=True)
+        return True
+    seen = "\n".join(str(text) for text in shown).casefold()
+    return any(text.casefold() in seen for text in typed)
+
+
+# What a document shows as text: its words and its fields' values.
+_SHOWN = """() => [document.body ? document.body.innerText : "",
+  ...[...document.querySelectorAll("input, textarea")].map((field) => field.value)].join("\\n")"""
+
 # Whether the page has a secret field, when its document started (ms since the epoch), and, when asked, what it shows
-# as text (its words and its fields' values).
+# as text.
 _CHECK = f"""(withText) => {{
-  const shown = () => [document.body ? document.body.innerText : "",
-    ...[...document.querySelectorAll("input, textarea")].map((field) => field.value)].join("\\n");
+  const shown = {_SHOWN};
   const secrets = ({HAS_SECRETS})();
   return [secrets, performance.timeOrigin, withText && !secrets ? shown() : ""];
 }}"""

@@ -17,8 +17,11 @@ MASK_COLOR = "#888888"
 
 def secret_masks(page: Page, hidden: Collection[str] = ()) -> list[Locator]:
     """The secret fields, and the smallest element holding each of the `hidden` texts (a secret the page shows back
-    as text, "Signed in as ..."; matched as Playwright matches text, whatever its case and spacing)."""
-    return [page.locator(SECRET_FIELDS), *(page.get_by_text(text) for text in sorted(hidden) if text.strip())]
+    as text, "Signed in as ..."; matched as Playwright matches text, whatever its case and spacing), in the page and
+    in each of its frames at any depth (a sign-in widget is often a frame of another site)."""
+    texts = sorted(text for text in hidden if text.strip())
+    frames = [page.main_frame, *(frame for frame in page.frames[1:] if not frame.is_detached())]
+    return [mask for frame in frames for mask in (frame.locator(SECRET_FIELDS), *map(frame.get_by_text, texts))]
 
 
 @dataclass(frozen=True, slots=True)

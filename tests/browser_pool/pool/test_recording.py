@@ -150,13 +150,17 @@ async def test_a_page_with_a_password_field_is_left_out_of_the_recording(session
 
 async def test_a_page_showing_a_typed_secret_back_is_left_out_of_the_recording(session: Session) -> None:
     """A secret Hive typed into the session is kept out wherever a page shows it: in its words, whatever their case,
-    or in a field of another page."""
+    in a field of another page, or in a frame."""
     page = session.active_page
     await show(page, BLOCK)
     recorder = Recorder(session, fps=4.0, typed={"Hunter2-secret"})
     await recorder.start()
     await eventually(lambda: len(recorder.recording.frames) >= 1, what="a frame of the plain page")
-    for shows_it in ("<p>Signed in as HUNTER2-SECRET</p>", "<input value=hunter2-secret>"):
+    for shows_it in (
+        "<p>Signed in as HUNTER2-SECRET</p>",
+        "<input value=hunter2-secret>",
+        "<iframe srcdoc='<iframe srcdoc=\"<p>Signed in as Hunter2-secret</p>\"></iframe>'></iframe>",
+    ):
         left_out = recorder.left_out
         await page.set_content(PASSWORD_PAGE.replace("<input type=password value=hunter2>", shows_it))
         await eventually(lambda: recorder.left_out > left_out, what="a frame of the page left out")  # noqa: B023

@@ -3,6 +3,7 @@ it already shows the page after the step (no second JPEG of the same picture).""
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import time
@@ -241,6 +242,37 @@ async def test_a_secret_the_page_shows_back_as_text_shows_in_no_picture(session:
     darkest_before, _ = picture.crop((0, top, int(box["x"]), bottom)).getextrema()
     assert isinstance(darkest_before, int)
     assert darkest_before < 100, "the words before it are pictured"
+
+
+def _whole_difference(one: bytes, other: bytes) -> float:
+    return float(
+        ImageStat.Stat(ImageChops.difference(*(Image.open(io.BytesIO(b)).convert("L") for b in (one, other)))).mean[0]
+    )
+
+
+async def test_a_secret_a_frame_shows_back_shows_in_no_picture(session: Session, site: str) -> None:
+    """A sign-in widget in a frame (one of another site, in a process of its own, and one inside a frame) shows the
+    value back: two secrets of one length give the same step picture; unhidden, they do not."""
+    page = session.active_page
+    other_site = site.replace("127.0.0.1", "localhost")  # another site: Chromium puts its frame in another process
+    await page.goto(f"{site}/plain.html")
+    pictures: dict[str, tuple[bytes, bytes]] = {}
+    for value in ("MMMMMMMM", "iiiiiiii"):
+        inner = f"<p style='font: 48px monospace; margin: 0'>Hi <b>{value}</b></p>"
+        middle = f"<iframe srcdoc=\"{html.escape(inner)}\" style='width: 650px; height: 80px'></iframe>"
+        await page.set_content(
+            f"<iframe src='{other_site}/echo.html#{value}' style='width: 700px; height: 90px'></iframe>"
+            f"<iframe srcdoc=\"{html.escape(middle)}\" style='width: 700px; height: 120px'></iframe>"
+        )
+        await eventually(lambda: len(page.frames) == 4 and all(f.url != "about:blank" for f in page.frames[1:]),
+                         what="the frames")  # fmt: skip
+        for frame in page.frames[1:]:
+            if not frame.child_frames:
+                await frame.get_by_text(value).wait_for()
+        pictures[value] = (await step_picture(page), await step_picture(page, hidden={value}))
+    (shown, hidden), (also_shown, also_hidden) = pictures.values()
+    assert _whole_difference(shown, also_shown) > 1, "the frames show the text"
+    assert _whole_difference(hidden, also_hidden) < 0.05, "the step's picture shows what the secret is"
 
 
 async def test_a_client_cannot_ask_for_what_a_screenshot_hides() -> None:
