@@ -47,6 +47,8 @@ _SANDBOX_FAILURES = ("No usable sandbox", "without --no-sandbox", "hive browser 
 DOWNLOADS_PREFIX = "hive-browser-downloads-"
 # Likewise Playwright's scratch folder for a traced run, which holds its raw, unmasked record until the chunk is closed.
 TRACES_PREFIX = "hive-browser-traces-"
+# And the folder a traced run's closed chunk waits in, raw, until it is masked and stored.
+CLOSED_TRACE_PREFIX = "hive-trace-"
 # Playwright's name for the profile folder it makes for each Chromium it launches.
 PROFILE_PREFIX = "playwright_chromiumdev_profile-"
 # Playwright makes the profile folder just before it starts Chromium: a younger one may not be named by a process yet.
@@ -144,9 +146,10 @@ def sweep_leftovers() -> list[str]:
 
     A browser closed by its pool takes its folders with it; one killed with its worker (a crash, an out-of-memory
     kill, a deploy that did not wait) leaves its downloads folder, which can hold a person's downloaded files, the
-    scratch folder of a run's trace, and its profile, each worker start adding more. Removed: a downloads or traces
-    folder of this host whose process is gone, and a profile no running process names on its command line (older
-    than `PROFILE_GRACE_S`). Anything in doubt stays.
+    scratch folder of a run's trace and a closed trace waiting to be stored (both raw, unmasked), and its profile,
+    each worker start adding more. Removed: a downloads, traces or closed-trace folder of this host whose process is
+    gone, and a profile no running process names on its command line (older than `PROFILE_GRACE_S`). Anything in
+    doubt stays.
     Profiles carry no host in their name: a temporary folder shared with another host's or container's browsers (not
     compose's way, where each container has its own) would lose their profiles.
     """
@@ -156,7 +159,8 @@ def sweep_leftovers() -> list[str]:
     except OSError:
         return []
     host = re.escape(socket.gethostname())
-    ours = re.compile(f"(?:{DOWNLOADS_PREFIX}|{TRACES_PREFIX}){host}-" + r"(\d{1,10})-(\d{1,20})-[a-z0-9_]{8}")
+    kinds = "|".join((DOWNLOADS_PREFIX, TRACES_PREFIX, CLOSED_TRACE_PREFIX))
+    ours = re.compile(f"(?:{kinds}){host}-" + r"(\d{1,10})-(\d{1,20})-[a-z0-9_]{8}")
     stale: list[Path] = []
     profiles: list[Path] = []
     for entry in entries:
@@ -177,6 +181,11 @@ def sweep_leftovers() -> list[str]:
     if removed:
         log.info("removed %d folder(s) left by browsers that were killed", len(removed))
     return removed
+
+
+def owned_folder(kind: str) -> Path:
+    """A new private folder in the temporary folder, named so that the sweep removes it once this process is gone."""
+    return Path(tempfile.mkdtemp(prefix=_owned_prefix(kind)))
 
 
 def _owned_prefix(kind: str) -> str:

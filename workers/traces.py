@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import shutil
-import tempfile
 from functools import partial
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 
 from agents.secrets import Secrets, masked_any_case
+from browser_pool.sandbox import CLOSED_TRACE_PREFIX, owned_folder
 from browser_pool.session import Session
 from browser_pool.tracing import mask_escaped, scrub_trace
 from webapp.runs.models import Run
@@ -69,7 +69,8 @@ class RunTrace:
             decision = "undecided"
         path = None
         if decision != "discard":
-            path = Path(tempfile.mkdtemp(prefix=f"hive-trace-{self.run_id}-")) / TRACE_NAME
+            # Named as this process's: if it dies before the chunk is stored, the next browser launch removes it.
+            path = owned_folder(CLOSED_TRACE_PREFIX) / TRACE_NAME
         try:
             written = await session.run(session.tracing.end(path))
         except Exception as exc:

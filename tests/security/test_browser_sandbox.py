@@ -27,6 +27,7 @@ from browser_pool.config import BrowserConfig
 from browser_pool.flags import launch
 from browser_pool.pool import BrowserPool
 from browser_pool.sandbox import (
+    CLOSED_TRACE_PREFIX,
     DOWNLOADS_PREFIX,
     NO_SANDBOX_WARNING,
     TRACES_PREFIX,
@@ -181,17 +182,20 @@ async def test_the_profile_and_downloads_are_the_browser_users_alone(pool: Brows
     await pool.release(session)
 
 
-# A worker with a browser and a person's download in it, in a process group of its own to be killed whole.
+# A worker with a browser and a person's download in it, and a traced run's closed chunk waiting to be stored, in a
+# process group of its own to be killed whole.
 _KILLED_WORKER = """
 import asyncio, sys
 from pathlib import Path
 from playwright.async_api import async_playwright
 from browser_pool.config import BrowserConfig
 from browser_pool.flags import launch
+from browser_pool.sandbox import CLOSED_TRACE_PREFIX, owned_folder
 
 async def main():
     async with async_playwright() as playwright:
         await launch(playwright.chromium, BrowserConfig())
+        (owned_folder(CLOSED_TRACE_PREFIX) / "trace.zip").write_text("a traced run's raw record")
         print("ready", flush=True)
         await asyncio.sleep(600)
 
@@ -201,7 +205,8 @@ asyncio.run(main())
 
 def _killed_worker_leaves() -> list[Path]:
     """A worker killed with its browser, as an out-of-memory kill does: the downloads folder (with a person's
-    downloaded file in it) and the profile it leaves behind, the profile made old enough to be surely not starting."""
+    downloaded file in it), a traced run's closed chunk and the profile it leaves behind, the profile made old enough
+    to be surely not starting."""
     worker = subprocess.Popen(
         [sys.executable, "-c", _KILLED_WORKER], cwd=REPO, stdout=subprocess.PIPE, text=True, start_new_session=True
     )
@@ -210,7 +215,7 @@ def _killed_worker_leaves() -> list[Path]:
         assert worker.stdout.readline().strip() == "ready"
         chromium = next(pid for pid in descendants(worker.pid) if "--user-data-dir=" in " ".join(arguments(pid)))
         profile = Path(argument(chromium, "--user-data-dir="))
-        downloads, traces = _owned_by(worker.pid)
+        downloads, traces, closed_trace = _owned_by(worker.pid)
         (downloads / "statement.pdf").write_text("a person's bank statement")
         (traces / "run.network").write_text("a traced run's raw requests")
     finally:
@@ -220,7 +225,7 @@ def _killed_worker_leaves() -> list[Path]:
     wait_until(lambda: not any(_names(pid, profile) for pid in _processes()), 30, "the killed browser to be gone")
     assert profile.is_dir(), "the kill left the profile behind"
     _age(profile)
-    return [downloads, traces, profile]
+    return [downloads, traces, closed_trace, profile]
 
 
 def _age(profile: Path) -> None:
@@ -241,7 +246,7 @@ def _owned_by(worker_pid: int) -> list[Path]:
     """A worker's downloads and traces folders, found by their names."""
     return [
         folder
-        for prefix in (DOWNLOADS_PREFIX, TRACES_PREFIX)
+        for prefix in (DOWNLOADS_PREFIX, TRACES_PREFIX, CLOSED_TRACE_PREFIX)
         for folder in Path(tempfile.gettempdir()).glob(f"{prefix}{socket.gethostname()}-{worker_pid}-*")
     ]
 
