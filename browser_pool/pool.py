@@ -247,6 +247,12 @@ class BrowserPool:
             raise PoolError(f"no live browser session {key!r} on this worker")
         return await self._save(session)
 
+    async def save_all(self) -> None:
+        """Save every live session through `on_session_saved` (one that fails is logged and the rest go on)."""
+        for session in list(self._sessions.values()):
+            if not session.closed:
+                await self._save_quietly(session)
+
     async def close_session(self, key: str, *, save: bool = True) -> SavedSession | None:
         """Close a session, saving it first (through `on_session_saved`) unless ``save`` is false."""
         session = self._sessions.get(key)

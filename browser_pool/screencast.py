@@ -21,7 +21,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from browser_pool.background import BackgroundTasks
 from browser_pool.page_cdp import forget_page_cdp, page_cdp
-from browser_pool.types import MASK_COLOR, SECRET_FIELDS, secret_masks
+from browser_pool.types import SECRET_FIELDS, masked_screenshot
 
 log = logging.getLogger(__name__)
 
@@ -334,8 +334,7 @@ async def step_picture(
         if frame is not None:
             return frame.data
     if secrets:
-        return await page.screenshot(type="jpeg", quality=quality, caret="initial", timeout=timeout_ms,
-                                     mask=secret_masks(page, hidden), mask_color=MASK_COLOR)  # fmt: skip
+        return await masked_screenshot(page, hidden, type="jpeg", quality=quality, caret="initial", timeout=timeout_ms)
     cdp = page_cdp(page)
     if cdp is not None:
         # One protocol message where Playwright's screenshot sends five (preparing the page, waiting for its fonts,

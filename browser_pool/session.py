@@ -42,6 +42,8 @@ TABS_TOLD_LIMIT_S = 3.0  # a run's end waits at most this long for its tabs to b
 _CRASH_GRACE_S = 0.5
 # A page opening tabs in a loop gets them closed one by one; they are told as one notice per this long.
 REFUSED_NOTICE_DELAY_S = 0.5
+# How many of each person's typed secrets a save keeps (those in the worker's memory are all masked).
+SAVED_TYPED_SECRETS = 100
 
 
 class Session:
@@ -223,7 +225,7 @@ class Session:
         saved: StorageState = dict(state)
         if self.storage is not None:
             saved = self.storage.merged(saved)
-        typed = {who: sorted(values) for who, values in self.typed_secrets.items() if values}
+        typed = {who: _kept(values) for who, values in self.typed_secrets.items() if values}
         return SavedSession(storage_state=saved, tab_urls=urls, active_index=active_index, typed_secrets=typed)
 
     async def restore_tabs(self, saved: SavedSession) -> None:
@@ -407,3 +409,9 @@ class Session:
             except Exception:
                 log.exception("on_tabs_changed failed for session %s", self.key)
             return answered
+
+
+def _kept(typed: set[str]) -> list[str]:
+    """The typed secrets a save keeps: the longest first, up to a bound, so a session signed into day after day keeps
+    its usernames and passwords rather than every one-time code; sorted, so an unchanged record saves the same."""
+    return sorted(sorted(typed, key=lambda value: (-len(value), value))[:SAVED_TYPED_SECRETS])

@@ -112,12 +112,17 @@ class SessionHost:
     async def start(self) -> None:
         await self.pool.start()
 
-    async def stop(self) -> None:
+    async def save_all(self) -> None:
+        """Save every live session as it is now: a worker about to stop does, before it hands its conversations on."""
+        await self.pool.save_all()
+
+    async def stop(self, *, save: bool = True) -> None:
+        """Close every session, saved first (`save=False`: they were just saved), and the browser."""
         for conversation_id in list(self._held):
             await self.profiles.closing(conversation_id)  # its profile gets its last save while it is still open
             await self._let_go(conversation_id)
         await self.web_tools.close()
-        await self.pool.stop(save_sessions=True)
+        await self.pool.stop(save_sessions=save)
 
     @property
     def capacity(self) -> int:

@@ -39,6 +39,9 @@ log = logging.getLogger(__name__)
 WORKER_KEY_PREFIX = placement.WORKER_KEY_PREFIX
 
 T = TypeVar("T")
+# How long a stopping worker saves its browser sessions for before it hands its conversations on anyway (within the
+# 30 s its whole stop may take).
+SAVE_ON_STOP_S = 15.0
 
 
 class WorkerRuntime:
@@ -76,8 +79,10 @@ class WorkerRuntime:
             self.on_loop(self.runs.end_all(), timeout=timeout)
 
     def stop(self) -> None:
-        with contextlib.suppress(Exception):
+        try:
             self.on_loop(self._stop(), timeout=30)
+        except Exception:
+            log.exception("the worker did not stop cleanly")
         self.loop_thread.stop()
 
     def run_turn(self, run_id: int, timeout: float) -> None:
@@ -159,13 +164,22 @@ class WorkerRuntime:
         for task in self._background:
             task.cancel()
         await asyncio.gather(*self._background, return_exceptions=True)
+        saved = False
+        try:
+            # Saved while this worker still holds its conversations, so that the next run of one, sent elsewhere
+            # once it is gone, starts from what its browser shows now.
+            async with asyncio.timeout(SAVE_ON_STOP_S):
+                await self.sessions.save_all()
+            saved = True
+        except Exception:
+            log.exception("the browser sessions could not all be saved before stopping")
         try:
             # Taken back before the browsers close, which can be slow or fail: a stopping worker is placed no run.
             if self._redis is not None:
                 await self._redis.delete(WORKER_KEY_PREFIX + self.worker_id)
         finally:
             try:
-                await self.sessions.stop()
+                await self.sessions.stop(save=not saved)
             finally:
                 if self._redis is not None:
                     await self._redis.aclose()

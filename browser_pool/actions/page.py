@@ -17,7 +17,7 @@ from browser_pool.actions import params as p
 from browser_pool.actions.context import ActionContext, Outcome
 from browser_pool.actions.errors import ActionError
 from browser_pool.actions.watch import stop_page_scripts
-from browser_pool.types import MASK_COLOR, secret_masks
+from browser_pool.types import masked_screenshot
 
 NAVIGATION_TIMEOUT_MS = 15_000
 WAIT_CAP_MS = 10_000
@@ -126,9 +126,9 @@ async def screenshot(ctx: ActionContext, args: p.Screenshot) -> Outcome:
         )
         if height > SCREENSHOT_MAX_HEIGHT:
             clip = {"x": 0, "y": 0, "width": width, "height": SCREENSHOT_MAX_HEIGHT}
-    image = await ctx.page.screenshot(
-        type="jpeg", quality=SCREENSHOT_QUALITY, full_page=full_page, clip=clip, timeout=max(ctx.timeout_ms, 10_000),
-        mask=secret_masks(ctx.page, args.hidden), mask_color=MASK_COLOR,
+    image = await masked_screenshot(
+        ctx.page, args.hidden, type="jpeg", quality=SCREENSHOT_QUALITY, full_page=full_page, clip=clip,
+        timeout=max(ctx.timeout_ms, 10_000),
     )  # fmt: skip
     data: dict[str, Any] = {"bytes": len(image), "full_page": full_page}
     if clip is not None:

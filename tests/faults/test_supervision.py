@@ -3,8 +3,10 @@ stops every process it started; a worker it stops saves its browsers before they
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -87,6 +89,15 @@ def _token(env: dict[str, str]) -> str:
     return done.stdout.strip().splitlines()[-1]
 
 
+def _saved(folder: Path, conversation_id: int) -> bool:
+    """Whether the conversation's browser was saved, as the supervised stack's database holds it."""
+    with contextlib.closing(sqlite3.connect(folder / "db.sqlite3")) as db:
+        row = db.execute(
+            "SELECT saved_at FROM conversations_browsersession WHERE conversation_id = ?", (conversation_id,)
+        ).fetchone()
+    return row is not None and row[0] is not None
+
+
 def _pid(env: dict[str, str], program: str) -> int:
     text = _ctl(env, "pid", program).strip()
     return int(text) if text.isdigit() else 0
@@ -135,10 +146,12 @@ def test_a_worker_the_supervisor_stops_saves_its_browsers_before_they_close(
     api = Api(base, _token(env))
     site = tmp_path / "site"
     site.mkdir()
-    # The page changes its storage on its own, after the action's run has ended and saved the browser.
+    # The page changes its storage on its own, once told to (go.txt is there): after the action's run has ended and
+    # the browser was saved.
     (site / "note.html").write_text(
-        "<p>writing</p><script>setTimeout(() => { localStorage.setItem('note', 'kept');"
-        " location.href = 'written.html'; }, 1500)</script>"
+        "<p>writing</p><script>const waiting = setInterval(async () => {"
+        " if (!(await fetch('go.txt')).ok) return; clearInterval(waiting);"
+        " localStorage.setItem('note', 'kept'); location.href = 'written.html'; }, 100)</script>"
     )
     (site / "written.html").write_text("<p>written</p>")
     (site / "read.html").write_text("<script>document.title = 'note ' + localStorage.getItem('note')</script>")
@@ -147,6 +160,8 @@ def test_a_worker_the_supervisor_stops_saves_its_browsers_before_they_close(
         conversation = api.new_conversation()
         opened = api.action(conversation, "navigate", {"url": f"{url}/note.html"})
         assert api.until_run(opened["id"], TERMINAL)["status"] == "succeeded"
+        wait_until(lambda: _saved(tmp_path, conversation), 30, "the browser's save after the action")
+        (site / "go.txt").write_text("go")
         wait_until(
             lambda: [tab["url"] for tab in api.tabs(conversation)] == [f"{url}/written.html"],
             30,

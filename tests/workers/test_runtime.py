@@ -13,10 +13,12 @@ from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
 from channels.layers import DEFAULT_CHANNEL_LAYER, channel_layers
 
 from tests.factories import ConversationFactory
 from tests.support.processes import wait_until
+from webapp.conversations.browser_selectors import browser_session_state
 from webapp.core import placement
 from webapp.core.events import conversation_group
 from webapp.runs.models import Run, Step
@@ -65,8 +67,8 @@ def test_a_worker_whose_browsers_fail_to_close_still_takes_its_heartbeat_back(tr
     runtime.start()
     real_stop = runtime.sessions.stop
 
-    async def failing_stop() -> None:
-        await real_stop()  # closed for real, so nothing is left running; then it reports a failure
+    async def failing_stop(*, save: bool = True) -> None:
+        await real_stop(save=save)  # closed for real, so nothing is left running; then it reports a failure
         raise RuntimeError("the browser did not close")
 
     runtime.sessions.stop = failing_stop  # type: ignore[method-assign]
@@ -74,6 +76,33 @@ def test_a_worker_whose_browsers_fail_to_close_still_takes_its_heartbeat_back(tr
     runtime.stop()
     assert _heartbeat(runtime.worker_id) is None
     assert runtime.worker_id not in placement.alive_workers()
+
+
+def test_a_stopping_worker_has_saved_its_browsers_when_it_stops_being_placed_runs(transactional_db: None) -> None:
+    runtime = WorkerRuntime("runtime-test")
+    runtime.start()
+    conversation_id = ConversationFactory().pk
+    runtime.open_session(conversation_id, timeout=60)
+
+    async def changed_since_its_last_save() -> None:
+        session = runtime.sessions.pool.get(str(conversation_id))
+        assert session is not None
+        session.typed_by("user:1").add("typed-since")
+
+    runtime.on_loop(changed_since_its_last_save())
+    assert runtime._redis is not None
+    take_back = runtime._redis.delete
+    saved_then: list[dict[str, Any] | None] = []
+
+    async def delete(*keys: str) -> int:
+        saved_then.append(await database_sync_to_async(browser_session_state)(conversation_id=conversation_id))
+        return int(await take_back(*keys))
+
+    runtime._redis.delete = delete  # type: ignore[method-assign,assignment]
+    runtime.stop()
+    assert _heartbeat(runtime.worker_id) is None
+    # The next run of the conversation, placed on another worker from then on, starts from the browser as it was.
+    assert [(saved or {}).get("typed_secrets") for saved in saved_then] == [{"user:1": ["typed-since"]}]
 
 
 def test_the_reaper_fails_a_run_whose_worker_stopped_heartbeating_and_leaves_a_live_workers(

@@ -29,7 +29,8 @@ FILE_ADD_NEEDS: Access = "owner"
 
 @transaction.atomic
 def browser_session_save(*, conversation_id: int, state: JsonObject) -> None:
-    """`state` is browser_pool's SavedSession.as_dict(): cookies and storage, kept encrypted, opaque here."""
+    """`state` is browser_pool's SavedSession.as_dict(): cookies, storage, tabs and the secrets typed into its pages,
+    kept encrypted, opaque here."""
     BrowserSession.objects.update_or_create(
         conversation_id=conversation_id, defaults={"state": encrypt_document(state), "saved_at": timezone.now()}
     )

@@ -10,7 +10,7 @@ import pytest_asyncio
 
 from browser_pool.errors import PoolFullError
 from browser_pool.pool import BrowserPool
-from browser_pool.session import Session
+from browser_pool.session import SAVED_TYPED_SECRETS, Session
 from browser_pool.types import SavedSession
 from tests.support.waiting import eventually
 
@@ -109,6 +109,16 @@ async def test_reaped_session_is_saved_and_restored_with_logins_storage_and_tabs
     await pool.release(busy)
     for key in ("reap-me", "busy-while-reaping", "moved-to-another-worker"):
         await pool.close_session(key, save=False)
+
+
+async def test_a_save_keeps_each_persons_longest_typed_secrets_up_to_its_bound(pool: BrowserPool) -> None:
+    async with pool.lease("signed-in-daily") as session:
+        passwords = {f"password-{n:03d}" for n in range(SAVED_TYPED_SECRETS)}
+        session.typed_by("user:1").update({"123456", "654321", *passwords})  # two one-time codes besides
+        session.typed_by("user:2").add("a teammate's")
+        saved = await session.save()
+    assert saved.typed_secrets == {"user:1": sorted(passwords), "user:2": ["a teammate's"]}
+    await pool.close_session("signed-in-daily", save=False)
 
 
 async def test_a_corrupt_save_still_restores_the_tabs(pool: BrowserPool, site: str) -> None:

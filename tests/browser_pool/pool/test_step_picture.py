@@ -7,12 +7,14 @@ import html
 import io
 import json
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 
 import pytest
 import pytest_asyncio
 from PIL import Image, ImageChops, ImageStat
+from playwright.async_api import Locator, Page
 
+from browser_pool import types
 from browser_pool.actions import ACTIONS, parse_arguments, perform
 from browser_pool.observe import get_element_details, get_elements
 from browser_pool.page_cdp import open_page_cdp, page_cdp
@@ -273,6 +275,29 @@ async def test_a_secret_a_frame_shows_back_shows_in_no_picture(session: Session,
     (shown, hidden), (also_shown, also_hidden) = pictures.values()
     assert _whole_difference(shown, also_shown) > 1, "the frames show the text"
     assert _whole_difference(hidden, also_hidden) < 0.05, "the step's picture shows what the secret is"
+
+
+async def test_a_frame_removed_while_the_picture_is_taken_does_not_cost_the_picture(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    page = session.active_page
+    await page.set_content("<iframe srcdoc='<p>Hi MMMMMMMM</p>'></iframe><p>Hi MMMMMMMM</p>")
+    await page.frames[1].get_by_text("MMMMMMMM").wait_for()
+    gone = page.frames[1]
+    await page.evaluate("document.querySelector('iframe').remove()")
+    await eventually(gone.is_detached, what="the frame removed")
+    made = []
+
+    def masks_of_a_moment_ago(page: Page, hidden: Collection[str] = ()) -> list[Locator]:
+        made.append(True)  # the first ones still name the frame, as when it goes away during the screenshot
+        return [*secret_masks(page, hidden), *([gone.get_by_text("MMMMMMMM")] if len(made) == 1 else [])]
+
+    monkeypatch.setattr(types, "secret_masks", masks_of_a_moment_ago)
+    picture = await step_picture(page, hidden={"MMMMMMMM"})
+    assert len(made) == 2, "taken again"
+    monkeypatch.undo()
+    assert picture == await page.screenshot(type="jpeg", quality=60, caret="initial", mask=secret_masks(page, {"MMMMMMMM"}),
+                                            mask_color=MASK_COLOR)  # fmt: skip
 
 
 async def test_a_client_cannot_ask_for_what_a_screenshot_hides() -> None:
