@@ -20,8 +20,9 @@ from playwright.async_api import CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
 
 from browser_pool.background import BackgroundTasks
+from browser_pool.masks import masked_screenshot
 from browser_pool.page_cdp import forget_page_cdp, page_cdp
-from browser_pool.types import SECRET_FIELDS, masked_screenshot
+from browser_pool.types import SECRET_FIELDS
 
 log = logging.getLogger(__name__)
 

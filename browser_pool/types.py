@@ -2,43 +2,16 @@
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypedDict
 
-from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Locator, Page
-from playwright.async_api import TimeoutError as PlaywrightTimeoutError
-
-log = logging.getLogger(__name__)
+from playwright.async_api import Page
 
 # Password fields, and fields a secret was typed into (browser_pool.actions.forms marks them), are covered by a grey
 # box in every screenshot Hive keeps, whatever they hold.
 CONCEALED = "data-hive-secret"
 SECRET_FIELDS = f"input[type=password], [{CONCEALED}]"
 MASK_COLOR = "#888888"
-
-
-def secret_masks(page: Page, hidden: Collection[str] = ()) -> list[Locator]:
-    """The secret fields, and the smallest element holding each of the `hidden` texts (a secret the page shows back
-    as text, "Signed in as ..."; matched as Playwright matches text, whatever its case and spacing), in the page and
-    in each of its frames at any depth (a sign-in widget is often a frame of another site)."""
-    texts = sorted(text for text in hidden if text.strip())
-    frames = [page.main_frame, *(frame for frame in page.frames[1:] if not frame.is_detached())]
-    return [mask for frame in frames for mask in (frame.locator(SECRET_FIELDS), *map(frame.get_by_text, texts))]
-
-
-async def masked_screenshot(page: Page, hidden: Collection[str] = (), **options: Any) -> bytes:
-    """`page.screenshot(**options)` with `secret_masks` covered. A frame removed while it is taken (an advert, a
-    widget reloading) fails the whole screenshot: it is taken once more with the frames there are then."""
-    try:
-        return await page.screenshot(mask=secret_masks(page, hidden), mask_color=MASK_COLOR, **options)
-    except PlaywrightTimeoutError:
-        raise
-    except PlaywrightError:
-        log.debug("a masked screenshot failed; taken again", exc_info=True)
-    return await page.screenshot(mask=secret_masks(page, hidden), mask_color=MASK_COLOR, **options)
 
 
 @dataclass(frozen=True, slots=True)

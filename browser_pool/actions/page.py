@@ -17,7 +17,7 @@ from browser_pool.actions import params as p
 from browser_pool.actions.context import ActionContext, Outcome
 from browser_pool.actions.errors import ActionError
 from browser_pool.actions.watch import stop_page_scripts
-from browser_pool.types import masked_screenshot
+from browser_pool.masks import masked_screenshot
 
 NAVIGATION_TIMEOUT_MS = 15_000
 WAIT_CAP_MS = 10_000

@@ -14,14 +14,15 @@ import pytest_asyncio
 from PIL import Image, ImageChops, ImageStat
 from playwright.async_api import Locator, Page
 
-from browser_pool import types
+from browser_pool import masks
 from browser_pool.actions import ACTIONS, parse_arguments, perform
+from browser_pool.masks import secret_masks
 from browser_pool.observe import get_element_details, get_elements
 from browser_pool.page_cdp import open_page_cdp, page_cdp
 from browser_pool.pool import BrowserPool
 from browser_pool.screencast import Frame, step_picture
 from browser_pool.session import Session
-from browser_pool.types import MASK_COLOR, ActionResult, secret_masks
+from browser_pool.types import MASK_COLOR, ActionResult
 from tests.support.waiting import eventually
 
 from .conftest import running_pool
@@ -277,6 +278,37 @@ async def test_a_secret_a_frame_shows_back_shows_in_no_picture(session: Session,
     assert _whole_difference(hidden, also_hidden) < 0.05, "the step's picture shows what the secret is"
 
 
+async def test_a_secret_another_field_shows_back_shows_in_no_picture(session: Session) -> None:
+    """A page copies a typed value into fields of its own ("confirm your e-mail"), in its document and in a frame:
+    two secrets of one length give the same step picture; unhidden, they do not."""
+    page = session.active_page
+    style = "font: 40px monospace; width: 600px; display: block; margin: 4px"
+    pictures: dict[str, tuple[bytes, bytes]] = {}
+    for value in ("MMMMMMMM", "iiiiiiii"):
+        in_frame = f"<textarea style='{style}; height: 60px'>Confirm: {value.upper()}</textarea>"
+        await page.set_content(
+            f"<input value='{value}' style='{style}'><input value='nothing secret' style='{style}'>"
+            f"<iframe srcdoc=\"{html.escape(in_frame)}\" style='width: 700px; height: 90px'></iframe>"
+        )
+        await eventually(lambda: len(page.frames) == 2 and page.frames[1].url == "about:srcdoc", what="the frame")
+        await page.frames[1].locator("textarea").wait_for()
+        pictures[value] = (await step_picture(page), await step_picture(page, hidden={value}))
+    (shown, hidden), (also_shown, also_hidden) = pictures.values()
+    assert _whole_difference(shown, also_shown) > 1, "the fields show the text"
+    assert _whole_difference(hidden, also_hidden) < 0.05, "the step's picture shows what the secret is"
+    # The field showing nothing secret is pictured.
+    box = await page.locator("input").nth(1).bounding_box()
+    assert box is not None
+    darkest, _ = (
+        Image.open(io.BytesIO(hidden))
+        .convert("L")
+        .crop((int(box["x"]), int(box["y"]), int(box["x"] + box["width"]), int(box["y"] + box["height"])))
+        .getextrema()
+    )
+    assert isinstance(darkest, int)
+    assert darkest < 100, "its letters are there"
+
+
 async def test_a_frame_removed_while_the_picture_is_taken_does_not_cost_the_picture(
     session: Session, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -292,7 +324,7 @@ async def test_a_frame_removed_while_the_picture_is_taken_does_not_cost_the_pict
         made.append(True)  # the first ones still name the frame, as when it goes away during the screenshot
         return [*secret_masks(page, hidden), *([gone.get_by_text("MMMMMMMM")] if len(made) == 1 else [])]
 
-    monkeypatch.setattr(types, "secret_masks", masks_of_a_moment_ago)
+    monkeypatch.setattr(masks, "secret_masks", masks_of_a_moment_ago)
     picture = await step_picture(page, hidden={"MMMMMMMM"})
     assert len(made) == 2, "taken again"
     monkeypatch.undo()
