@@ -18,6 +18,7 @@ import redis
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
+from rest_framework import status
 
 from agents.safety import SafetyConfig, SafetyPolicy, dialog_answerer
 from browser_pool.actions.watch import DialogLimits, answer_dialogs_with, set_dialog_limits
@@ -39,6 +40,7 @@ from webapp.conversations.live import viewer_count
 from webapp.core import placement
 from webapp.core.events import Frame as FramePayload
 from webapp.core.events import FrameMessage, SessionNoticeEvent, conversation_group, publish_now
+from webapp.core.exceptions import ApplicationError
 from webapp.core.types import JsonObject
 from workers.downloads import keeper
 from workers.egress import egress_blocked, egress_policy
@@ -51,6 +53,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # A page's dialog on a sensitive page outside any run (a person's input on the live view): nobody to ask, dismissed.
+LENT_NOT_CAPTURED = (
+    "This browser started from a profile someone shared with you: its sign-ins are theirs, and cannot be saved as a "
+    "profile of yours. Stop starting from it (no profile), then sign in yourself and save the browser."
+)
 NOBODY_TO_ASK = dialog_answerer(SafetyPolicy(SafetyConfig()), None, timeout_s=0)
 
 
@@ -310,6 +316,8 @@ class SessionHost:
         """The conversation's browser storage as it is now (cookies, local storage, IndexedDB), for a profile."""
         session = await self.acquire(conversation_id)
         try:
+            if self.profiles.lent(conversation_id):
+                raise ApplicationError(LENT_NOT_CAPTURED, status_code=status.HTTP_409_CONFLICT)
             session.keep_indexed_db = True
             saved = await self.pool.save(str(conversation_id))  # the conversation's own save, too
             return saved.storage_state
@@ -334,11 +342,13 @@ class SessionHost:
 
     async def _saved(self, key: str, saved: SavedSession) -> None:
         conversation_id = int(key)
-        if conversation_id in self._held and self._last_saved.get(conversation_id) == saved:
-            return
-        await database_sync_to_async(browser_session_save)(conversation_id=conversation_id, state=saved.as_dict())
-        if conversation_id in self._held:
-            self._last_saved[conversation_id] = saved
+        # A profile lent by someone else goes back into that profile only: the conversation keeps its tabs, and
+        # nothing of the lender's sign-ins once the profile no longer applies.
+        own = dataclasses.replace(saved, storage_state={}) if self.profiles.lent(conversation_id) else saved
+        if conversation_id not in self._held or self._last_saved.get(conversation_id) != own:
+            await database_sync_to_async(browser_session_save)(conversation_id=conversation_id, state=own.as_dict())
+            if conversation_id in self._held:
+                self._last_saved[conversation_id] = own
         await self.profiles.saved(conversation_id, saved.storage_state)
 
     async def _tabs_changed(self, key: str, tabs: list[TabInfo]) -> None:

@@ -65,6 +65,8 @@ class Applied:
     chosen_at: float
     writes: bool  # the choice is read-write
     writing: bool  # this session holds the profile's lease and saves into it
+    chooser_id: int
+    lent: bool  # someone else's profile: its storage stays out of the conversation's own save
 
     def matches(self, wanted: SessionProfile | None) -> bool:
         return (
@@ -112,6 +114,11 @@ class ProfileKeeper:
     def from_profile(self, conversation_id: int) -> bool:
         return conversation_id in self._applied
 
+    def lent(self, conversation_id: int) -> bool:
+        """Whether the conversation's browser holds the storage of a profile its owner does not own."""
+        applied = self._applied.get(conversation_id)
+        return applied is not None and applied.lent
+
     async def prepare(self, conversation_id: int, live: Session | None, *, run_id: int | None) -> JsonObject | None:
         """Decide what the conversation's session starts from, before it is opened (or for the open one): the
         profile's state to load, or None for the session as it is (or its own save). Takes the profile's lease for a
@@ -128,21 +135,28 @@ class ProfileKeeper:
                     "controller, or start the run themselves."
                 )
         applied = self._applied.get(conversation_id) if live is not None else None
+        # The open browser holds a profile lent by someone else that no longer applies: it loses what was lent.
+        lent_away: JsonObject | None = None
         if live is None:
             await self.closed(conversation_id)
         elif applied is not None and not applied.matches(wanted):
+            lent_away = {} if applied.lent else None
             await self._let_go_of(conversation_id, live, applied)  # another choice, or none any more
             applied = None
         if wanted is None:
-            return None
+            return lent_away
         if applied is not None and (applied.writing or not wanted.writes):
             return None  # loaded already, and writing if it may
         writing = wanted.writes and await self._take(wanted, conversation_id, for_run=for_run)
-        self._applied[conversation_id] = Applied(wanted.profile_id, wanted.chosen_at, wanted.writes, writing)
+        self._applied[conversation_id] = Applied(
+            wanted.profile_id, wanted.chosen_at, wanted.writes, writing, wanted.chooser_id, wanted.lent
+        )
         if wanted.writes and not writing:
-            return None  # the live view, while another session writes the profile: the conversation's own save
-        if not wanted.writes and live is None and wanted.loaded:
-            return None  # read-only, started from the profile once already: the conversation's own save since
+            return lent_away  # the live view, while another session writes the profile: the conversation's own save
+        if not wanted.writes and live is None and wanted.loaded and not wanted.lent:
+            # Read-only, started from the profile once already: the conversation's own save since (which never
+            # holds a lent profile's storage, so a lent one is loaded again).
+            return None
         state: JsonObject = await database_sync_to_async(profile_state)(profile_id=wanted.profile_id)
         await database_sync_to_async(profile_loaded)(use_id=wanted.use_id)
         return state
@@ -182,12 +196,14 @@ class ProfileKeeper:
         if applied is None or not applied.writing:
             return
         kept = await database_sync_to_async(profile_write_back)(
-            profile_id=applied.profile_id, conversation_id=conversation_id, state=storage_state
-        )
+            profile_id=applied.profile_id, conversation_id=conversation_id, state=storage_state,
+            chooser_id=applied.chooser_id,
+        )  # fmt: skip
         if not kept:
             applied.writing = False
             log.warning(
-                "conversation %s no longer writes profile %s (its lease ended or the profile is gone): not saved back",
+                "conversation %s no longer writes profile %s (its lease ended, the profile is gone, or its chooser "
+                "may no longer write it): not saved back",
                 conversation_id,
                 applied.profile_id,
             )

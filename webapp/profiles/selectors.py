@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TypedDict
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db.models import Case, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -93,7 +93,11 @@ def writer_wait_s() -> float:
 
 
 def profile_use_get(*, conversation_id: int) -> ProfileUse | None:
-    return ProfileUse.objects.select_related("profile", "chosen_by").filter(conversation_id=conversation_id).first()
+    return (
+        ProfileUse.objects.select_related("profile", "chosen_by", "conversation")
+        .filter(conversation_id=conversation_id)
+        .first()
+    )
 
 
 def profile_writer_check(*, conversation_id: int) -> None:
@@ -119,6 +123,10 @@ class SessionProfile:
     writes: bool
     chosen_at: float  # a timestamp: a session that loaded an older choice loads the profile again
     loaded: bool  # a session has started from this choice already
+    chooser_id: int
+    # Someone else's profile, shared with the conversation's owner: its cookies and storage are lent to the browser
+    # for as long as it is used, never kept in the conversation's own save nor saved as another profile.
+    lent: bool
 
 
 def session_profile(*, conversation_id: int) -> SessionProfile | None:
@@ -138,7 +146,16 @@ def session_profile(*, conversation_id: int) -> SessionProfile | None:
         return None
     loaded = use.loaded_at is not None and use.loaded_at >= use.chosen_at
     return SessionProfile(use_id=use.pk, profile_id=use.profile_id, profile_name=use.profile.name, writes=use.writes,
-                          chosen_at=use.chosen_at.timestamp(), loaded=loaded)  # fmt: skip
+                          chosen_at=use.chosen_at.timestamp(), loaded=loaded, chooser_id=use.chosen_by_id,
+                          lent=use.profile.owner_id != use.conversation.owner_id)  # fmt: skip
+
+
+def profile_chooser_may_write(*, profile_id: int, chooser_id: int) -> bool:
+    """Whether the person who chose the profile for a session may still have it saved into: their account is active
+    and they own it or have it shared as controller."""
+    chooser = User.objects.filter(pk=chooser_id, is_active=True).first()
+    access = profile_access(user=chooser, profile_id=profile_id) if chooser is not None else None
+    return access is not None and RANK[access] >= RANK["controller"]
 
 
 def profile_run_may_use(*, run_id: int, profile_id: int) -> bool:

@@ -20,7 +20,14 @@ from webapp.core.events import command_session
 from webapp.core.exceptions import ApplicationError
 from webapp.core.types import JsonObject
 from webapp.profiles.models import BrowserProfile, ProfileShare, ProfileUse
-from webapp.profiles.selectors import holder_text, profile_get, profile_holder, profile_state, writer_wait_s
+from webapp.profiles.selectors import (
+    holder_text,
+    profile_chooser_may_write,
+    profile_get,
+    profile_holder,
+    profile_state,
+    writer_wait_s,
+)
 from webapp.profiles.state import ImportRefusedError, origins_of, read_import, state_size, without_origin
 from webapp.runs.services import run_ensure_idle
 
@@ -191,11 +198,16 @@ def profile_lease_release(*, profile_id: int, conversation_id: int) -> None:
 
 
 @transaction.atomic
-def profile_write_back(*, profile_id: int, conversation_id: int, state: JsonObject) -> bool:
+def profile_write_back(*, profile_id: int, conversation_id: int, state: JsonObject, chooser_id: int) -> bool:
     """Save a session's storage into the profile it writes. False when it is not the writer any more (its lease
-    ended and another session took it, or the profile was deleted): nothing is written then."""
+    ended and another session took it, or the profile was deleted), or when the person who chose the profile for it
+    may no longer write it (its share was taken back, their account closed; the lease is let go then): nothing is
+    written."""
     profile = BrowserProfile.objects.select_for_update().filter(pk=profile_id, writer_id=conversation_id).first()
     if profile is None:
+        return False
+    if not profile_chooser_may_write(profile_id=profile_id, chooser_id=chooser_id):
+        profile_lease_release(profile_id=profile_id, conversation_id=conversation_id)
         return False
     try:
         _write(profile, state)
