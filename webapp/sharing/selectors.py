@@ -108,9 +108,13 @@ def share_get(*, conversation: Conversation, share_id: int) -> Share:
     return share
 
 
-def share_link_get(*, token: str) -> Share:
-    """A link by its token: 404 when unknown, 410 with a reason once it was revoked or expired."""
-    link = Share.objects.select_related("conversation__owner").filter(token=token).first()
+def share_link_get(*, token: str, lock: bool = False) -> Share:
+    """A link by its token: 404 when unknown, 410 with a reason once it was revoked or expired. `lock`: its row is
+    locked until the transaction ends (a revoke or a new role then waits for it, and reaches what it made)."""
+    links = Share.objects.select_related("conversation__owner")
+    if lock:
+        links = links.select_for_update(of=("self",))
+    link = links.filter(token=token).first()
     if link is None:
         raise Http404
     if link.revoked_at is not None:

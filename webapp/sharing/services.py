@@ -12,6 +12,7 @@ from datetime import timedelta
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.http import Http404
 from django.utils import timezone
 from rest_framework import status
 
@@ -34,13 +35,18 @@ def _access_refresh_on_commit(conversation_id: int, user_ids: Iterable[int]) -> 
     def refresh() -> None:
         for teammate in get_user_model().objects.filter(pk__in=user_ids):
             access = conversation_access(user=teammate, conversation_id=conversation_id)
+            shown = None
+            if access is not None:
+                try:
+                    shown = conversation_get(user=teammate, conversation_id=conversation_id)
+                except Http404:  # taken back since, by a change committed just after this one
+                    access = None
             if access is None or RANK[access] < RANK["controller"]:
                 control_release_if_held(conversation_id=conversation_id, user_id=teammate.pk)
             live.access_changed_notify(conversation_id=conversation_id, user_id=teammate.pk, role=access)
-            if access is None:
+            if shown is None:
                 publish_to_user(teammate.pk, {"type": "conversation.unshared", "conversation": conversation_id})
             else:
-                shown = conversation_get(user=teammate, conversation_id=conversation_id)
                 publish_to_user(
                     teammate.pk, {"type": "conversation.shared", "conversation": ConversationOutput(shown).data}
                 )
@@ -87,7 +93,7 @@ def share_link_accept(*, token: str, user: User) -> Conversation:
     """A signed-in teammate opens a link: they get a share of their own with the link's role and expiry
     (revoking or re-roling the link reaches it too). The owner opening their own link changes nothing; a
     teammate the owner removed cannot come back through the same link."""
-    link = share_link_get(token=token)
+    link = share_link_get(token=token, lock=True)
     conversation = link.conversation
     if user.pk == conversation.owner_id:
         return conversation
