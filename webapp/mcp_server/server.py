@@ -188,6 +188,7 @@ async def call_tool(ctx: ServerRequestContext[Any, Any], params: types.CallToolR
                 conversation=conversation, name=name, arguments=arguments, user=user
             )
             run = await watch.until_done(run.pk, on_confirmation=asker.ask, timeout_s=settings.HIVE_MCP_CALL_TIMEOUT_S)
+        await database_sync_to_async(services.still_controls)(user=user, conversation_id=conversation_id)
         ok, text, picture = await database_sync_to_async(services.call_outcome)(run=run)
     except Refusal as exc:
         return _error(str(exc), conversation_id)
@@ -262,6 +263,9 @@ async def _run_task(
             conversation=conversation, task=task, user=_scope(ctx)["hive_user"]
         )
         run = await watch.until_done(run.pk, on_step=progress, timeout_s=settings.HIVE_MCP_TASK_TIMEOUT_S)
+    await database_sync_to_async(services.still_controls)(
+        user=_scope(ctx)["hive_user"], conversation_id=conversation.pk
+    )
     ok, text = await database_sync_to_async(services.task_outcome)(run=run)
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=text), *await _downloads(run)],
@@ -294,6 +298,7 @@ async def _run_workflow(
             user=user, conversation=conversation, arguments=arguments
         )
         run = await watch.until_done(run.pk, on_step=progress, timeout_s=settings.HIVE_MCP_TASK_TIMEOUT_S)
+    await database_sync_to_async(services.still_controls)(user=user, conversation_id=conversation.pk)
     ok, text = await database_sync_to_async(services.workflow_outcome)(run=run)
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=text), *await _downloads(run)],

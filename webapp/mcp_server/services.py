@@ -49,6 +49,18 @@ def _throttle(user: Any, scope: str, what: str) -> None:
         raise Refusal(f"Too many {what} for now: try again in {wait:.0f} s.")
 
 
+ACCESS_ENDED = "Your access to this conversation ended while the call ran: nothing more of it is handed to you."
+
+
+def still_controls(*, user: User, conversation_id: int) -> None:
+    """Refuse, after a call's run, a caller who may no longer act in its conversation (their share was taken back or
+    made viewer meanwhile): what the run found is not theirs to read any more."""
+    try:
+        conversation_get(user=user, conversation_id=conversation_id, need="controller")
+    except (Http404, ApplicationError) as exc:
+        raise Refusal(ACCESS_ENDED) from exc
+
+
 def conversation_for_client(
     *, user: User, named: int | None, session_id: str | None, create: bool
 ) -> Conversation | None:
