@@ -9,9 +9,12 @@ that checks a credential's origin, or computes a one-time code when it is typed,
 from __future__ import annotations
 
 import functools
+import html
+import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
+from urllib.parse import quote, quote_plus
 
 from browser_pool.types import JsonObject
 
@@ -60,6 +63,16 @@ class Secrets(Protocol):
         """What `mask` hides, for a picture of the page: wherever the page shows one of these as text, it is
         covered."""
 
+    def refusal(self, tool: str) -> str:
+        """Why the step may not use `tool` at all in this browser ("" when it may)."""
+
+
+# Tools that read the page as its own scripts can, past every mask: a field's raw value included.
+RAW_READERS = frozenset({"execute_js"})
+OTHERS_TYPED = (
+    "Not done: another person's run typed secrets from their vault into this browser, and a script could read them "
+    "back from the page, so scripts of anyone else are refused in it. Use the other tools."
+)
 
 # Values shorter than this are masked in the run that typed them only: remembered for a browser's life, a three-digit
 # code would mask every price and index holding its digits from then on.
@@ -67,8 +80,9 @@ REMEMBERED_MIN_CHARS = 4
 
 
 def masked_any_case(text: str, values: Iterable[str]) -> str:
-    """`text` with each value masked whatever its case (a page may show "ADA@EXAMPLE.COM" for "ada@example.com"), a
-    longer value first so that no part of it is left (a password that holds the username)."""
+    """`text` with each value masked whatever its case (a page may show "ADA@EXAMPLE.COM" for "ada@example.com") and
+    however an address, a form or a page's markup encodes it ("ada%40example.com", "ada+lovelace" for a space,
+    "&amp;"), a longer value first so that no part of it is left (a password that holds the username)."""
     for value in sorted((v for v in values if v), key=len, reverse=True):
         text = _any_case(value).sub(SECRET_MASK, text)
     return text
@@ -76,7 +90,9 @@ def masked_any_case(text: str, values: Iterable[str]) -> str:
 
 @functools.lru_cache(maxsize=256)
 def _any_case(value: str) -> re.Pattern[str]:
-    return re.compile(re.escape(value), re.IGNORECASE)
+    forms = {value, quote(value, safe=""), quote(value), quote_plus(value), html.escape(value),
+             json.dumps(value, ensure_ascii=False)[1:-1], json.dumps(value)[1:-1]}  # fmt: skip
+    return re.compile("|".join(re.escape(form) for form in sorted(forms, key=len, reverse=True)), re.IGNORECASE)
 
 
 class Remembered:
@@ -85,9 +101,14 @@ class Remembered:
     Kept per person: a teammate's steps in the same browser do not mask the owner's values, which would tell them
     whether a text they show is one."""
 
-    def __init__(self, secrets: Secrets | None, typed: set[str]) -> None:
+    def __init__(
+        self, secrets: Secrets | None, typed: set[str], others_typed: Callable[[], bool] = lambda: False
+    ) -> None:
         self._secrets = secrets
         self._typed = typed
+        # Whether someone else's runs typed secrets into the same browser: theirs are not masked for this person (it
+        # would tell them which text is one), so what reads the page raw is refused instead.
+        self._others_typed = others_typed
 
     async def fill(self, arguments: JsonObject, *, url: str) -> JsonObject:
         if self._secrets is None:
@@ -107,6 +128,11 @@ class Remembered:
     def hidden(self) -> frozenset[str]:
         return frozenset(self._typed | (self._secrets.hidden() if self._secrets is not None else frozenset()))
 
+    def refusal(self, tool: str) -> str:
+        if tool in RAW_READERS and self._others_typed():
+            return OTHERS_TYPED
+        return self._secrets.refusal(tool) if self._secrets is not None else ""
+
 
 class PlaceholderSecrets:
     """Named values, filled in wherever their placeholder appears."""
@@ -125,3 +151,6 @@ class PlaceholderSecrets:
 
     def hidden(self) -> frozenset[str]:
         return frozenset(value for value in self._values.values() if value)
+
+    def refusal(self, tool: str) -> str:
+        return ""

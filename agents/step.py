@@ -19,7 +19,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, cast
 
 from agents.events import ConfirmationRequest, EventSink
 from agents.observation import PageView
@@ -252,13 +252,26 @@ async def run_step(call: StepCall, context: StepContext) -> StepOutcome:
         error=output.error,
         duration_ms=int(_ms(started)),
         screenshot=observed.screenshot,
-        target=_target_of(output),
+        target=_target_of(output, context.mask),
     )
     return StepOutcome(step_id, output, observed, refused)
 
 
-def _target_of(output: ToolOutput) -> RecordedTarget | None:
-    return output.action.target if output.action is not None else None
+def _target_of(output: ToolOutput, mask: Callable[[str], str]) -> RecordedTarget | None:
+    """The element the step acted on, as recorded for a workflow: masked as the step's report is (a link reading
+    "Signed in as <the username typed>" is named by its text)."""
+    target = output.action.target if output.action is not None else None
+    if target is None:
+        return None
+    masked: dict[str, object] = {}
+    for key, value in target.items():
+        if isinstance(value, str):
+            masked[key] = mask(value)
+        elif isinstance(value, dict):
+            masked[key] = {name: mask(text) if isinstance(text, str) else text for name, text in value.items()}
+        else:
+            masked[key] = value
+    return cast("RecordedTarget", masked)
 
 
 async def _checked_act(
@@ -274,6 +287,12 @@ async def _checked_act(
     invalid = context.registry.check(call.name, call.arguments)
     if invalid is not None or tool is None:
         return invalid or ToolOutput(ok=False, error=f"there is no tool named {call.name!r}")
+    if (
+        context.secrets is not None
+        and tool.source == SOURCE_BROWSER
+        and (refused := context.secrets.refusal(call.name))
+    ):
+        return ToolOutput(ok=False, error=refused)
     arguments = call.arguments
     if call.aim is not None:
         arguments, problem = await call.aim(arguments)

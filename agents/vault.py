@@ -139,6 +139,9 @@ class VaultSecrets:
     def hidden(self) -> frozenset[str]:
         return frozenset(self._filled | {value for value in self._others.values() if value})
 
+    def refusal(self, tool: str) -> str:
+        return ""
+
     def describe(self, *, url: str) -> str:
         here = [entry for entry in self._entries.values() if entry.allows(url)]
         if not here:

@@ -82,7 +82,12 @@ class WorkerSink:
     def masking(self, secrets: Secrets | None, session: Session) -> Secrets:
         """`secrets`, which the run's steps will fill in, with those typed into `session` by earlier runs: every
         value is masked in what the steps report and picture, and in the run's trace."""
-        remembered = Remembered(secrets, session.typed_by(self.starter))
+        starter = self.starter
+        remembered = Remembered(
+            secrets,
+            session.typed_by(starter),
+            lambda: any(values for who, values in session.typed_secrets.items() if who != starter),
+        )
         self.secrets.append(remembered)
         return remembered
 

@@ -23,7 +23,7 @@ from rest_framework.test import APIClient
 
 from tests.agents.support import calls_made, find_index, last_observation, observations, user_request
 from tests.conftest import MainWorker
-from tests.factories import ConversationFactory
+from tests.factories import ConversationFactory, UserFactory
 from tests.integration.conftest import signed_in
 from tests.support.llm_server import Reply, ScriptedLLM
 from tests.support.otp_site import PASSWORD, USERNAME, OtpSite, serve_otp_site
@@ -280,3 +280,56 @@ def test_on_another_origin_the_credential_is_refused_and_nothing_reaches_it(
     assert "/" in look_alike.requests
     assert look_alike.received == ["", ""]
     assert not site.received
+
+
+READ_FIELDS = "[...document.querySelectorAll('input')].map((field) => field.name + '=' + field.value).join(' | ')"
+
+
+def _types_then_asks(request: dict[str, Any]) -> Reply:
+    """Type the username and the password, then ask before submitting: the values wait in the page's fields."""
+    made = calls_made(request)
+    if len(made) < 4:
+        name, arguments = SIGN_IN[len(made)]
+        return Reply(tool_calls=[{"name": name, "arguments": arguments(request)}])
+    return Reply(content="I filled the form in. Shall I submit it?")
+
+
+def _read_fields(client: APIClient, conversation: Conversation) -> Step:
+    made = client.post(
+        f"/api/conversations/{conversation.pk}/actions/",
+        {"action": "execute_js", "arguments": {"code": READ_FIELDS}},
+        format="json",
+    )
+    assert made.status_code == 202, made.content
+    return ended(made.json()["id"], seconds=60).steps.get()
+
+
+def test_a_teammate_may_not_read_back_what_the_owners_run_typed_into_the_shared_browser(
+    llm: ScriptedLLM, site: OtpSite
+) -> None:
+    began = time.time() - 1
+    llm.script(_types_then_asks)
+    conversation = ConversationFactory()
+    owner = signed_in(conversation.owner)
+    teammate = UserFactory(username=f"teammate{conversation.pk}")
+    shared = owner.post(
+        f"/api/conversations/{conversation.pk}/shares/", {"username": teammate.username, "role": "controller"},
+        format="json",
+    )  # fmt: skip
+    assert shared.status_code in (200, 201), shared.content
+    _save_credential(owner, site)
+    _agent_does(owner, conversation, f"Sign in to the members area at {site.base}/")
+
+    # The owner's own script reads the fields back masked.
+    mine = _read_fields(owner, conversation)
+    assert mine.status == Step.Status.SUCCEEDED, mine.error
+    assert "password=••••••••" in mine.observation, mine.observation
+    # The teammate's, in the same browser, is refused: their steps do not mask the owner's values.
+    theirs = _read_fields(signed_in(teammate), conversation)
+    assert theirs.status == Step.Status.FAILED
+    assert "another person's run typed secrets from their vault into this browser" in theirs.error
+
+    stored = _stored_bytes(since=began)
+    for value in (PASSWORD, USERNAME):
+        assert value not in theirs.observation + theirs.error
+        assert not _holds(stored, value), f"{value!r} is stored in plain text"
