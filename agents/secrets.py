@@ -81,8 +81,9 @@ REMEMBERED_MIN_CHARS = 4
 
 def masked_any_case(text: str, values: Iterable[str]) -> str:
     """`text` with each value masked whatever its case (a page may show "ADA@EXAMPLE.COM" for "ada@example.com") and
-    however an address, a form or a page's markup encodes it ("ada%40example.com", "ada+lovelace" for a space,
-    "&amp;"), a longer value first so that no part of it is left (a password that holds the username)."""
+    however an address, a form or a page's markup encodes it ("ada%40example.com" as Python or a page's script
+    encodes it, "ada+lovelace" for a space, "&amp;", "&#39;"), a longer value first so that no part of it is left (a
+    password that holds the username)."""
     for value in sorted((v for v in values if v), key=len, reverse=True):
         text = _any_case(value).sub(SECRET_MASK, text)
     return text
@@ -90,7 +91,9 @@ def masked_any_case(text: str, values: Iterable[str]) -> str:
 
 @functools.lru_cache(maxsize=256)
 def _any_case(value: str) -> re.Pattern[str]:
-    forms = {value, quote(value, safe=""), quote(value), quote_plus(value), html.escape(value),
+    forms = {value, quote(value, safe=""), quote(value), quote_plus(value), quote(value, safe="!'()*~"),
+             quote_plus(value, safe="*").replace("~", "%7E"), html.escape(value),
+             html.escape(value).replace("&#x27;", "&#39;"), html.escape(value).replace("&#x27;", "&#039;"),
              json.dumps(value, ensure_ascii=False)[1:-1], json.dumps(value)[1:-1]}  # fmt: skip
     return re.compile("|".join(re.escape(form) for form in sorted(forms, key=len, reverse=True)), re.IGNORECASE)
 

@@ -76,6 +76,9 @@ class Session:
         # session it opens again under this key, and a save carries it to another worker): a page may go on showing
         # one back, so that person's later steps mask them in what they report and picture.
         self.typed_secrets: dict[str, set[str]] = {}
+        # The context's storage was lent by someone else (a profile of theirs): its saves say so, and whoever saves it
+        # keeps it out of what is theirs. Set by the owner of the pool, for as long as this session lives.
+        self.storage_lent = False
         self.lost_reason = ""
         self._lost = asyncio.Event()
         self._closed = False
@@ -226,7 +229,13 @@ class Session:
         if self.storage is not None:
             saved = self.storage.merged(saved)
         typed = {who: _kept(values) for who, values in self.typed_secrets.items() if values}
-        return SavedSession(storage_state=saved, tab_urls=urls, active_index=active_index, typed_secrets=typed)
+        return SavedSession(
+            storage_state=saved,
+            tab_urls=urls,
+            active_index=active_index,
+            typed_secrets=typed,
+            storage_lent=self.storage_lent,
+        )
 
     async def restore_tabs(self, saved: SavedSession) -> None:
         """Reopen saved tab URLs in order (the context already carries the saved storage) and re-activate the tab."""

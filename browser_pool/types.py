@@ -108,6 +108,8 @@ class SavedSession:
     tab_urls: list[str] = field(default_factory=list)
     active_index: int = 0
     typed_secrets: dict[str, list[str]] = field(default_factory=dict)
+    # The storage is lent by someone else (a profile of theirs): kept by its owner only. Not part of the save itself.
+    storage_lent: bool = field(default=False, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
         return {

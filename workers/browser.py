@@ -114,6 +114,8 @@ class SessionHost:
         # announces its tabs more than once, mostly unchanged; the same again is not written (and encrypted) twice.
         self._last_saved: dict[int, SavedSession] = {}
         self._last_tabs: dict[int, list[TabInfo]] = {}
+        # Sessions whose profile changed while a run held them: looked at again when the run lets go.
+        self._profile_recheck: set[int] = set()
 
     async def start(self) -> None:
         await self.pool.start()
@@ -181,6 +183,10 @@ class SessionHost:
 
     async def release(self, session: Session) -> None:
         await self.pool.release(session)
+        conversation_id = int(session.key)
+        if session.leases == 0 and conversation_id in self._profile_recheck:
+            self._profile_recheck.discard(conversation_id)
+            await self.profile_changed(conversation_id)
 
     async def _hold(self, conversation_id: int) -> None:
         async with self._lock:
@@ -316,10 +322,10 @@ class SessionHost:
         """The conversation's browser storage as it is now (cookies, local storage, IndexedDB), for a profile."""
         session = await self.acquire(conversation_id)
         try:
-            if self.profiles.lent(conversation_id):
-                raise ApplicationError(LENT_NOT_CAPTURED, status_code=status.HTTP_409_CONFLICT)
             session.keep_indexed_db = True
             saved = await self.pool.save(str(conversation_id))  # the conversation's own save, too
+            if session.storage_lent or saved.storage_lent:
+                raise ApplicationError(LENT_NOT_CAPTURED, status_code=status.HTTP_409_CONFLICT)
             return saved.storage_state
         finally:
             await self.release(session)
@@ -329,9 +335,15 @@ class SessionHost:
         await self.pool.save(str(conversation_id))
 
     async def profile_changed(self, conversation_id: int) -> None:
-        """The conversation's profile was chosen, changed or dropped: an open session follows at once."""
-        if self.pool.get(str(conversation_id)) is not None:
-            await self.release(await self.acquire(conversation_id))
+        """The conversation's profile was chosen, changed or dropped, or its chooser's share of it changed: an open
+        session follows at once, or when the run using it ends (a share taken back does not cut a run short)."""
+        live = self.pool.get(str(conversation_id))
+        if live is None:
+            return
+        if live.leases > 0:
+            self._profile_recheck.add(conversation_id)
+            return
+        await self.release(await self.acquire(conversation_id))
 
     async def keep_profiles(self) -> None:
         """At every heartbeat: renew the leases of sessions writing a profile, and close those idle long enough."""
@@ -342,13 +354,14 @@ class SessionHost:
 
     async def _saved(self, key: str, saved: SavedSession) -> None:
         conversation_id = int(key)
+        if conversation_id in self._held and self._last_saved.get(conversation_id) == saved:
+            return
         # A profile lent by someone else goes back into that profile only: the conversation keeps its tabs, and
         # nothing of the lender's sign-ins once the profile no longer applies.
-        own = dataclasses.replace(saved, storage_state={}) if self.profiles.lent(conversation_id) else saved
-        if conversation_id not in self._held or self._last_saved.get(conversation_id) != own:
-            await database_sync_to_async(browser_session_save)(conversation_id=conversation_id, state=own.as_dict())
-            if conversation_id in self._held:
-                self._last_saved[conversation_id] = own
+        own = dataclasses.replace(saved, storage_state={}) if saved.storage_lent else saved
+        await database_sync_to_async(browser_session_save)(conversation_id=conversation_id, state=own.as_dict())
+        if conversation_id in self._held:
+            self._last_saved[conversation_id] = saved
         await self.profiles.saved(conversation_id, saved.storage_state)
 
     async def _tabs_changed(self, key: str, tabs: list[TabInfo]) -> None:

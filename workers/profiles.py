@@ -189,6 +189,9 @@ class ProfileKeeper:
     def started(self, conversation_id: int, session: Session) -> None:
         # A session from a profile keeps its IndexedDB in every save: sites keep sign-ins there too.
         session.keep_indexed_db = self.from_profile(conversation_id)
+        # Marked on the session, whose storage it is: the mark goes only with the session (when it is opened again
+        # without the lent storage), never while it still holds it.
+        session.storage_lent = session.storage_lent or self.lent(conversation_id)
 
     async def saved(self, conversation_id: int, storage_state: JsonObject) -> None:
         """A save of the session: into its profile too, while it writes one."""

@@ -22,26 +22,44 @@ pytestmark = [
 ]
 
 
-def _in_thread(target: Any, errors: list[BaseException]) -> threading.Thread:
-    def body() -> None:
+class _Change(threading.Thread):
+    """Work on a database connection of its own, whose server process is known (to see it wait for a lock)."""
+
+    def __init__(self, target: Any, errors: list[BaseException]) -> None:
+        super().__init__(daemon=True)
+        self._target, self._errors = target, errors
+        self.backend: int | None = None
+        self._connected = threading.Event()
+
+    def run(self) -> None:
         try:
-            target()
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_backend_pid()")
+                self.backend = int(cursor.fetchone()[0])
+            self._connected.set()
+            self._target()
         except BaseException as exc:  # noqa: BLE001 - reported by the test
-            errors.append(exc)
+            self._errors.append(exc)
         finally:
+            self._connected.set()
             connection.close()
 
-    thread = threading.Thread(target=body, daemon=True)
-    thread.start()
-    return thread
+    def started(self) -> _Change:
+        self.start()
+        assert self._connected.wait(10)
+        return self
 
 
-def _done_or_waiting_for_a_lock(change: threading.Thread) -> None:
+def _in_thread(target: Any, errors: list[BaseException]) -> _Change:
+    return _Change(target, errors).started()
+
+
+def _done_or_waiting_for_a_lock(change: _Change) -> None:
     """Wait until the owner's change has committed, or waits for a row the accept has locked."""
 
     def waiting_for_a_lock() -> bool:
         with connection.cursor() as cursor:
-            cursor.execute("SELECT count(*) FROM pg_locks WHERE NOT granted")
+            cursor.execute("SELECT count(*) FROM pg_locks WHERE NOT granted AND pid = %s", [change.backend])
             return bool(cursor.fetchone()[0])
 
     wait_until(lambda: not change.is_alive() or waiting_for_a_lock(), 10, "the change to be done or to wait")

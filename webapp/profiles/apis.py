@@ -27,6 +27,7 @@ from webapp.profiles.services import (
     profile_import,
     profile_rename,
     profile_share,
+    profile_share_delete,
     profile_store,
     profile_use_clear,
     profile_use_set,
@@ -192,7 +193,7 @@ class ProfileShareDetailApi(APIView):
     @extend_schema(responses={204: None})
     def delete(self, request: Request, browser_profile_id: int, profile_share_id: int) -> Response:
         profile = profile_get(user=request.user, profile_id=browser_profile_id, need="owner")
-        get_object_or_404(profile.shares.all(), pk=profile_share_id).delete()
+        profile_share_delete(share=get_object_or_404(profile.shares.all(), pk=profile_share_id))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

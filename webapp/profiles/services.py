@@ -137,7 +137,23 @@ def profile_share(*, profile: BrowserProfile, username: str, role: str) -> Profi
     if user.pk == profile.owner_id:
         raise ApplicationError("That is the profile's owner.")
     share, _ = ProfileShare.objects.update_or_create(profile=profile, user=user, defaults={"role": role})
+    _chooser_changed_on_commit(profile, user.pk)
     return share
+
+
+@transaction.atomic
+def profile_share_delete(*, share: ProfileShare) -> None:
+    """Take a share back: a browser the teammate started from the profile is opened again without it at once."""
+    profile, user_id = share.profile, share.user_id
+    share.delete()
+    _chooser_changed_on_commit(profile, user_id)
+
+
+def _chooser_changed_on_commit(profile: BrowserProfile, user_id: int) -> None:
+    """The sessions the person chose the profile for look again whether they may still start from it."""
+    using = list(profile.uses.filter(chosen_by_id=user_id).values_list("conversation_id", flat=True))
+    if using:
+        transaction.on_commit(lambda: _tell_sessions(using))
 
 
 # The open browser is reopened on another profile: never under a run that is using it.
