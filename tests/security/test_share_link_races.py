@@ -5,13 +5,16 @@ the accept's read of the link and its share's insert."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection
 
 from tests.factories import ConversationFactory, UserFactory
 from tests.support.processes import wait_until
+from webapp.conversations.models import Conversation
 from webapp.sharing import services
 from webapp.sharing.models import Share
 from webapp.sharing.selectors import conversation_access
@@ -65,46 +68,11 @@ def _done_or_waiting_for_a_lock(change: _Change) -> None:
     wait_until(lambda: not change.is_alive() or waiting_for_a_lock(), 10, "the change to be done or to wait")
 
 
-def test_a_link_revoked_while_it_is_accepted_grants_no_access(monkeypatch: pytest.MonkeyPatch) -> None:
-    owner, teammate = UserFactory(), UserFactory()
-    conversation = ConversationFactory(owner=owner)
-    link = services.share_link_create(
-        conversation=conversation, role="controller", expires_in_minutes=60, created_by=owner
-    )
-
-    looked_up, revoke_tried = threading.Event(), threading.Event()
-    original = services.share_link_get
-
-    def link_get_then_pause(*, token: str, lock: bool = False) -> Share:
-        found = original(token=token, lock=lock)
-        looked_up.set()
-        revoke_tried.wait(10)  # the owner's revoke runs now (or waits for us, if the accept locked the link)
-        return found
-
-    monkeypatch.setattr(services, "share_link_get", link_get_then_pause)
-    errors: list[BaseException] = []
-    accepting = _in_thread(lambda: services.share_link_accept(token=str(link.token), user=teammate), errors)
-    assert looked_up.wait(10)
-    revoking = _in_thread(lambda: services.share_revoke(share=Share.objects.get(pk=link.pk)), errors)
-    _done_or_waiting_for_a_lock(revoking)  # either way, let the accept go on
-    revoke_tried.set()
-    accepting.join(20)
-    revoking.join(20)
-    assert not accepting.is_alive()
-    assert not revoking.is_alive()
-    # An accept refused because the link is revoked is fine; any other error is not what this test looks at.
-    assert all("revoked" in str(exc) for exc in errors), errors
-
-    assert Share.objects.get(pk=link.pk).revoked_at is not None
-    live = Share.objects.filter(conversation=conversation, user=teammate, revoked_at__isnull=True)
-    assert conversation_access(user=teammate, conversation_id=conversation.pk) is None, (
-        f"the teammate still has {conversation_access(user=teammate, conversation_id=conversation.pk)!r} access "
-        f"through a revoked link: live shares {list(live.values('id', 'role', 'via_link_id', 'revoked_at'))}"
-    )
-
-
-def test_a_link_made_viewer_while_it_is_accepted_grants_no_control(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The same window for a re-role: the owner turns a controller link into a viewer link while it is accepted."""
+def _accepted_with_a_change_between(
+    monkeypatch: pytest.MonkeyPatch, change: Callable[[Share], object]
+) -> tuple[Conversation, User, Share, list[BaseException]]:
+    """A teammate opens a controller link, and the owner's `change` of the link comes between the accept's read of
+    the link and its end; both are done when this returns, with what each raised."""
     owner, teammate = UserFactory(), UserFactory()
     conversation = ConversationFactory(owner=owner)
     link = services.share_link_create(
@@ -116,18 +84,42 @@ def test_a_link_made_viewer_while_it_is_accepted_grants_no_control(monkeypatch: 
     def link_get_then_pause(*, token: str, lock: bool = False) -> Share:
         found = original(token=token, lock=lock)
         looked_up.set()
-        change_tried.wait(10)
+        change_tried.wait(10)  # the owner's change runs now (or waits for us, if the accept locked the link)
         return found
 
     monkeypatch.setattr(services, "share_link_get", link_get_then_pause)
     errors: list[BaseException] = []
     accepting = _in_thread(lambda: services.share_link_accept(token=str(link.token), user=teammate), errors)
     assert looked_up.wait(10)
-    changing = _in_thread(lambda: services.share_update(share=Share.objects.get(pk=link.pk), role="viewer"), errors)
-    _done_or_waiting_for_a_lock(changing)
+    changing = _in_thread(lambda: change(Share.objects.get(pk=link.pk)), errors)
+    _done_or_waiting_for_a_lock(changing)  # either way, let the accept go on
     change_tried.set()
     accepting.join(20)
     changing.join(20)
+    assert not accepting.is_alive()
+    assert not changing.is_alive()
+    return conversation, teammate, link, errors
+
+
+def test_a_link_revoked_while_it_is_accepted_grants_no_access(monkeypatch: pytest.MonkeyPatch) -> None:
+    conversation, teammate, link, errors = _accepted_with_a_change_between(
+        monkeypatch, lambda link: services.share_revoke(share=link)
+    )
+    # An accept refused because the link is revoked is fine; any other error is not what this test looks at.
+    assert all("revoked" in str(exc) for exc in errors), errors
+    assert Share.objects.get(pk=link.pk).revoked_at is not None
+    live = Share.objects.filter(conversation=conversation, user=teammate, revoked_at__isnull=True)
+    assert conversation_access(user=teammate, conversation_id=conversation.pk) is None, (
+        f"the teammate still has {conversation_access(user=teammate, conversation_id=conversation.pk)!r} access "
+        f"through a revoked link: live shares {list(live.values('id', 'role', 'via_link_id', 'revoked_at'))}"
+    )
+
+
+def test_a_link_made_viewer_while_it_is_accepted_grants_no_control(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same window for a re-role: the owner turns a controller link into a viewer link while it is accepted."""
+    conversation, teammate, link, errors = _accepted_with_a_change_between(
+        monkeypatch, lambda link: services.share_update(share=link, role="viewer")
+    )
     assert not errors, errors
     assert Share.objects.get(pk=link.pk).role == "viewer"
     assert conversation_access(user=teammate, conversation_id=conversation.pk) in (None, "viewer")
