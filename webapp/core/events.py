@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from typing import Annotated, Literal, NotRequired, Protocol
 
@@ -382,7 +382,9 @@ def publishing_through(publisher: Publisher) -> Iterator[None]:
     try:
         yield
     finally:
-        _publisher.reset(token)
+        # A coroutine left unfinished when its loop stopped is closed later, in another context: nothing to undo.
+        with suppress(ValueError):
+            _publisher.reset(token)
 
 
 def current_publisher() -> Publisher:
