@@ -23,7 +23,8 @@ _SHOWING_FIELDS = f"input:not([type=password]):not([{CONCEALED}]), textarea:not(
 FIELD_VALUES_S = 2.0
 
 
-def _frames(page: Page) -> list[Frame]:
+def live_frames(page: Page) -> list[Frame]:
+    """The page's own document first, then each of its frames still attached, at any depth."""
     return [page.main_frame, *(frame for frame in page.frames[1:] if not frame.is_detached())]
 
 
@@ -31,7 +32,9 @@ def secret_masks(page: Page, hidden: Collection[str] = ()) -> list[Locator]:
     """The secret fields, and the smallest element holding each of the `hidden` texts as text ("Signed in as ...";
     matched as Playwright matches text, whatever its case and spacing), in the page and each of its frames."""
     texts = sorted(text for text in hidden if text.strip())
-    return [mask for frame in _frames(page) for mask in (frame.locator(SECRET_FIELDS), *map(frame.get_by_text, texts))]
+    return [
+        mask for frame in live_frames(page) for mask in (frame.locator(SECRET_FIELDS), *map(frame.get_by_text, texts))
+    ]
 
 
 async def fields_showing(page: Page, hidden: Collection[str]) -> list[Locator]:
@@ -40,7 +43,7 @@ async def fields_showing(page: Page, hidden: Collection[str]) -> list[Locator]:
     texts = [text.casefold() for text in hidden if text.strip()]
     if not texts:
         return []
-    frames = _frames(page)
+    frames = live_frames(page)
     fields = [frame.locator(_SHOWING_FIELDS) for frame in frames]
     async with asyncio.timeout(FIELD_VALUES_S):
         read = await asyncio.gather(
@@ -61,14 +64,15 @@ async def masked_screenshot(page: Page, hidden: Collection[str] = (), **options:
     """`page.screenshot(**options)` with the secret fields and every place showing a `hidden` text covered. A frame
     removed while it is taken (an advert, a widget reloading) fails the whole screenshot: it is taken once more with
     the frames there are then."""
-    for attempt in range(2):
-        masks = [*secret_masks(page, hidden), *await fields_showing(page, hidden)]
-        try:
-            return await page.screenshot(mask=masks, mask_color=MASK_COLOR, **options)
-        except PlaywrightTimeoutError:
-            raise
-        except PlaywrightError:
-            if attempt:
-                raise
-            log.debug("a masked screenshot failed; taken again", exc_info=True)
-    raise AssertionError("unreachable")
+    try:
+        return await _masked(page, hidden, options)
+    except PlaywrightTimeoutError:
+        raise
+    except PlaywrightError:
+        log.debug("a masked screenshot failed; taken again", exc_info=True)
+    return await _masked(page, hidden, options)
+
+
+async def _masked(page: Page, hidden: Collection[str], options: dict[str, Any]) -> bytes:
+    masks = [*secret_masks(page, hidden), *await fields_showing(page, hidden)]
+    return await page.screenshot(mask=masks, mask_color=MASK_COLOR, **options)

@@ -26,6 +26,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, ScreencastFrame, ScreencastSize
 
 from browser_pool.errors import PoolError
+from browser_pool.masks import live_frames
 from browser_pool.screencast import HAS_SECRETS, jpeg_size
 from browser_pool.session import Session
 
@@ -258,7 +259,7 @@ class Recorder:
 async def _frames_show(page: Page, typed: Collection[str]) -> bool:
     """Whether a frame of the page, at any depth, shows one of the `typed` secrets (a sign-in widget of another site
     greeting its user). A frame that cannot be read in time counts as showing one: its picture is not kept."""
-    frames = [frame for frame in page.frames[1:] if not frame.is_detached()]
+    frames = live_frames(page)[1:]
     if not frames:
         return False
     try:

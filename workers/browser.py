@@ -52,11 +52,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# A page's dialog on a sensitive page outside any run (a person's input on the live view): nobody to ask, dismissed.
 LENT_NOT_CAPTURED = (
     "This browser started from a profile someone shared with you: its sign-ins are theirs, and cannot be saved as a "
     "profile of yours. Stop starting from it (no profile), then sign in yourself and save the browser."
 )
+# A page's dialog on a sensitive page outside any run (a person's input on the live view): nobody to ask, dismissed.
 NOBODY_TO_ASK = dialog_answerer(SafetyPolicy(SafetyConfig()), None, timeout_s=0)
 
 
@@ -127,7 +127,8 @@ class SessionHost:
     async def stop(self, *, save: bool = True) -> None:
         """Close every session, saved first (`save=False`: they were just saved), and the browser."""
         for conversation_id in list(self._held):
-            await self.profiles.closing(conversation_id)  # its profile gets its last save while it is still open
+            # Its profile gets its last save while it is still open (unless every session was just saved).
+            await self.profiles.closing(conversation_id, save=save)
             await self._let_go(conversation_id)
         await self.web_tools.close()
         await self.pool.stop(save_sessions=save)

@@ -211,11 +211,13 @@ class ProfileKeeper:
                 applied.profile_id,
             )
 
-    async def closing(self, conversation_id: int) -> None:
-        """The session is being let go of while still open (the worker stops): its profile gets its last save."""
+    async def closing(self, conversation_id: int, *, save: bool = True) -> None:
+        """The session is being let go of while still open (the worker stops): its profile gets its last save
+        (`save=False`: it has just had it)."""
         applied = self._applied.get(conversation_id)
         if applied is not None:
-            await self._let_go_of(conversation_id, self._pool.get(str(conversation_id)), applied)
+            live = self._pool.get(str(conversation_id)) if save else None
+            await self._let_go_of(conversation_id, live, applied)
 
     async def closed(self, conversation_id: int) -> None:
         """The session is gone (reaped, evicted, lost, discarded): its lease goes with it."""
